@@ -1,0 +1,33 @@
+import { formatTypeExpr, type SchemaModel } from "./model.js";
+
+/** One method in the catalog's JSON form (`mcp-stubgen catalog --json`). */
+export interface CatalogEntry {
+  readonly method: string;
+  readonly kind: "request" | "notification";
+  readonly from: readonly ("client" | "server")[];
+  readonly params: string | null;
+  readonly result: string | null;
+  readonly cancellable: boolean;
+  readonly taskAugmentable: boolean;
+}
+
+export interface CatalogJson {
+  readonly revision: string;
+  readonly methods: readonly CatalogEntry[];
+}
+
+/** The model as the documented JSON catalog (sorted by method, as the model is). */
+export function catalogJson(model: SchemaModel): CatalogJson {
+  return {
+    revision: model.revision,
+    methods: model.methods.map((m) => ({
+      method: m.method,
+      kind: m.kind,
+      from: m.from,
+      params: m.params && formatTypeExpr(m.params),
+      result: m.result,
+      cancellable: m.cancellable,
+      taskAugmentable: m.taskAugmentable,
+    })),
+  };
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+import { realpathSync } from "node:fs";
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { loadConfig, parseResultOverrides, type StubgenConfig } from "./config.js";
+import { isStubgenError } from "./errors.js";
+import { catalog, generate, type GenerateOptions } from "./generate.js";
+import { TOOL_VERSION } from "./project.js";
+import { listSchemas, pullSchemas } from "./schema-source.js";
+
+/** Streams the CLI writes to (tests pass their own). */
+export interface Io {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+}
+
+const processIo: Io = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  cwd: process.cwd(),
+};
+
+/** A command-line mistake found by yargs (unknown flag, missing command, …). */
+class UsageError extends Error {}
+
+interface CommonArgs {
+  config?: string | undefined;
+  cache?: string | undefined;
+}
+
+/** CLI flags over config-file values. */
+function options(args: CommonArgs & Record<string, unknown>, config: StubgenConfig): GenerateOptions {
+  const overrides = { ...config.resultOverrides, ...parseResultOverrides((args["result-override"] as string[]) ?? []) };
+  const revisions = (args["revision"] as string[] | undefined) ?? [];
+  return {
+    revisions: revisions.length > 0 ? revisions : config.revisions,
+    all: (args["all"] as boolean | undefined) ?? config.all,
+    schema: (args["schema"] as string | undefined) ?? config.schema,
+    out: (args["out"] as string | undefined) ?? config.out,
+    cacheDir: args.cache ?? config.cache,
+    check: args["check"] as boolean | undefined,
+    resultOverrides: overrides,
+  };
+}
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  let exitCode = 0;
+  const show = (path: string) => relative(io.cwd, path) || ".";
+  const parser = yargs([...argv])
+    .scriptName("mcp-stubgen")
+    .usage("$0 <command> [options]\n\nGenerate typed, cancellation-aware TypeScript stubs from an MCP schema revision.")
+    .version(TOOL_VERSION)
+    .strict()
+    .demandCommand(1, "expected a command: generate, catalog or schema")
+    .recommendCommands()
+    .option("config", { type: "string", describe: "Config file (default: mcp-stubgen.config.json, or the \"mcp-stubgen\" key of package.json)" })
+    .option("cache", { type: "string", describe: "Schema cache folder (default: the package's schema/)" })
+    .command(
+      "generate",
+      "Generate out/<revision>/ for the selected revisions",
+      (y) =>
+        y
+          .option("revision", { alias: "r", type: "string", array: true, describe: "Revision to generate (repeatable)" })
+          .option("all", { type: "boolean", describe: "Generate every known revision" })
+          .option("schema", { type: "string", describe: "Schema path or URL (bypasses the cache; one revision, labelled by --revision or 'custom')" })
+          .option("out", { alias: "o", type: "string", describe: "Output folder (default: out)" })
+          .option("check", { type: "boolean", describe: "Write nothing; list stale or missing files and exit 1 if any" })
+          .option("result-override", { type: "string", array: true, describe: "method=TypeName, for a result the derivation gets wrong" })
+          .example("$0 generate --all", "every known revision into out/")
+          .example("$0 generate -r 2025-11-25 --check", "exit 1 when out/2025-11-25 is stale"),
+      async (args) => {
+        const result = await generate(options(args, loadConfig(io.cwd, args.config)));
+        if (result.check) {
+          const { stale, missing, extra } = result.check;
+          for (const f of missing) io.stdout(`missing: ${show(`${result.outDir}/${f}`)}\n`);
+          for (const f of stale) io.stdout(`stale: ${show(`${result.outDir}/${f}`)}\n`);
+          for (const f of extra) io.stdout(`not generated: ${show(`${result.outDir}/${f}`)}\n`);
+          const bad = missing.length + stale.length + extra.length;
+          io.stdout(bad === 0 ? "up to date\n" : `${bad} file(s) out of date: run mcp-stubgen generate\n`);
+          exitCode = bad === 0 ? 0 : 1;
+          return;
+        }
+        for (const { revision, files } of result.revisions) {
+          io.stdout(`wrote ${show(`${result.outDir}/${revision}`)}/ (${files.join(", ")})\n`);
+        }
+      },
+    )
+    .command(
+      "catalog",
+      "Print the method catalog of a revision",
+      (y) =>
+        y
+          .option("revision", { alias: "r", type: "string", describe: "Revision (or the label of --schema)" })
+          .option("schema", { type: "string", describe: "Schema path or URL (bypasses the cache)" })
+          .option("json", { type: "boolean", describe: "Print JSON instead of a table" })
+          .option("result-override", { type: "string", array: true, describe: "method=TypeName" }),
+      async (args) => {
+        const config = loadConfig(io.cwd, args.config);
+        const opts = options({ ...args, revision: undefined }, config);
+        const json = await catalog({ ...opts, revisions: undefined, all: false, revision: args.revision ?? config.revisions?.[0] });
+        if (args.json) {
+          io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+          return;
+        }
+        const rows = json.methods.map((m) => [
+          m.method,
+          m.kind,
+          m.from.join("+"),
+          m.params ?? "-",
+          m.result ?? "-",
+          m.cancellable ? "yes" : "no",
+          m.taskAugmentable ? "yes" : "no",
+        ]);
+        io.stdout(table(["method", "kind", "from", "params", "result", "cancellable", "task"], rows));
+      },
+    )
+    .command("schema", "Manage the schema cache", (y) =>
+      y
+        .command(
+          "list",
+          "List the known revisions and whether each is cached",
+          () => {},
+          (args) => {
+            const rows = listSchemas({ cacheDir: args.cache }).map((r) => [r.id, r.dialect, r.state, show(r.path)]);
+            io.stdout(table(["revision", "dialect", "cache", "path"], rows));
+          },
+        )
+        .command(
+          "pull [revisions..]",
+          "Fill the cache (all known revisions when none is named), checking each sha256",
+          (p) =>
+            p
+              .positional("revisions", { type: "string", array: true, describe: "Revisions to pull" })
+              .option("from", { type: "string", describe: "Copy from a local folder of <revision>/schema.json instead of downloading" }),
+          async (args) => {
+            const pulled = await pullSchemas(args.revisions ?? [], { from: args.from, cacheDir: args.cache });
+            for (const p of pulled) io.stdout(`${p.revision}: ${show(p.path)} (sha256 ok, from ${p.source})\n`);
+          },
+        )
+        .demandCommand(1, "expected a schema command: list or pull"),
+    )
+    .help()
+    .alias("help", "h")
+    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .exitProcess(false)
+    .fail((message, error) => {
+      throw error ?? new UsageError(message);
+    });
+  try {
+    let helpOrVersion = "";
+    await parser.parseAsync(hideBin(["node", "mcp-stubgen", ...argv]), {}, (_err, _argv, output) => {
+      helpOrVersion = output;
+    });
+    if (helpOrVersion && exitCode === 0) io.stdout(`${helpOrVersion}\n`);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`mcp-stubgen: error: ${err.message}\nRun 'mcp-stubgen --help' for usage.\n`);
+    } else if (isStubgenError(err)) {
+      io.stderr(`mcp-stubgen: error: ${err.format()}\n`);
+    } else {
+      io.stderr(`mcp-stubgen: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    }
+    return 1;
+  }
+  return exitCode;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n") + "\n";
+}
+
+const invokedDirectly = (() => {
+  try {
+    return realpathSync(process.argv[1] ?? "") === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+})();
+
+if (invokedDirectly) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,92 @@
+import { StubgenError } from "./errors.js";
+import { buildModel, type SchemaModel } from "./model.js";
+import { policyFor } from "./policy.js";
+import { renderRevision, type FileSet } from "./render.js";
+import { catalogJson, type CatalogJson } from "./catalog-data.js";
+import { loadSchema, readManifest, revisionInfo, type Manifest } from "./schema-source.js";
+import { checkOutput, writeOutput, type CheckReport } from "./write-output.js";
+
+export interface GenerateOptions {
+  /** Revisions to generate (ids of schema/revisions.json, or a label with `schema`). */
+  readonly revisions?: readonly string[] | undefined;
+  /** Generate every known revision. */
+  readonly all?: boolean | undefined;
+  /** A schema path or URL that bypasses the cache (one revision, labelled `custom` by default). */
+  readonly schema?: string | undefined;
+  /** Output folder (default `out`). */
+  readonly out?: string | undefined;
+  /** Compare with the output folder instead of writing. */
+  readonly check?: boolean | undefined;
+  /** method → result type name, for what the derivation rules get wrong. */
+  readonly resultOverrides?: Readonly<Record<string, string>> | undefined;
+  /** Schema cache folder (default: the package's schema/). */
+  readonly cacheDir?: string | undefined;
+  readonly manifest?: Manifest | undefined;
+  readonly fetchImpl?: typeof fetch | undefined;
+}
+
+export interface GenerateResult {
+  readonly outDir: string;
+  readonly revisions: ReadonlyArray<{ readonly revision: string; readonly files: readonly string[] }>;
+  /** Present with `check`: what is out of date (empty lists: up to date). */
+  readonly check?: CheckReport;
+}
+
+export const DEFAULT_OUT_DIR = "out";
+export const CUSTOM_REVISION = "custom";
+
+/** Which revisions a run covers. */
+export function selectRevisions(options: GenerateOptions, manifest: Manifest): string[] {
+  const given = [...new Set(options.revisions ?? [])];
+  if (options.schema !== undefined) {
+    if (options.all) throw new StubgenError("--all cannot be combined with --schema (one schema is one revision)");
+    if (given.length > 1) throw new StubgenError("--schema takes at most one --revision (the label of that schema)");
+    return [given[0] ?? CUSTOM_REVISION];
+  }
+  if (options.all) return manifest.revisions.map((r) => r.id);
+  if (given.length === 0) throw new StubgenError("nothing to generate: expected --revision REV (repeatable), --all or --schema");
+  for (const id of given) revisionInfo(manifest, id);
+  return given;
+}
+
+/** Loads and models one revision. */
+export async function modelRevision(revision: string, options: GenerateOptions) {
+  const doc = await loadSchema(revision, {
+    cacheDir: options.cacheDir,
+    manifest: options.manifest,
+    schema: options.schema,
+    fetchImpl: options.fetchImpl,
+  });
+  const model: SchemaModel = buildModel(doc, {
+    revision,
+    policy: policyFor(revision),
+    resultOverrides: options.resultOverrides ?? {},
+  });
+  return { doc, model };
+}
+
+/**
+ * The programmatic entry point (build scripts): generate the selected revisions into
+ * `out/<revision>/`, or with `check` report what is stale without writing anything.
+ */
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  const manifest = options.manifest ?? readManifest();
+  const outDir = options.out ?? DEFAULT_OUT_DIR;
+  const output = new Map<string, FileSet>();
+  for (const revision of selectRevisions(options, manifest)) {
+    const { doc, model } = await modelRevision(revision, { ...options, manifest });
+    output.set(revision, await renderRevision(doc, model));
+  }
+  const revisions = [...output].map(([revision, files]) => ({ revision, files: [...files.keys()] }));
+  if (options.check) return { outDir, revisions, check: checkOutput(outDir, output) };
+  writeOutput(outDir, output);
+  return { outDir, revisions };
+}
+
+/** The method catalog of one revision, as `mcp-stubgen catalog --json` prints it. */
+export async function catalog(options: GenerateOptions & { readonly revision?: string | undefined }): Promise<CatalogJson> {
+  const manifest = options.manifest ?? readManifest();
+  const [revision] = selectRevisions({ ...options, revisions: options.revision ? [options.revision] : [] }, manifest);
+  const { model } = await modelRevision(revision!, { ...options, manifest });
+  return catalogJson(model);
+}

@@ -1,0 +1,8 @@
+/** Programmatic API of mcp-stubgen (for build scripts). */
+export { generate, catalog, type GenerateOptions, type GenerateResult } from "./generate.js";
+export { pullSchemas, listSchemas, readManifest, type Manifest, type RevisionInfo } from "./schema-source.js";
+export { readSchemaDocument, type SchemaDocument } from "./schema-document.js";
+export { buildModel, type SchemaModel, type MethodRecord } from "./model.js";
+export { catalogJson, type CatalogJson, type CatalogEntry } from "./catalog-data.js";
+export { policyFor, DEFAULT_POLICY, REVISION_POLICIES, type RevisionPolicy } from "./policy.js";
+export { StubgenError } from "./errors.js";

@@ -1,0 +1,47 @@
+import type { SchemaDocument } from "./schema-document.js";
+import { emitTypes } from "./emit-types.js";
+import { formatTypeExpr, type MethodKind, type SchemaModel, type Side } from "./model.js";
+import { TOOL_VERSION } from "./project.js";
+import { templates, type Template } from "./templates.js";
+
+/** Generated files of one revision: path relative to `out/<revision>/` → text. */
+export type FileSet = ReadonlyMap<string, string>;
+
+const MAPS: ReadonlyArray<{ name: string; methodType: string; kind: MethodKind; from: Side; doc: string }> = [
+  { name: "ClientRequestMap", methodType: "ClientRequestMethod", kind: "request", from: "client", doc: "Requests the client sends: method → params and result." },
+  { name: "ServerRequestMap", methodType: "ServerRequestMethod", kind: "request", from: "server", doc: "Requests the server sends: method → params and result." },
+  { name: "ClientNotificationMap", methodType: "ClientNotificationMethod", kind: "notification", from: "client", doc: "Notifications the client sends: method → params." },
+  { name: "ServerNotificationMap", methodType: "ServerNotificationMethod", kind: "notification", from: "server", doc: "Notifications the server sends: method → params." },
+];
+
+/** The view the catalog template renders. Pure. */
+export function catalogView(model: SchemaModel) {
+  return {
+    revision: model.revision,
+    methods: model.methods.map((m) => ({ ...m, params: m.params && formatTypeExpr(m.params) })),
+    maps: MAPS.map((map) => ({
+      ...map,
+      entries: model.methods
+        .filter((m) => m.kind === map.kind && m.from.includes(map.from))
+        .map((m) => ({
+          method: m.method,
+          params: m.params ? formatTypeExpr(m.params, "T.") : "undefined",
+          paramsRequired: m.paramsRequired,
+          result: m.result && `T.${m.result}`,
+        })),
+    })),
+  };
+}
+
+/** Renders all files of one revision. */
+export async function renderRevision(doc: SchemaDocument, model: SchemaModel): Promise<FileSet> {
+  const t = templates();
+  const header = { toolVersion: TOOL_VERSION, revision: model.revision, sha256: model.sha256 };
+  const render = (name: string, view: object) => (t.get(name) as Template)({ ...header, ...view });
+  const body = await emitTypes(doc, model.revision);
+  return new Map([
+    ["types.ts", render("types.ts", { body })],
+    ["catalog.ts", render("catalog.ts", catalogView(model))],
+    ["index.ts", render("index.ts", {})],
+  ]);
+}
