@@ -57,8 +57,19 @@ function inSchemaOrder(source: string, order: readonly string[]): string {
   return [...ordered, ...byName.values(), ...rest].join("\n\n") + "\n";
 }
 
+/** Keywords whose value is one schema, a list of schemas, or a map of name → schema. */
+const ONE_SCHEMA = new Set(["items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"]);
+const SCHEMA_LIST = new Set(["anyOf", "allOf", "oneOf", "prefixItems"]);
+const SCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+/** A schema with none of these accepts any JSON value. */
+const CONSTRAINS_TYPE = ["type", "$ref", "anyOf", "allOf", "oneOf", "enum", "const", "properties", "patternProperties", "items", "additionalProperties", "not", "tsType"];
+
+/**
+ * Prepares a schema node for the library: `$ref`s to definitions become `tsType: Name`, and a
+ * schema that says nothing about its type (only a description, as CallToolResult's
+ * `structuredContent`) becomes `unknown` rather than the library's guess of an object.
+ */
 function refsToTsType(doc: SchemaDocument, node: unknown): unknown {
-  if (Array.isArray(node)) return node.map((item) => refsToTsType(doc, item));
   if (!isSchemaNode(node)) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
@@ -67,12 +78,17 @@ function refsToTsType(doc: SchemaDocument, node: unknown): unknown {
       const name = refName(doc, value);
       if (name !== null) out["tsType"] = name;
       else out[key] = value;
-    } else if (key === "const" || key === "enum" || key === "default" || key === "examples") {
-      out[key] = value;
+    } else if (ONE_SCHEMA.has(key)) {
+      out[key] = Array.isArray(value) ? value.map((v) => refsToTsType(doc, v)) : refsToTsType(doc, value);
+    } else if (SCHEMA_LIST.has(key) && Array.isArray(value)) {
+      out[key] = value.map((v) => refsToTsType(doc, v));
+    } else if (SCHEMA_MAP.has(key) && isSchemaNode(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, refsToTsType(doc, v)]));
     } else {
-      out[key] = refsToTsType(doc, value);
+      out[key] = value;
     }
   }
+  if (!CONSTRAINS_TYPE.some((k) => k in node)) out["tsType"] = "unknown";
   return out satisfies SchemaNode;
 }
 

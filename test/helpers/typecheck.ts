@@ -1,0 +1,38 @@
+import { Project, ts, type Diagnostic } from "ts-morph";
+
+/** The strictest settings users vendor the output under. */
+export const STRICT_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  noEmit: true,
+  types: [],
+};
+
+export interface CheckedDiagnostic {
+  readonly file: string;
+  readonly line: number;
+  readonly code: number;
+  readonly message: string;
+}
+
+/** Type-checks the given files (and what they import) on disk; returns every diagnostic. */
+export function typecheckFiles(files: readonly string[]): CheckedDiagnostic[] {
+  const project = new Project({ compilerOptions: STRICT_OPTIONS, skipAddingFilesFromTsConfig: true });
+  project.addSourceFilesAtPaths([...files]);
+  project.resolveSourceFileDependencies();
+  return project.getPreEmitDiagnostics().map(describe);
+}
+
+function describe(d: Diagnostic): CheckedDiagnostic {
+  return {
+    file: d.getSourceFile()?.getFilePath() ?? "",
+    line: d.getLineNumber() ?? 0,
+    code: d.getCode(),
+    message: ts.flattenDiagnosticMessageText(d.compilerObject.messageText, "\n"),
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Generates every published revision and type-checks the output under strict,
+ * exactOptionalPropertyTypes, noUncheckedIndexedAccess and verbatimModuleSyntax; then checks
+ * that every example message of 2026-07-28 and draft is a valid value of the generated type
+ * named by its folder, and that a misspelt property is a compile error.
+ */
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { generate } from "../../generator/generate.js";
+import { PACKAGE_ROOT } from "../../generator/project.js";
+import { examplesDir, REVISIONS, TEST_CACHE_DIR, type Revision } from "../helpers/schemas.js";
+import { typecheckFiles } from "../helpers/typecheck.js";
+
+let out: string;
+
+beforeAll(async () => {
+  out = mkdtempSync(join(tmpdir(), "mcp-stubgen-typecheck-"));
+  await generate({ all: true, out, cacheDir: TEST_CACHE_DIR });
+});
+
+/** `const <Type>_<n>: T.<Type> = <example>;` for every example of the revision. */
+function examplesModule(revision: Revision): { text: string; count: number } {
+  const dir = examplesDir(revision);
+  if (dir === null) throw new Error(`no examples for ${revision}`);
+  const lines = ['import type * as T from "./index.js";', ""];
+  let count = 0;
+  for (const type of readdirSync(dir).sort()) {
+    for (const file of readdirSync(join(dir, type)).filter((f) => f.endsWith(".json")).sort()) {
+      const json = readFileSync(join(dir, type, file), "utf8");
+      lines.push(`// ${type}/${file}`, `export const example${count++}: T.${type} = ${json.trim()};`, "");
+    }
+  }
+  return { text: lines.join("\n"), count };
+}
+
+describe("generated output of every published revision", () => {
+  it("type-checks with zero diagnostics under the strictest options", () => {
+    const files = REVISIONS.flatMap((r) => ["types.ts", "catalog.ts", "index.ts"].map((f) => join(out, r, f)));
+    expect(typecheckFiles(files)).toEqual([]);
+  });
+
+  it("passes the type-level tests of test/type-tests (every @ts-expect-error still an error)", () => {
+    const target = join(out, "2025-11-25", "catalog.types.ts");
+    copyFileSync(join(PACKAGE_ROOT, "test", "type-tests", "catalog-2025-11-25.types.ts"), target);
+    expect(typecheckFiles([target])).toEqual([]);
+  });
+
+  it("exports every schema definition as a type, named as the schema names it", () => {
+    for (const revision of REVISIONS) {
+      const schema = JSON.parse(readFileSync(join(TEST_CACHE_DIR, revision, "schema.json"), "utf8")) as Record<string, object>;
+      const names = Object.keys(schema["$defs"] ?? schema["definitions"] ?? {});
+      const types = readFileSync(join(out, revision, "types.ts"), "utf8");
+      const exported = [...types.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
+      expect(exported, revision).toEqual(names);
+    }
+  });
+});
+
+describe.each(["2026-07-28", "draft"] as const)("example messages of %s", (revision) => {
+  it("each example is a valid value of the generated type named by its folder", () => {
+    const { text, count } = examplesModule(revision);
+    expect(count).toBeGreaterThan(100);
+    const file = join(out, revision, "examples.check.ts");
+    writeFileSync(file, text);
+    const diagnostics = typecheckFiles([file]).map((d) => ({ code: d.code, message: d.message }));
+    // One upstream example carries a property its schema does not declare. JSON Schema lets
+    // it through (no additionalProperties: false), our types reject it on purpose, as the
+    // spec's own TypeScript does: in 2026-07-28 ListRootsRequest is an input request carried
+    // inside a result, not a JSON-RPC request, so it has no `id`.
+    expect(diagnostics).toEqual([
+      { code: 2353, message: `Object literal may only specify known properties, and '"id"' does not exist in type 'ListRootsRequest'.` },
+    ]);
+  });
+
+  it("a misspelt property, top-level or nested, is a compile error", () => {
+    const dir = examplesDir(revision)!;
+    const example = (type: string) => {
+      const file = readdirSync(join(dir, type)).find((f) => f.endsWith(".json"))!;
+      return JSON.parse(readFileSync(join(dir, type, file), "utf8")) as Record<string, unknown>;
+    };
+    const request = example("CallToolRequest");
+    const params = request["params"] as Record<string, unknown>;
+    const cases = [
+      { type: "CallToolRequest", value: { ...request, parmas: {} }, typo: "parmas" },
+      { type: "CallToolRequest", value: { ...request, params: { ...params, argumnets: {} } }, typo: "argumnets" },
+      { type: "Tool", value: { ...example("Tool"), anotations: {} }, typo: "anotations" },
+    ];
+    const file = join(out, revision, "misspelt.check.ts");
+    writeFileSync(
+      file,
+      [
+        'import type * as T from "./index.js";',
+        ...cases.map((c, i) => `export const typo${i}: T.${c.type} = ${JSON.stringify(c.value)};`),
+        // Where the schema allows additional properties (tool arguments), unknown keys stay legal:
+        `export const legal: T.CallToolRequest = ${JSON.stringify({ ...request, params: { ...params, arguments: { anyKey: 1 } } })};`,
+      ].join("\n"),
+    );
+    const diagnostics = typecheckFiles([file]);
+    expect(diagnostics.map((d) => d.line)).toEqual([2, 3, 4]);
+    for (const d of diagnostics) expect([2353, 2561]).toContain(d.code);
+    expect(diagnostics.map((d) => /known properties, (?:and|but) '"?(\w+)"?'/.exec(d.message)?.[1])).toEqual(cases.map((c) => c.typo));
+  });
+});
