@@ -12,7 +12,7 @@ export function parseJson(text: string, file: string): unknown {
   } catch {
     const { offset, expected } = locateJsonError(text);
     const { line, column } = lineAndColumn(text, offset);
-    const found = offset >= text.length ? "end of input" : JSON.stringify(text[offset]);
+    const found = offset >= text.length ? "end of input" : `'${text[offset]}'`;
     throw new StubgenError(`invalid JSON: expected ${expected}, found ${found}`, { file, line, column });
   }
 }
