@@ -57,12 +57,13 @@ export async function modelRevision(revision: string, options: GenerateOptions) 
     schema: options.schema,
     fetchImpl: options.fetchImpl,
   });
+  const policy = policyFor(revision);
   const model: SchemaModel = buildModel(doc, {
     revision,
-    policy: policyFor(revision),
+    policy,
     resultOverrides: options.resultOverrides ?? {},
   });
-  return { doc, model };
+  return { doc, model, policy };
 }
 
 /**
@@ -74,8 +75,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const outDir = options.out ?? DEFAULT_OUT_DIR;
   const output = new Map<string, FileSet>();
   for (const revision of selectRevisions(options, manifest)) {
-    const { doc, model } = await modelRevision(revision, { ...options, manifest });
-    output.set(revision, await renderRevision(doc, model));
+    const { doc, model, policy } = await modelRevision(revision, { ...options, manifest });
+    output.set(revision, await renderRevision(doc, model, policy));
   }
   const revisions = [...output].map(([revision, files]) => ({ revision, files: [...files.keys()] }));
   if (options.check) return { outDir, revisions, check: checkOutput(outDir, output) };

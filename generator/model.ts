@@ -27,6 +27,10 @@ export interface MethodRecord {
   readonly params: TypeExpr | null;
   /** Whether the message must carry `params`. */
   readonly paramsRequired: boolean;
+  /** The params hold nothing but `_meta` (ping, list_changed notifications, …). */
+  readonly paramsMetaOnly: boolean;
+  /** The message type's description in the schema. */
+  readonly description: string | null;
   readonly result: string | null;
   readonly resultRule: ResultRule | null;
   /** May be cancelled with `notifications/cancelled` (requests only). */
@@ -104,6 +108,8 @@ export function buildModel(doc: SchemaDocument, options: ModelOptions): SchemaMo
       typeName,
       params,
       paramsRequired,
+      paramsMetaOnly: paramsAt === null || propertyNames(doc, paramsAt).every((name) => name === "_meta"),
+      description: typeof member.target.node["description"] === "string" ? member.target.node["description"] : null,
       result: result?.type ?? null,
       resultRule: result?.rule ?? null,
       cancellable: isRequest && !options.policy.uncancellable.includes(entry.method),
@@ -191,6 +197,19 @@ function hasTaskProperty(doc: SchemaDocument, at: Located, taskType: string): bo
     return false;
   };
   return visit(at);
+}
+
+/** Property names of an object schema, through `$ref` and `allOf`; `anyOf`/`oneOf` count as unknown shapes. */
+function propertyNames(doc: SchemaDocument, at: Located): string[] {
+  const target = deref(doc, at);
+  if (target.node["anyOf"] !== undefined || target.node["oneOf"] !== undefined) return ["?"];
+  const props = target.node["properties"];
+  const own = isSchemaNode(props) ? Object.keys(props) : [];
+  const all = target.node["allOf"];
+  const inherited = Array.isArray(all)
+    ? all.flatMap((node, i) => (isSchemaNode(node) ? propertyNames(doc, { node, pointer: join(target.pointer, "allOf", i), name: null }) : []))
+    : [];
+  return [...own, ...inherited];
 }
 
 /** Renders a TypeExpr as TypeScript; `ns` prefixes definition names (e.g. `T.`). */

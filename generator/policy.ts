@@ -16,11 +16,14 @@ export interface RevisionPolicy {
   readonly uncancellable: readonly string[];
   /** Definition name whose presence as the params' `task` property makes a request task-augmentable. */
   readonly taskMetadataType: string;
+  /** The immediate result of a task-augmented request (Tasks: "CreateTaskResult"). */
+  readonly taskResultType: string;
 }
 
 export const DEFAULT_POLICY: RevisionPolicy = {
   uncancellable: ["initialize"],
   taskMetadataType: "TaskMetadata",
+  taskResultType: "CreateTaskResult",
 };
 
 /** Revision → differences from DEFAULT_POLICY. */

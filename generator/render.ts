@@ -3,6 +3,8 @@ import { emitTypes } from "./emit-types.js";
 import { formatTypeExpr, type MethodKind, type SchemaModel, type Side } from "./model.js";
 import { TOOL_VERSION } from "./project.js";
 import { templates, type Template } from "./templates.js";
+import type { RevisionPolicy } from "./policy.js";
+import { facadeView } from "./facade-view.js";
 
 /** Generated files of one revision: path relative to `out/<revision>/` → text. */
 export type FileSet = ReadonlyMap<string, string>;
@@ -28,13 +30,18 @@ export function catalogView(model: SchemaModel) {
           params: m.params ? formatTypeExpr(m.params, "T.") : "undefined",
           paramsRequired: m.paramsRequired,
           result: m.result && `T.${m.result}`,
+          cancellable: m.cancellable,
+          taskAugmentable: m.taskAugmentable,
         })),
     })),
   };
 }
 
+/** Runtime files copied (with the header) into every revision's output. */
+export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "in-memory", "stdio"] as const;
+
 /** Renders all files of one revision. */
-export async function renderRevision(doc: SchemaDocument, model: SchemaModel): Promise<FileSet> {
+export async function renderRevision(doc: SchemaDocument, model: SchemaModel, policy: RevisionPolicy): Promise<FileSet> {
   const t = templates();
   const header = { toolVersion: TOOL_VERSION, revision: model.revision, sha256: model.sha256 };
   const render = (name: string, view: object) => (t.get(name) as Template)({ ...header, ...view });
@@ -42,6 +49,9 @@ export async function renderRevision(doc: SchemaDocument, model: SchemaModel): P
   return new Map([
     ["types.ts", render("types.ts", { body })],
     ["catalog.ts", render("catalog.ts", catalogView(model))],
+    ...RUNTIME_FILES.map((name): [string, string] => [`${name}.ts`, render(`runtime/${name}.ts`, {})]),
+    ["client.ts", render("runtime/facade.ts", facadeView(model, policy, "client"))],
+    ["server.ts", render("runtime/facade.ts", facadeView(model, policy, "server"))],
     ["index.ts", render("index.ts", {})],
   ]);
 }

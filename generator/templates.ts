@@ -18,9 +18,11 @@ export function loadTemplates(dir: string = TEMPLATES_DIR): ReadonlyMap<string, 
     hbs.registerPartial(basename(file, ".hbs"), readFileSync(join(partialsDir, file), "utf8"));
   }
   const templates = new Map<string, Template>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".hbs")).sort()) {
-    const compiled = hbs.compile(readFileSync(join(dir, file), "utf8"), { noEscape: true, strict: true });
-    templates.set(basename(file, ".hbs"), (view) => compiled(view));
+  for (const sub of ["", "runtime"]) {
+    for (const file of readdirSync(join(dir, sub)).filter((f) => f.endsWith(".hbs")).sort()) {
+      const compiled = hbs.compile(readFileSync(join(dir, sub, file), "utf8"), { noEscape: true, strict: true });
+      templates.set(sub ? `${sub}/${basename(file, ".hbs")}` : basename(file, ".hbs"), (view) => compiled(view));
+    }
   }
   return templates;
 }
