@@ -1,12 +1,14 @@
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { PACKAGE_ROOT } from "../../generator/project.js";
+import { SHARED_SCHEMAS } from "../prepare.mjs";
 
-/** The published schemas beside the repo (CI and developers), when present. */
-export const SHARED_SCHEMAS = resolve(PACKAGE_ROOT, "..", "shared", "mcp-schema");
-
-/** Schema cache the test run fills once (global setup) and every test reads. */
-export const TEST_CACHE_DIR = join(PACKAGE_ROOT, "node_modules", ".cache", "mcp-stubgen-test", "schema");
+/**
+ * SHARED_SCHEMAS: the published schemas beside the repo, when present. TEST_CACHE_DIR: the
+ * schema cache test/prepare.mjs fills and every test reads. TEST_OUT_DIR: every revision
+ * generated, for the stub tests.
+ */
+export { SHARED_SCHEMAS, TEST_CACHE_DIR, TEST_OUT_DIR } from "../prepare.mjs";
 
 export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"] as const;
 export type Revision = (typeof REVISIONS)[number];

@@ -1,0 +1,4 @@
+export declare const SHARED_SCHEMAS: string;
+export declare const TEST_CACHE_DIR: string;
+export declare const TEST_OUT_DIR: string;
+export declare function prepare(): Promise<void>;

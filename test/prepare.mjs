@@ -1,0 +1,23 @@
+// Prepares what the tests read: the published schemas in a test cache (from ../shared/mcp-schema
+// when it exists, else downloaded from the pinned upstream commit; sha256-checked either way)
+// and the generated output of every revision in test/generated/ (git-ignored), which the stub
+// tests import and type-check. Run by `npm test` after the build, and by vitest's global setup.
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const SHARED_SCHEMAS = resolve(root, "..", "shared", "mcp-schema");
+export const TEST_CACHE_DIR = join(root, "node_modules", ".cache", "mcp-stubgen-test", "schema");
+export const TEST_OUT_DIR = join(root, "test", "generated");
+
+export async function prepare() {
+  const { generate, pullSchemas } = await import(join(root, "dist", "generator", "index.js"));
+  await pullSchemas([], { cacheDir: TEST_CACHE_DIR, from: existsSync(SHARED_SCHEMAS) ? SHARED_SCHEMAS : undefined });
+  await generate({ all: true, out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await prepare();
+  console.log(`test schemas in ${TEST_CACHE_DIR}; generated output in ${TEST_OUT_DIR}`);
+}
