@@ -119,3 +119,69 @@ export function aborted(signal: AbortSignal): Promise<unknown> {
     else signal.addEventListener("abort", () => resolve(signal.reason), { once: true });
   });
 }
+
+export interface WireRequest {
+  jsonrpc: "2.0";
+  id: string | number;
+  method: string;
+  params?: { [key: string]: unknown } | undefined;
+}
+
+/** The `_meta` of a request on the wire. */
+export const metaOf = (request: WireRequest | undefined) =>
+  request?.params?.["_meta"] as { progressToken?: string | number; [key: string]: unknown } | undefined;
+
+/** The far end of a connection, driven by the test: records what arrives, sends raw messages. */
+export interface RawPeer {
+  readonly received: JsonRpcMessage[];
+  send(message: unknown): Promise<void>;
+  /** Requests received so far with this method. */
+  requests(method: string): WireRequest[];
+  close(): Promise<void>;
+}
+
+async function rawPeer(end: Transport): Promise<RawPeer> {
+  const received: JsonRpcMessage[] = [];
+  end.onmessage = (m) => received.push(structuredClone(m));
+  await end.start();
+  return {
+    received,
+    send: (m) => end.send(m as JsonRpcMessage),
+    requests: (method) => received.filter((m): m is WireRequest => "method" in m && m.method === method && "id" in m),
+    close: () => end.close(),
+  };
+}
+
+/** A generated client whose peer is the test itself. */
+export async function clientWithRawPeer(options: R.McpClientOptions = {}, rt: Runtime = R) {
+  const [a, b] = rt.createInMemoryTransportPair();
+  const wire = new TapTransport(a);
+  const events: CancellationEvent[] = [];
+  const client = new rt.McpClient({ logger: null, onCancellation: (e) => events.push(e), ...options });
+  const peer = await rawPeer(b);
+  await client.connect(wire);
+  return { client, wire, peer, events };
+}
+
+/** A generated server whose peer is the test itself. */
+export async function serverWithRawPeer(options: R.McpServerOptions = {}, rt: Runtime = R) {
+  const [a, b] = rt.createInMemoryTransportPair();
+  const wire = new TapTransport(a);
+  const events: CancellationEvent[] = [];
+  const server = new rt.McpServer({ logger: null, onCancellation: (e) => events.push(e), ...options });
+  const peer = await rawPeer(b);
+  await server.connect(wire);
+  return { server, wire, peer, events };
+}
+
+export const INITIALIZE_PARAMS = {
+  protocolVersion: "2025-11-25",
+  capabilities: {},
+  clientInfo: { name: "test-client", version: "1.0.0" },
+} as const;
+
+export const cancelled = (requestId: unknown, reason?: unknown) => ({
+  jsonrpc: "2.0",
+  method: "notifications/cancelled",
+  params: reason === undefined ? { requestId } : { requestId, reason },
+});
