@@ -31,14 +31,19 @@ interface CommonArgs {
   cache?: string | undefined;
 }
 
-/** CLI flags over config-file values. */
+/**
+ * CLI flags over config-file values. What to generate (--revision, --all, --schema) is taken
+ * as a whole: any of them on the command line replaces the config's selection.
+ */
 function options(args: CommonArgs & Record<string, unknown>, config: StubgenConfig): GenerateOptions {
   const overrides = { ...config.resultOverrides, ...parseResultOverrides((args["result-override"] as string[]) ?? []) };
-  const revisions = (args["revision"] as string[] | undefined) ?? [];
+  const revisions = [args["revision"] ?? []].flat() as string[];
+  const cliSelects = revisions.length > 0 || args["all"] !== undefined || args["schema"] !== undefined;
+  const selection = cliSelects
+    ? { revisions, all: args["all"] as boolean | undefined, schema: args["schema"] as string | undefined }
+    : { revisions: config.revisions, all: config.all, schema: config.schema };
   return {
-    revisions: revisions.length > 0 ? revisions : config.revisions,
-    all: (args["all"] as boolean | undefined) ?? config.all,
-    schema: (args["schema"] as string | undefined) ?? config.schema,
+    ...selection,
     out: (args["out"] as string | undefined) ?? config.out,
     cacheDir: args.cache ?? config.cache,
     check: args["check"] as boolean | undefined,
@@ -100,8 +105,12 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           .option("result-override", { type: "string", array: true, describe: "method=TypeName" }),
       async (args) => {
         const config = loadConfig(io.cwd, args.config);
-        const opts = options({ ...args, revision: undefined }, config);
-        const json = await catalog({ ...opts, revisions: undefined, all: false, revision: args.revision ?? config.revisions?.[0] });
+        const given = [args.revision ?? []].flat();
+        if (given.length > 1) throw new UsageError(`catalog takes one --revision, got ${given.join(", ")}`);
+        const opts = options(args, config);
+        const revision = opts.revisions?.[0] ?? (opts.schema === undefined ? undefined : "custom");
+        if (revision === undefined) throw new UsageError("catalog needs --revision REV (or --schema PATH_OR_URL)");
+        const json = await catalog({ ...opts, revisions: undefined, all: false, revision });
         if (args.json) {
           io.stdout(`${JSON.stringify(json, null, 2)}\n`);
           return;
@@ -148,7 +157,9 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .exitProcess(false)
     .fail((message, error) => {
-      throw error ?? new UsageError(message);
+      if (error) throw error;
+      // yargs' near-miss hint names only the suggestion; say what was typed too.
+      throw new UsageError(message.startsWith("Did you mean") ? `unknown command ${JSON.stringify(argv[0])}: ${message}` : message);
     });
   try {
     let helpOrVersion = "";
@@ -158,7 +169,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     if (helpOrVersion && exitCode === 0) io.stdout(`${helpOrVersion}\n`);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr(`mcp-stubgen: error: ${err.message}\nRun 'mcp-stubgen --help' for usage.\n`);
+      io.stderr(`mcp-stubgen: error: ${err.message} (see mcp-stubgen --help)\n`);
     } else if (isStubgenError(err)) {
       io.stderr(`mcp-stubgen: error: ${err.format()}\n`);
     } else {

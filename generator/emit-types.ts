@@ -1,6 +1,7 @@
 import { compile, type JSONSchema } from "json-schema-to-typescript";
 import type { SchemaDocument, SchemaNode } from "./schema-document.js";
 import { isSchemaNode, refName } from "./schema-document.js";
+import { mapSubschemas } from "./schema-walk.js";
 
 /** Name of the throw-away root type json-schema-to-typescript needs; removed from the output. */
 const ROOT = "McpStubgenSchemaRoot";
@@ -57,37 +58,30 @@ function inSchemaOrder(source: string, order: readonly string[]): string {
   return [...ordered, ...byName.values(), ...rest].join("\n\n") + "\n";
 }
 
-/** Keywords whose value is one schema, a list of schemas, or a map of name → schema. */
-const ONE_SCHEMA = new Set(["items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"]);
-const SCHEMA_LIST = new Set(["anyOf", "allOf", "oneOf", "prefixItems"]);
-const SCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 /** A schema with none of these accepts any JSON value. */
 const CONSTRAINS_TYPE = ["type", "$ref", "anyOf", "allOf", "oneOf", "enum", "const", "properties", "patternProperties", "items", "additionalProperties", "not", "tsType"];
 
 /**
- * Prepares a schema node for the library: `$ref`s to definitions become `tsType: Name`, and a
+ * Prepares a schema node for the library: `$ref`s to definitions become `tsType: Name`; a
  * schema that says nothing about its type (only a description, as CallToolResult's
- * `structuredContent`) becomes `unknown` rather than the library's guess of an object.
+ * `structuredContent`) becomes `unknown` rather than the library's guess of an object; the
+ * `false` schema (`{ not: {} }`) becomes `never`; and `title` is dropped, since the library
+ * would declare a titled sub-schema as a separate type under that title.
  */
 function refsToTsType(doc: SchemaDocument, node: unknown): unknown {
   if (!isSchemaNode(node)) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "$ref") {
-      // Refs that do not name a definition (rare) stay for the library to resolve.
-      const name = refName(doc, value);
-      if (name !== null) out["tsType"] = name;
-      else out[key] = value;
-    } else if (ONE_SCHEMA.has(key)) {
-      out[key] = Array.isArray(value) ? value.map((v) => refsToTsType(doc, v)) : refsToTsType(doc, value);
-    } else if (SCHEMA_LIST.has(key) && Array.isArray(value)) {
-      out[key] = value.map((v) => refsToTsType(doc, v));
-    } else if (SCHEMA_MAP.has(key) && isSchemaNode(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, refsToTsType(doc, v)]));
-    } else {
-      out[key] = value;
+  const out = mapSubschemas(node, (child) => refsToTsType(doc, child));
+  delete out["title"];
+  if (typeof node["$ref"] === "string") {
+    // Refs that do not name a definition (rare) stay for the library to resolve.
+    const name = refName(doc, node["$ref"]);
+    if (name !== null) {
+      delete out["$ref"];
+      out["tsType"] = name;
     }
   }
+  const keys = Object.keys(node);
+  if (keys.length === 1 && isSchemaNode(node["not"]) && Object.keys(node["not"]).length === 0) out["tsType"] = "never";
   if (!CONSTRAINS_TYPE.some((k) => k in node)) out["tsType"] = "unknown";
   return out satisfies SchemaNode;
 }

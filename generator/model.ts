@@ -116,6 +116,15 @@ export function buildModel(doc: SchemaDocument, options: ModelOptions): SchemaMo
       taskAugmentable: isRequest && paramsAt !== null && hasTaskProperty(doc, paramsAt, options.policy.taskMetadataType),
     });
   }
+  const requests = new Set(methods.filter((m) => m.kind === "request").map((m) => m.method));
+  for (const method of Object.keys(options.resultOverrides ?? {})) {
+    if (!requests.has(method)) {
+      throw new StubgenError(
+        `result override for ${JSON.stringify(method)}: expected a request method of this schema (${[...requests].sort().join(", ")})`,
+        { file: doc.file, pointer: `/${doc.defsKey}` },
+      );
+    }
+  }
   methods.sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   return {
     revision: options.revision,
@@ -142,8 +151,12 @@ function unionMembers(doc: SchemaDocument, union: string, kind: MethodKind, from
       if (!isSchemaNode(node)) throw new StubgenError(`expected a schema object in ${union}`, { file: doc.file, pointer });
       return { node, pointer, name: null };
     });
-  } else if (typeof def.node["$ref"] === "string" || isSchemaNode(def.node["properties"])) {
+  } else if (typeof def.node["$ref"] === "string") {
     list = [def];
+  } else if (isSchemaNode(def.node["properties"])) {
+    // An inline message object: it names no message type of its own (the union's name is
+    // the union's, not the message's; 2026-07-28 ClientNotification).
+    list = [{ ...def, name: null }];
   } else {
     throw new StubgenError(
       `expected ${union} to be an anyOf of message types, a single "$ref", or an inline message object`,

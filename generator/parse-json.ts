@@ -12,9 +12,14 @@ export function parseJson(text: string, file: string): unknown {
   } catch {
     const { offset, expected } = locateJsonError(text);
     const { line, column } = lineAndColumn(text, offset);
-    const found = offset >= text.length ? "end of input" : `'${text[offset]}'`;
+    const found = offset >= text.length ? "end of input" : showChar(text[offset]!);
     throw new StubgenError(`invalid JSON: expected ${expected}, found ${found}`, { file, line, column });
   }
+}
+
+/** A character for a one-line message: control characters escaped (`'\\n'`), others quoted. */
+function showChar(ch: string): string {
+  return ch < " " ? `'${JSON.stringify(ch).slice(1, -1)}'` : `'${ch}'`;
 }
 
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
@@ -61,6 +66,7 @@ export function locateJsonError(text: string): { offset: number; expected: strin
         i++;
         return;
       }
+      if (ch === "\n" || ch === "\r") fail("a closing '\"' before the end of the line");
       if (ch < " ") fail("an escaped control character");
       if (ch === "\\") {
         i++;

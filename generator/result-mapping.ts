@@ -45,13 +45,23 @@ export function deriveResult(
       { file: doc.file, pointer: `/${doc.defsKey}` },
     );
   }
-  return { type: doc.defs.has("EmptyResult") ? "EmptyResult" : "Result", rule: "default" };
+  const fallback = ["EmptyResult", "Result"].find((name) => doc.defs.has(name));
+  if (fallback === undefined) {
+    throw new StubgenError(
+      `cannot tell the result of ${request.method}: expected ${request.typeName?.replace(/Request$/, "Result") ?? "a …Result"}, ` +
+        `a result whose description names it, EmptyResult or Result; add --result-override ${request.method}=TypeName`,
+      { file: doc.file, pointer: `/${doc.defsKey}` },
+    );
+  }
+  return { type: fallback, rule: "default" };
 }
 
 /** `…Result` definitions whose description mentions the method as a whole token. */
 export function resultsNamingMethod(doc: SchemaDocument, method: string): string[] {
   const escaped = method.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const token = new RegExp(`(^|[^\\w/])${escaped}($|[^\\w/])`);
+  // A whole token: not inside a longer method (`tools/call-x`, `x/tools/call`); a sentence's
+  // full stop after it is fine.
+  const token = new RegExp(`(?<![\\w/.-])${escaped}(?![\\w/-]|\\.\\w)`);
   const hits: string[] = [];
   for (const [name, node] of doc.defs) {
     if (!name.endsWith("Result")) continue;

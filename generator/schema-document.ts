@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { StubgenError } from "./errors.js";
 import { join, resolvePointer } from "./json-pointer.js";
 import { parseJson } from "./parse-json.js";
+import { isSchemaNode, type SchemaNode } from "./schema-document-types.js";
+import { forEachSubschema } from "./schema-walk.js";
 
-/** A JSON Schema node as the MCP schemas use it (a plain JSON object). */
-export type SchemaNode = { readonly [key: string]: unknown };
+export { isSchemaNode, type SchemaNode } from "./schema-document-types.js";
 
 /**
  * A loaded MCP schema: its definitions and where they live. Both dialects are read:
@@ -21,10 +22,6 @@ export interface SchemaDocument {
   /** Named schemas in document order. */
   readonly defs: ReadonlyMap<string, SchemaNode>;
   readonly root: SchemaNode;
-}
-
-export function isSchemaNode(value: unknown): value is SchemaNode {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 export function sha256Hex(bytes: string | Uint8Array): string {
@@ -64,35 +61,32 @@ export function readSchemaDocument(text: string, file: string): SchemaDocument {
   return doc;
 }
 
-/** Every `$ref` must be a local pointer (`#/...`) that resolves inside the document. */
+/**
+ * Every `$ref` must be a local pointer (`#/...`) that resolves inside the document. Walks the
+ * sub-schemas only, so a property that happens to be named "$ref" is not taken for one.
+ */
 function checkRefs(doc: SchemaDocument): void {
   const visit = (node: unknown, pointer: string): void => {
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => visit(item, join(pointer, i)));
-      return;
-    }
     if (!isSchemaNode(node)) return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "$ref") {
-        const at = join(pointer, "$ref");
-        if (typeof value !== "string" || !value.startsWith("#")) {
-          throw new StubgenError(`expected a local "$ref" ("#/${doc.defsKey}/Name"), found ${JSON.stringify(value)}`, {
-            file: doc.file,
-            pointer: at,
-          });
-        }
-        if (resolvePointer(doc.root, decodeURIComponent(value.slice(1))) === undefined) {
-          throw new StubgenError(`"$ref" ${JSON.stringify(value)} does not resolve to anything in this schema`, {
-            file: doc.file,
-            pointer: at,
-          });
-        }
-      } else if (key !== "const" && key !== "enum" && key !== "default" && key !== "examples") {
-        visit(value, join(pointer, key));
+    const ref = node["$ref"];
+    if (ref !== undefined) {
+      const at = join(pointer, "$ref");
+      if (typeof ref !== "string" || !ref.startsWith("#")) {
+        throw new StubgenError(`expected a local "$ref" ("#/${doc.defsKey}/Name"), found ${JSON.stringify(ref)}`, {
+          file: doc.file,
+          pointer: at,
+        });
+      }
+      if (resolvePointer(doc.root, decodeURIComponent(ref.slice(1))) === undefined) {
+        throw new StubgenError(`"$ref" ${JSON.stringify(ref)} does not resolve to anything in this schema`, {
+          file: doc.file,
+          pointer: at,
+        });
       }
     }
+    forEachSubschema(node, pointer, visit);
   };
-  visit(doc.root, "");
+  for (const [name, node] of doc.defs) visit(node, join("", doc.defsKey, name));
 }
 
 /** The definition name a `$ref` points at, when it is `#/<defsKey>/<Name>`; otherwise null. */

@@ -45,14 +45,17 @@ export function cachePath(cacheDir: string, revision: string): string {
 
 const isUrl = (source: string) => /^https?:\/\//i.test(source);
 
-/** Reads a schema's text from a file path or an http(s) URL. */
-export async function readSourceText(source: string, fetchImpl: typeof fetch = fetch): Promise<string> {
+/** Reads a schema's text from a file path or an http(s) URL; errors name `label` (the path as given). */
+export async function readSourceText(source: string, fetchImpl: typeof fetch = fetch, label: string = source): Promise<string> {
   if (isUrl(source)) {
     let response: Response;
     try {
       response = await fetchImpl(source);
     } catch (err) {
-      throw new StubgenError(`cannot download the schema: ${(err as Error).message}`, { file: source });
+      // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND, …).
+      const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message;
+      throw new StubgenError(`cannot download the schema: ${(err as Error).message}${why ? ` (${why})` : ""}`, { file: source });
     }
     if (!response.ok) throw new StubgenError(`cannot download the schema: HTTP ${response.status}`, { file: source });
     return await response.text();
@@ -60,9 +63,9 @@ export async function readSourceText(source: string, fetchImpl: typeof fetch = f
   try {
     return readFileSync(source, "utf8");
   } catch (err) {
-    throw new StubgenError(`cannot read the schema: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
-      file: source,
-    });
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "no such file (ENOENT)" : (code ?? (err as Error).message);
+    throw new StubgenError(`cannot read the schema: ${why}`, { file: label });
   }
 }
 
@@ -158,7 +161,7 @@ export interface LoadOptions extends CacheOptions {
 export async function loadSchema(revision: string, options: LoadOptions = {}): Promise<SchemaDocument> {
   if (options.schema !== undefined) {
     const source = isUrl(options.schema) ? options.schema : resolve(options.schema);
-    return readSchemaDocument(await readSourceText(source, options.fetchImpl), options.schema);
+    return readSchemaDocument(await readSourceText(source, options.fetchImpl, options.schema), options.schema);
   }
   const manifest = options.manifest ?? readManifest();
   const info = revisionInfo(manifest, revision);

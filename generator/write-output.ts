@@ -1,52 +1,100 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { StubgenError } from "./errors.js";
 import type { FileSet } from "./render.js";
 
 /** Revision → its generated files. */
 export type Output = ReadonlyMap<string, FileSet>;
 
-const reason = (err: unknown) => (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+const REASONS: Readonly<Record<string, string>> = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EEXIST: "a file is in the way of a folder",
+  ENOTDIR: "part of the path is a file, not a folder",
+  EROFS: "read-only file system",
+  ENOSPC: "no space left on the device",
+  EXDEV: "cannot move files across file systems",
+};
+
+const reason = (err: unknown) => {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === undefined ? (err as Error).message : `${REASONS[code] ?? "failed"} (${code})`;
+};
 
 /**
- * Writes every revision's files into a temporary folder beside `outDir`, and only when all of
- * them are written swaps each `outDir/<revision>/` for its new version. On any failure the
- * temporary folder is removed and `outDir` is left as it was.
+ * Writes every revision's files into a temporary folder inside `outDir` (so the final renames
+ * never cross a file system, even when `outDir` is a mount point or a link to one), and only
+ * when all of them are written swaps each `outDir/<revision>/` for its new version. Should a
+ * swap fail, the ones done are rolled back. On any failure the temporary folder is removed and
+ * `outDir` is left as it was.
  */
 export function writeOutput(outDir: string, output: Output): void {
   const target = resolve(outDir);
+  for (const revision of output.keys()) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(revision) || revision.includes("..")) {
+      throw new StubgenError(`expected a revision label of letters, digits, ".", "_" and "-", found ${JSON.stringify(revision)}`);
+    }
+  }
   if (existsSync(target) && !statSync(target).isDirectory()) {
     throw new StubgenError("cannot write the output: expected a folder, found a file", { file: outDir });
   }
-  const parent = dirname(target);
+  const createdTarget = !existsSync(target);
   let staging: string;
   try {
-    mkdirSync(parent, { recursive: true });
-    staging = mkdtempSync(join(parent, `.${basename(target)}.tmp-`));
+    mkdirSync(target, { recursive: true });
+    staging = mkdtempSync(join(target, ".mcp-stubgen-tmp-"));
   } catch (err) {
+    if (createdTarget) removeQuietly(target);
     throw new StubgenError(`cannot write the output folder: ${reason(err)}`, { file: outDir });
   }
-  const createdTarget = !existsSync(target);
+  const swapped: string[] = [];
   try {
     for (const [revision, files] of output) {
       for (const [path, text] of files) {
-        const file = join(staging, revision, path);
+        const file = join(staging, "new", revision, path);
         mkdirSync(dirname(file), { recursive: true });
         writeFileSync(file, text);
       }
     }
-    mkdirSync(target, { recursive: true });
+    mkdirSync(join(staging, "old"));
     for (const revision of output.keys()) {
       const final = join(target, revision);
-      const old = join(staging, `.old-${revision}`);
-      if (existsSync(final)) renameSync(final, old);
-      renameSync(join(staging, revision), final);
+      if (existsSync(final)) renameSync(final, join(staging, "old", revision));
+      swapped.push(revision);
+      renameSync(join(staging, "new", revision), final);
     }
   } catch (err) {
-    if (createdTarget) rmSync(target, { recursive: true, force: true });
+    rollBack(target, staging, swapped);
+    if (createdTarget) removeQuietly(target);
     throw new StubgenError(`cannot write the output folder: ${reason(err)}`, { file: outDir });
   } finally {
     rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // nothing was there to remove, or it cannot be: the original error is what matters
+  }
+}
+
+/** Puts back the revision folders a failed write had already swapped. */
+function rollBack(target: string, staging: string, swapped: readonly string[]): void {
+  for (const revision of [...swapped].reverse()) {
+    const final = join(target, revision);
+    const old = join(staging, "old", revision);
+    try {
+      if (existsSync(old)) {
+        rmSync(final, { recursive: true, force: true });
+        renameSync(old, final);
+      } else {
+        rmSync(final, { recursive: true, force: true });
+      }
+    } catch {
+      // Best effort: the error that started the roll-back is the one reported.
+    }
   }
 }
 

@@ -36,3 +36,16 @@ function describe(d: Diagnostic): CheckedDiagnostic {
     message: ts.flattenDiagnosticMessageText(d.compilerObject.messageText, "\n"),
   };
 }
+
+/**
+ * Type-checks files held in memory (path → text) with the same strict options; modules resolve
+ * as a bundler would, since an in-memory file system has no package.json to make them ESM.
+ */
+export function typecheckInMemory(files: Readonly<Record<string, string>>): CheckedDiagnostic[] {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    compilerOptions: { ...STRICT_OPTIONS, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
+  });
+  for (const [path, text] of Object.entries(files)) project.createSourceFile(path, text);
+  return project.getPreEmitDiagnostics().map(describe);
+}
