@@ -1,0 +1,55 @@
+/**
+ * Shared helpers of the unit tests: the small fixture schemas of test/fixtures, schemas built
+ * inline for one-off cases, catching a StubgenError, and an in-memory strict type-check.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
+import { StubgenError } from "../../generator/errors.js";
+import { readSchemaDocument, type SchemaDocument } from "../../generator/schema-document.js";
+
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
+
+export const fixturePath = (name: string): string => join(FIXTURES, name);
+
+/** Reads and checks one schema of test/fixtures. */
+export function loadFixture(name: string): SchemaDocument {
+  const path = fixturePath(name);
+  return readSchemaDocument(readFileSync(path, "utf8"), path);
+}
+
+/**
+ * A schema document from definitions written in the test. `$defs` (2020-12) by default; refs
+ * inside `defs` must use the matching prefix (`#/$defs/…` or `#/definitions/…`).
+ */
+export function docFrom(
+  defs: Record<string, unknown>,
+  options: { readonly key?: "$defs" | "definitions"; readonly file?: string } = {},
+): SchemaDocument {
+  const key = options.key ?? "$defs";
+  return readSchemaDocument(JSON.stringify({ [key]: defs }, null, 2), options.file ?? "inline.json");
+}
+
+/** A request definition: `{ method: const, params? }`, params required when given. */
+export function request(method: string, params?: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    type: "object",
+    properties: { method: { const: method, type: "string" }, ...(params === undefined ? {} : { params }) },
+    required: params === undefined ? ["method"] : ["method", "params"],
+    ...extra,
+  };
+}
+
+/** Runs `fn`, expects it to throw a StubgenError, and returns that error. */
+export function catchStubgenError(fn: () => unknown): StubgenError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(StubgenError);
+    return err as StubgenError;
+  }
+  throw new Error("expected a StubgenError, but nothing was thrown");
+}
+
+export { typecheckInMemory, type CheckedDiagnostic as Diag } from "../helpers/typecheck.js";
