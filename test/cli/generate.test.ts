@@ -1,0 +1,153 @@
+/**
+ * `mcp-stubgen generate`: what it writes, that it is deterministic, the header of every file,
+ * `--all`, and `--check` (which must never write).
+ */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  fileList,
+  lines,
+  manifestSha256,
+  PACKAGE_VERSION,
+  REVISIONS,
+  runCli,
+  snapshot,
+  stagingLeftovers,
+  tempDirs,
+  TEST_CACHE_DIR,
+  wroteLines,
+} from "./support.js";
+
+const tmp = tempDirs();
+const REV = "2025-11-25";
+
+/** Today's date in the forms a header timestamp would most likely use. */
+function todayForms(): string[] {
+  const now = new Date();
+  const iso = now.toISOString().slice(0, 10);
+  const local = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+  return [...new Set([iso, local, now.toDateString(), now.toLocaleDateString("en-US"), now.toUTCString().slice(0, 16)])];
+}
+
+describe(`generate --revision ${REV}`, () => {
+  let cwd: string;
+  let out: string;
+  let first: Record<string, string>;
+  let firstStdout: string;
+
+  const readAll = (dir: string): Record<string, string> =>
+    Object.fromEntries(fileList(dir).map((rel) => [rel, readFileSync(join(dir, rel), "utf8")]));
+
+  beforeAll(async () => {
+    cwd = tmp();
+    out = join(cwd, "OUT");
+    const r = await runCli(["generate", "--revision", REV, "--out", "OUT", "--cache", TEST_CACHE_DIR], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
+    firstStdout = r.stdout;
+    first = readAll(out);
+  });
+
+  it(`writes OUT/${REV}/ with types.ts, catalog.ts and index.ts, and says so on stdout`, () => {
+    const files = Object.keys(first);
+    for (const name of ["types.ts", "catalog.ts", "index.ts"]) expect(files).toContain(`${REV}/${name}`);
+    expect(files.every((f) => f.startsWith(`${REV}/`))).toBe(true);
+    // stdout reports exactly the files that are on disk
+    const wrote = wroteLines(firstStdout);
+    expect([...wrote.keys()]).toEqual([`OUT/${REV}`]);
+    expect(wrote.get(`OUT/${REV}`)).toEqual(files.map((f) => f.slice(REV.length + 1)).sort());
+    expect(lines(firstStdout)).toHaveLength(1);
+    expect(stagingLeftovers(cwd)).toEqual([]);
+    expect(stagingLeftovers(out)).toEqual([]);
+  });
+
+  it("every file's header names the generator version, the revision and the schema sha256, and no date", () => {
+    const sha = manifestSha256(REV);
+    expect(createHash("sha256").update(readFileSync(join(TEST_CACHE_DIR, REV, "schema.json"))).digest("hex")).toBe(sha);
+    const today = todayForms();
+    for (const [path, text] of Object.entries(first)) {
+      const header = lines(text).slice(0, 3).join("\n");
+      expect(header, path).toContain(`mcp-stubgen ${PACKAGE_VERSION}`);
+      expect(header, path).toContain(`revision ${REV}`);
+      expect(header, path).toContain(sha);
+      expect(header, path).toMatch(/^\/\/ /);
+      // no timestamp in the header, and today's date nowhere in the file
+      expect(header, path).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+      expect(header, path).not.toMatch(/\b\d{1,2}:\d{2}(:\d{2})?\b/);
+      for (const form of today) {
+        if (form !== REV) expect(text, `${path} contains today's date ${form}`).not.toContain(form);
+      }
+    }
+  });
+
+  it("a second run over the same folder gives byte-identical files", async () => {
+    const r = await runCli(["generate", "--revision", REV, "--out", "OUT", "--cache", TEST_CACHE_DIR], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(firstStdout);
+    const second = readAll(out);
+    expect(Object.keys(second)).toEqual(Object.keys(first));
+    for (const [path, text] of Object.entries(first)) expect(second[path], path).toBe(text);
+    expect(stagingLeftovers(cwd)).toEqual([]);
+  });
+
+  describe("--check", () => {
+    const check = () => runCli(["generate", "--revision", REV, "--out", "OUT", "--check", "--cache", TEST_CACHE_DIR], cwd);
+
+    it("after a generate: exit 0, 'up to date', and nothing written", async () => {
+      const before = snapshot(cwd);
+      const r = await check();
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toBe("up to date\n");
+      expect(snapshot(cwd)).toEqual(before);
+    });
+
+    it("after editing a generated file: exit 1 and that file listed as stale; nothing written", async () => {
+      const edited = join(out, REV, "catalog.ts");
+      writeFileSync(edited, `${first[`${REV}/catalog.ts`]}// a local edit\n`);
+      const before = snapshot(cwd);
+      const r = await check();
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe("");
+      expect(lines(r.stdout)).toEqual([`stale: OUT/${REV}/catalog.ts`, "1 file(s) out of date: run mcp-stubgen generate"]);
+      expect(snapshot(cwd)).toEqual(before);
+      expect(readFileSync(edited, "utf8")).toContain("// a local edit");
+      writeFileSync(edited, first[`${REV}/catalog.ts`]!);
+    });
+
+    it("after deleting a generated file: exit 1 and that file listed as missing; nothing written", async () => {
+      rmSync(join(out, REV, "index.ts"));
+      const before = snapshot(cwd);
+      const r = await check();
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe("");
+      expect(lines(r.stdout)).toEqual([`missing: OUT/${REV}/index.ts`, "1 file(s) out of date: run mcp-stubgen generate"]);
+      expect(snapshot(cwd)).toEqual(before);
+      expect(stagingLeftovers(cwd)).toEqual([]);
+    });
+  });
+});
+
+describe("generate --all", () => {
+  it("writes every revision of schema/revisions.json, each with the same file names", async () => {
+    const cwd = tmp();
+    const r = await runCli(["generate", "--all", "--out", "OUT", "--cache", TEST_CACHE_DIR], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
+    const wrote = wroteLines(r.stdout);
+    expect([...wrote.keys()]).toEqual(REVISIONS.map((rev) => `OUT/${rev}`));
+    const files = fileList(join(cwd, "OUT"));
+    for (const rev of REVISIONS) {
+      const mine = files.filter((f) => f.startsWith(`${rev}/`)).map((f) => f.slice(rev.length + 1));
+      expect(mine, rev).toEqual(wrote.get(`OUT/${rev}`));
+      for (const name of ["types.ts", "catalog.ts", "index.ts"]) expect(mine, rev).toContain(name);
+      const header = readFileSync(join(cwd, "OUT", rev, "types.ts"), "utf8").split("\n").slice(0, 3).join("\n");
+      expect(header).toContain(`revision ${rev}.`);
+      expect(header).toContain(manifestSha256(rev));
+    }
+    expect(files.every((f) => REVISIONS.some((rev) => f.startsWith(`${rev}/`)))).toBe(true);
+    expect(stagingLeftovers(cwd)).toEqual([]);
+  });
+});
