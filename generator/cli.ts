@@ -6,7 +6,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { loadConfig, parseResultOverrides, type StubgenConfig } from "./config.js";
 import { isStubgenError } from "./errors.js";
-import { catalog, generate, type GenerateOptions } from "./generate.js";
+import { catalog, CUSTOM_REVISION, generate, type GenerateOptions } from "./generate.js";
 import { TOOL_VERSION } from "./project.js";
 import { listSchemas, pullSchemas } from "./schema-source.js";
 
@@ -108,7 +108,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         const given = [args.revision ?? []].flat();
         if (given.length > 1) throw new UsageError(`catalog takes one --revision, got ${given.join(", ")}`);
         const opts = options(args, config);
-        const revision = opts.revisions?.[0] ?? (opts.schema === undefined ? undefined : "custom");
+        const revision = opts.revisions?.[0] ?? (opts.schema === undefined ? undefined : CUSTOM_REVISION);
         if (revision === undefined) throw new UsageError("catalog needs --revision REV (or --schema PATH_OR_URL)");
         const json = await catalog({ ...opts, revisions: undefined, all: false, revision });
         if (args.json) {
