@@ -51,15 +51,15 @@ describe("transport close", () => {
       server: { handlers: { "tools/call": async (_p, ctx) => (handlerSignal.resolve(ctx.signal), await aborted(ctx.signal), { content: [] }) } },
       client: { handlers: { "roots/list": async (_p, ctx) => (await aborted(ctx.signal), { roots: [] }) } },
     });
-    const clientCall = pair.client.callTool({ name: "t" }, { timeoutMs: 40 }).catch((e: unknown) => e);
-    const serverCall = pair.server.listRoots({ timeoutMs: 40 }).catch((e: unknown) => e);
+    const clientCall = pair.client.callTool({ name: "t" }, { timeoutMs: 200 }).catch((e: unknown) => e);
+    const serverCall = pair.server.listRoots({ timeoutMs: 200 }).catch((e: unknown) => e);
     const signal = await handlerSignal.promise;
     await pair.client.close();
     expect(await clientCall).toBeInstanceOf(ConnectionClosedError);
     expect(await serverCall).toBeInstanceOf(ConnectionClosedError);
     expect(signal.aborted).toBe(true);
     expect(signal.reason).toBe("Connection closed");
-    await new Promise((r) => setTimeout(r, 60)); // past both timeouts: no timer fires, nothing is sent
+    await new Promise((r) => setTimeout(r, 250)); // past both timeouts: no timer fires, nothing is sent
     expect(pair.clientWire.cancels()).toEqual([]);
     expect(pair.serverWire.cancels()).toEqual([]);
     expect(pair.client.inFlight).toEqual({ sent: 0, received: 0 });

@@ -3,7 +3,7 @@
  * JSON the client sends, or that it sends nothing) and through the typed API.
  */
 import { getEventListeners } from "node:events";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CancellationForbiddenError, ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from "../generated/2025-11-25/index.js";
 import { clientWithRawPeer, INITIALIZE_PARAMS, metaOf, settle } from "./harness.js";
 
@@ -213,17 +213,42 @@ describe("progress", () => {
 
   it("resetTimeoutOnProgress restarts the timeout, and maxTotalTimeoutMs caps the whole request", async () => {
     const { client, peer, wire } = await clientWithRawPeer();
-    const started = Date.now();
-    const call = client.callTool({ name: "x" }, { onProgress: () => {}, timeoutMs: 40, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 150 });
-    await settle();
-    const token = metaOf(peer.requests("tools/call")[0])!.progressToken;
-    const beat = setInterval(() => void peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1 } }), 15);
-    const error = (await call.catch((e: unknown) => e)) as RequestTimeoutError;
-    clearInterval(beat);
-    expect(error.timeoutMs).toBe(150); // the hard cap, not the 40 ms timeout that progress kept resetting
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    await settle();
-    expect(wire.cancels()).toHaveLength(1);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const call = client
+        .callTool({ name: "x" }, { onProgress: () => {}, timeoutMs: 40, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 150 })
+        .catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(0);
+      const token = metaOf(peer.requests("tools/call")[0])!.progressToken;
+      // A progress notification every 30 ms keeps restarting the 40 ms timeout...
+      for (let elapsed = 0; elapsed < 140; elapsed += 30) {
+        await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: elapsed } });
+        await vi.advanceTimersByTimeAsync(30);
+      }
+      // ...until the 150 ms hard cap ends it.
+      await vi.advanceTimersByTimeAsync(20);
+      const error = (await call) as RequestTimeoutError;
+      expect(error).toBeInstanceOf(RequestTimeoutError);
+      expect(error.timeoutMs).toBe(150);
+      expect(wire.cancels()).toEqual([cancelOf(1, "Request timed out after 150 ms")]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("without resetTimeoutOnProgress, progress does not extend the timeout", async () => {
+    const { client, peer } = await clientWithRawPeer();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const call = client.callTool({ name: "x" }, { onProgress: () => {}, timeoutMs: 40 }).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(30);
+      const token = metaOf(peer.requests("tools/call")[0])!.progressToken;
+      await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1 } });
+      await vi.advanceTimersByTimeAsync(15);
+      expect(await call).toMatchObject({ name: "TimeoutError", timeoutMs: 40 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -231,12 +256,12 @@ describe("connection close", () => {
   it("rejects every pending request with ConnectionClosedError and leaves no timer behind", async () => {
     const { client, wire, peer } = await clientWithRawPeer();
     const ac = new AbortController();
-    const calls = [client.callTool({ name: "a" }, { timeoutMs: 30, signal: ac.signal }), client.listTools()];
+    const calls = [client.callTool({ name: "a" }, { timeoutMs: 200, signal: ac.signal }), client.listTools()];
     await settle();
     await peer.close();
     for (const call of calls) await expect(call).rejects.toBeInstanceOf(ConnectionClosedError);
     expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 50)); // past the timeout: nothing fires
+    await new Promise((r) => setTimeout(r, 250)); // past the timeout: nothing fires
     expect(wire.cancels()).toEqual([]);
     expect(client.inFlight).toEqual({ sent: 0, received: 0 });
   });
