@@ -5,8 +5,6 @@
 import * as R from "../generated/2025-11-25/index.js";
 import type { CancellationEvent, JsonRpcMessage, Transport } from "../generated/2025-11-25/index.js";
 
-export type Runtime = typeof R;
-export { R };
 
 /** A transport that records what it sends and can hold back or drop messages. */
 export class TapTransport implements Transport {
@@ -56,7 +54,6 @@ export class TapTransport implements Transport {
 export interface PairOptions {
   client?: R.McpClientOptions;
   server?: R.McpServerOptions;
-  runtime?: Runtime;
 }
 
 export interface Pair {
@@ -74,14 +71,13 @@ export interface Pair {
 }
 
 export async function connectPair(options: PairOptions = {}): Promise<Pair> {
-  const rt = options.runtime ?? R;
-  const [a, b] = rt.createInMemoryTransportPair();
+  const [a, b] = R.createInMemoryTransportPair();
   const clientWire = new TapTransport(a);
   const serverWire = new TapTransport(b);
   const clientEvents: CancellationEvent[] = [];
   const serverEvents: CancellationEvent[] = [];
-  const client = new rt.McpClient({ logger: null, onCancellation: (e) => clientEvents.push(e), ...options.client });
-  const server = new rt.McpServer({ logger: null, onCancellation: (e) => serverEvents.push(e), ...options.server });
+  const client = new R.McpClient({ logger: null, onCancellation: (e) => clientEvents.push(e), ...options.client });
+  const server = new R.McpServer({ logger: null, onCancellation: (e) => serverEvents.push(e), ...options.server });
   await server.connect(serverWire);
   await client.connect(clientWire);
   return {
@@ -153,22 +149,22 @@ async function rawPeer(end: Transport): Promise<RawPeer> {
 }
 
 /** A generated client whose peer is the test itself. */
-export async function clientWithRawPeer(options: R.McpClientOptions = {}, rt: Runtime = R) {
-  const [a, b] = rt.createInMemoryTransportPair();
+export async function clientWithRawPeer(options: R.McpClientOptions = {}) {
+  const [a, b] = R.createInMemoryTransportPair();
   const wire = new TapTransport(a);
   const events: CancellationEvent[] = [];
-  const client = new rt.McpClient({ logger: null, onCancellation: (e) => events.push(e), ...options });
+  const client = new R.McpClient({ logger: null, onCancellation: (e) => events.push(e), ...options });
   const peer = await rawPeer(b);
   await client.connect(wire);
   return { client, wire, peer, events };
 }
 
 /** A generated server whose peer is the test itself. */
-export async function serverWithRawPeer(options: R.McpServerOptions = {}, rt: Runtime = R) {
-  const [a, b] = rt.createInMemoryTransportPair();
+export async function serverWithRawPeer(options: R.McpServerOptions = {}) {
+  const [a, b] = R.createInMemoryTransportPair();
   const wire = new TapTransport(a);
   const events: CancellationEvent[] = [];
-  const server = new rt.McpServer({ logger: null, onCancellation: (e) => events.push(e), ...options });
+  const server = new R.McpServer({ logger: null, onCancellation: (e) => events.push(e), ...options });
   const peer = await rawPeer(b);
   await server.connect(wire);
   return { server, wire, peer, events };
