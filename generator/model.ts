@@ -91,14 +91,14 @@ export function buildModel(doc: SchemaDocument, options: ModelOptions): SchemaMo
     // ServerNotification refers to CancelledNotification for the same method).
     const member = entry.members.find((m) => m.target.name !== null) ?? entry.members[0]!;
     const typeName = member.target.name;
-    const paramsSchema = member.target.node["properties"];
-    const paramsNode = isSchemaNode(paramsSchema) ? paramsSchema["params"] : undefined;
-    const required = Array.isArray(member.target.node["required"]) ? member.target.node["required"] : [];
-    const paramsRequired = required.includes("params");
-    const params = isSchemaNode(paramsNode) ? paramsExpr(doc, member, paramsNode, paramsRequired) : null;
-    const paramsAt = isSchemaNode(paramsNode)
+    const properties = member.target.node["properties"];
+    const paramsNode = isSchemaNode(properties) ? properties["params"] : undefined;
+    const paramsAt: Located | null = isSchemaNode(paramsNode)
       ? { node: paramsNode, pointer: join(member.target.pointer, "properties", "params"), name: null }
       : null;
+    const required = member.target.node["required"];
+    const paramsRequired = Array.isArray(required) && required.includes("params");
+    const params = paramsAt && paramsExpr(doc, member, paramsAt.node, paramsRequired);
     const isRequest = entry.kind === "request";
     const result = isRequest ? deriveResult(doc, { method: entry.method, typeName }, options.resultOverrides ?? {}) : null;
     methods.push({
