@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { StubgenError } from "./errors.js";
-import { join, resolvePointer } from "./json-pointer.js";
+import { join, resolvePointer, unescapeToken } from "./json-pointer.js";
 import { parseJson } from "./parse-json.js";
 import { isSchemaNode, type SchemaNode } from "./schema-document-types.js";
 import { forEachSubschema } from "./schema-walk.js";
@@ -94,7 +94,7 @@ export function refName(doc: SchemaDocument, ref: unknown): string | null {
   if (typeof ref !== "string") return null;
   const prefix = `#/${doc.defsKey}/`;
   if (!ref.startsWith(prefix)) return null;
-  const name = decodeURIComponent(ref.slice(prefix.length)).replace(/~1/g, "/").replace(/~0/g, "~");
+  const name = unescapeToken(decodeURIComponent(ref.slice(prefix.length)));
   return doc.defs.has(name) && !name.includes("/") ? name : null;
 }
 

@@ -24,27 +24,16 @@ describe("validateConfig", () => {
   const file = "/projects/app/mcp-stubgen.config.json";
 
   it("accepts every documented key", () => {
-    expect(
-      validateConfig(
-        {
-          revisions: ["2025-11-25", "draft"],
-          all: false,
-          schema: "https://example.com/schema.json",
-          out: "/abs/out",
-          cache: "/abs/cache",
-          resultOverrides: { "tools/call": "CallToolResult" },
-        },
-        file,
-        "",
-      ),
-    ).toEqual({
+    const config = {
       revisions: ["2025-11-25", "draft"],
       all: false,
       schema: "https://example.com/schema.json",
       out: "/abs/out",
       cache: "/abs/cache",
       resultOverrides: { "tools/call": "CallToolResult" },
-    });
+    };
+    // Absolute paths and URLs come back unchanged.
+    expect(validateConfig(structuredClone(config), file, "")).toEqual(config);
   });
 
   it("accepts an empty object", () => {
