@@ -38,7 +38,7 @@ export function catalogView(model: SchemaModel) {
 }
 
 /** Runtime files copied (with the header) into every revision's output. */
-export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "in-memory", "stdio"] as const;
+export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "in-memory", "mcpx", "stdio"] as const;
 
 /** Renders all files of one revision. */
 export async function renderRevision(doc: SchemaDocument, model: SchemaModel, policy: RevisionPolicy): Promise<FileSet> {
