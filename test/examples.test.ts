@@ -110,3 +110,19 @@ describe("examples/stdio-server.ts over real pipes", () => {
     ]);
   });
 });
+
+describe("examples/mcpx-demo.ts", () => {
+  it("runs to the end with exit 0 and shows one cancel envelope carrying the original request id", async () => {
+    const proc = spawn(process.execPath, ["--import", "tsx", "examples/mcpx-demo.ts"], { cwd: PACKAGE_ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    proc.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    proc.stderr.resume();
+    const [code] = (await once(proc, "exit")) as [number | null];
+    expect(code).toBe(0);
+    const cancels = stdout.split("\n").filter((line) => line.includes("notifications/cancelled"));
+    expect(cancels).toHaveLength(1);
+    const [, id] = /requestId=(\S+)/.exec(cancels[0]!) ?? [];
+    expect(stdout).toContain(`alice's slow call was request id ${id}, bob's was ${id}`);
+    expect(stdout).toMatch(/^ok: /m);
+  });
+});
