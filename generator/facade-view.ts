@@ -39,6 +39,12 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
   const peer: Side = side === "client" ? "server" : "client";
   const cap = (s: Side) => s[0]!.toUpperCase() + s.slice(1);
   const requests = model.methods.filter((m) => m.kind === "request" && m.from.includes(side));
+  // Where the client fills each request's `_meta` (2026-07-28), callers may leave it out.
+  const fillsMeta = side === "client" && policy.requestMeta !== null;
+  const paramsType = (m: MethodRecord) => {
+    const type = m.params ? formatTypeExpr(m.params, "T.") : "undefined";
+    return fillsMeta && m.params ? `MetaFilled<${type}>` : type;
+  };
   const names = new Map<string, string>();
   const methods = requests.map((m) => {
     const name = methodName(m);
@@ -51,9 +57,9 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
       name,
       method: m.method,
       doc: docLines(m),
-      params: m.params ? formatTypeExpr(m.params, "T.") : "undefined",
+      params: paramsType(m),
       paramsRequired: m.paramsRequired,
-      metaOnly: m.paramsMetaOnly && !m.paramsRequired,
+      metaOnly: m.paramsMetaOnly && (!m.paramsRequired || fillsMeta),
       result: `T.${m.result ?? "Result"}`,
       options: m.cancellable ? "RequestOptions" : "UncancellableRequestOptions",
       taskAugmentable: m.taskAugmentable,
@@ -72,5 +78,9 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     taskMethods,
     taskMethodType: taskMethods.map((m) => JSON.stringify(m)).join(" | "),
     taskResult: model.definitions.includes(policy.taskResultType) ? policy.taskResultType : "Result",
+    fillsMeta,
+    defaultTimeoutMs: policy.defaultTimeoutMs,
+    defaultMaxTotalTimeoutMs: policy.defaultMaxTotalTimeoutMs,
+    requestMeta: fillsMeta ? policy.requestMeta : null,
   };
 }

@@ -5,6 +5,7 @@ import { TOOL_VERSION } from "./project.js";
 import { templates, type Template } from "./templates.js";
 import type { RevisionPolicy } from "./policy.js";
 import { facadeView } from "./facade-view.js";
+import { rulesView, type RulesView } from "./rules-view.js";
 
 /** Generated files of one revision: path relative to `out/<revision>/` → text. */
 export type FileSet = ReadonlyMap<string, string>;
@@ -17,9 +18,11 @@ const MAPS: ReadonlyArray<{ name: string; methodType: string; kind: MethodKind; 
 ];
 
 /** The view the catalog template renders. Pure. */
-export function catalogView(model: SchemaModel) {
+export function catalogView(model: SchemaModel, rules: RulesView) {
   return {
     revision: model.revision,
+    rules,
+    endable: rules.endableByReceiver.length === 0 ? "never" : rules.endableByReceiver.map((m) => JSON.stringify(m)).join(" | "),
     methods: model.methods.map((m) => ({ ...m, params: m.params && formatTypeExpr(m.params) })),
     maps: MAPS.map((map) => ({
       ...map,
@@ -48,7 +51,7 @@ export async function renderRevision(doc: SchemaDocument, model: SchemaModel, po
   const body = await emitTypes(doc, model.revision);
   return new Map([
     ["types.ts", render("types.ts", { body })],
-    ["catalog.ts", render("catalog.ts", catalogView(model))],
+    ["catalog.ts", render("catalog.ts", catalogView(model, rulesView(doc, model, policy)))],
     ...RUNTIME_FILES.map((name): [string, string] => [`${name}.ts`, render(`runtime/${name}.ts`, {})]),
     ["client.ts", render("runtime/facade.ts", facadeView(model, policy, "client"))],
     ["server.ts", render("runtime/facade.ts", facadeView(model, policy, "server"))],

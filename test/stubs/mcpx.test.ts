@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as R from "../generated/2025-11-25/index.js";
-import type { CancellationEvent, HandlerContext, McpxEnvelope, McpxLink } from "../generated/2025-11-25/index.js";
+import type { CancellationEvent, McpxEnvelope, McpxLink } from "../generated/2025-11-25/index.js";
 import { aborted, cancelled, deferred, INITIALIZE_PARAMS, settle } from "./harness.js";
 
 type Payload = { id?: unknown; method?: string; params?: { [key: string]: unknown }; result?: unknown; error?: unknown };
@@ -35,7 +35,7 @@ function serverParticipant(gateway: R.McpxGateway, peers: readonly string[], rel
       onCancellation: (e) => events.get(peer)!.push(e),
       handlers: {
         initialize: () => ({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: `server for ${peer}`, version: "1.0.0" } }),
-        "tools/call": async (params, ctx: HandlerContext) => {
+        "tools/call": async (params, ctx) => {
           handled.get(peer)!.push({ requestId: ctx.requestId, signal: ctx.signal, progressToken: ctx._meta?.["progressToken"] });
           await ctx.sendProgress(1, 2, `${peer}: half way`);
           await Promise.race([release, aborted(ctx.signal)]);

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildModel, type SchemaModel } from "../../generator/model.js";
 import { policyFor } from "../../generator/policy.js";
 import { catalogView, renderRevision, RUNTIME_FILES, type FileSet } from "../../generator/render.js";
+import { rulesView } from "../../generator/rules-view.js";
 import type { SchemaDocument } from "../../generator/schema-document.js";
 import { loadFixture, typecheckInMemory } from "./support.js";
 
@@ -12,7 +13,8 @@ const policy = policyFor(REVISION);
 const modelOf = (doc: SchemaDocument): SchemaModel => buildModel(doc, { revision: REVISION, policy });
 
 describe("catalogView", () => {
-  const view = catalogView(modelOf(loadFixture("draft07-lifecycle.json")));
+  const doc = loadFixture("draft07-lifecycle.json");
+  const view = catalogView(modelOf(doc), rulesView(doc, modelOf(doc), policy));
   const map = (name: string) => {
     const found = view.maps.find((m) => m.name === name);
     if (!found) throw new Error(`no map ${name}`);
@@ -88,8 +90,8 @@ describe("renderRevision", () => {
     return typecheckInMemory(files);
   };
 
-  it("type-checks types.ts and catalog.ts with zero diagnostics", () => {
-    expect(compileAll((name) => name === "types.ts" || name === "catalog.ts")).toEqual([]);
+  it("type-checks types.ts and catalog.ts (with protocol.ts, whose CancellationRules RULES satisfies) with zero diagnostics", () => {
+    expect(compileAll((name) => name === "types.ts" || name === "catalog.ts" || name === "protocol.ts")).toEqual([]);
   });
 
   it("type-checks everything but the Node-only stdio transport (facades and runtime) with zero diagnostics", () => {
