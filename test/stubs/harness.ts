@@ -30,6 +30,16 @@ export class TapTransport implements Transport {
   set onerror(v) {
     this.inner.onerror = v;
   }
+  get onrequeststreamclose() {
+    return this.inner.onrequeststreamclose;
+  }
+  set onrequeststreamclose(v) {
+    this.inner.onrequeststreamclose = v;
+  }
+  /** The inner transport's per-request streams, if it has them (2026-07-28 stream-close cancel). */
+  get closeRequestStream() {
+    return this.inner.closeRequestStream?.bind(this.inner);
+  }
   start() {
     return this.inner.start();
   }

@@ -1,6 +1,7 @@
 /**
- * 2026-07-28 (stateless lifecycle, no initialize, no server → client requests): until its own
- * cancellation rules are implemented, its output must compile and run for the methods it has.
+ * 2026-07-28 (stateless lifecycle, no initialize, no server → client requests): a tool call and
+ * its cancel end to end, with `_meta` given by the caller. Its own rules are tested one by one in
+ * rules-2026-07-28.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import * as R2607 from "../generated/2026-07-28/index.js";
