@@ -6,6 +6,9 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { loadConfig, parseResultOverrides, type StubgenConfig } from "./config.js";
 import { isStubgenError } from "./errors.js";
+import { diff } from "./diff-load.js";
+import { hasBreakingChanges } from "./diff.js";
+import { formatDiffJson, formatDiffMarkdown } from "./diff-format.js";
 import { catalog, CUSTOM_REVISION, generate, type GenerateOptions } from "./generate.js";
 import { TOOL_VERSION } from "./project.js";
 import { listSchemas, pullSchemas } from "./schema-source.js";
@@ -60,7 +63,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .usage("$0 <command> [options]\n\nGenerate typed, cancellation-aware TypeScript stubs from an MCP schema revision.")
     .version(TOOL_VERSION)
     .strict()
-    .demandCommand(1, "expected a command: generate, catalog or schema")
+    .demandCommand(1, "expected a command: generate, catalog, diff or schema")
     .recommendCommands()
     .option("config", { type: "string", describe: "Config file (default: mcp-stubgen.config.json, or the \"mcp-stubgen\" key of package.json)" })
     .option("cache", { type: "string", describe: "Schema cache folder (default: the package's schema/)" })
@@ -125,6 +128,39 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           m.taskAugmentable ? "yes" : "no",
         ]);
         io.stdout(table(["method", "kind", "from", "params", "result", "cancellable", "task"], rows));
+      },
+    )
+    .command(
+      "diff",
+      "What changes between two revisions, breaking changes marked",
+      (y) =>
+        y
+          .option("from", { type: "string", describe: "Old revision (or the label of --from-schema)" })
+          .option("to", { type: "string", describe: "New revision (or the label of --to-schema)" })
+          .option("from-schema", { type: "string", describe: "Old schema path or URL (bypasses the cache)" })
+          .option("to-schema", { type: "string", describe: "New schema path or URL (bypasses the cache)" })
+          .option("json", { type: "boolean", describe: "Print JSON instead of Markdown" })
+          .option("fail-on", { type: "string", describe: 'Exit 1 when the diff has a change of this kind (one kind: "breaking")' })
+          .example("$0 diff --from 2025-11-25 --to 2026-07-28", "Markdown report")
+          .example("$0 diff --from 2025-11-25 --to 2026-07-28 --fail-on breaking", "exit 1 on a breaking change"),
+      async (args) => {
+        const config = loadConfig(io.cwd, args.config);
+        const one = (name: string, value: unknown): string | undefined => {
+          const given = [value ?? []].flat() as string[];
+          if (given.length > 1) throw new UsageError(`diff takes one --${name}, got ${given.join(", ")}`);
+          return given[0];
+        };
+        const from = one("from", args.from);
+        const to = one("to", args.to);
+        const fromSchema = one("from-schema", args["from-schema"]);
+        const toSchema = one("to-schema", args["to-schema"]);
+        const failOn = one("fail-on", args["fail-on"]);
+        if (failOn !== undefined && failOn !== "breaking") throw new UsageError(`--fail-on takes "breaking", got ${JSON.stringify(failOn)}`);
+        if (from === undefined && fromSchema === undefined) throw new UsageError("diff needs --from REV (or --from-schema PATH_OR_URL)");
+        if (to === undefined && toSchema === undefined) throw new UsageError("diff needs --to REV (or --to-schema PATH_OR_URL)");
+        const result = await diff({ from, to, fromSchema, toSchema, cacheDir: args.cache ?? config.cache });
+        io.stdout(args.json ? formatDiffJson(result) : formatDiffMarkdown(result));
+        exitCode = failOn === "breaking" && hasBreakingChanges(result) ? 1 : 0;
       },
     )
     .command("schema", "Manage the schema cache", (y) =>

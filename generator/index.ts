@@ -5,4 +5,20 @@ export { readSchemaDocument, type SchemaDocument } from "./schema-document.js";
 export { buildModel, type SchemaModel, type MethodRecord } from "./model.js";
 export { catalogJson, type CatalogJson, type CatalogEntry } from "./catalog-data.js";
 export { policyFor, DEFAULT_POLICY, REVISION_POLICIES, type RevisionPolicy } from "./policy.js";
+export { diff, type DiffOptions } from "./diff-load.js";
+export { diffRevisions, hasBreakingChanges } from "./diff.js";
+export { formatDiffMarkdown, formatDiffJson, formatDiffSummary } from "./diff-format.js";
+export type {
+  RevisionDiff,
+  RevisionInput,
+  DiffSummary,
+  Direction,
+  MethodPresence,
+  MethodChange,
+  DefinitionPresence,
+  DefinitionChange,
+  PolicyChange,
+  CancellableChange,
+  JsonValue,
+} from "./diff-types.js";
 export { StubgenError } from "./errors.js";
