@@ -1,19 +1,14 @@
 import { StubgenError } from "./errors.js";
 import { join } from "./json-pointer.js";
 import type { SchemaModel } from "./model.js";
-import type { RevisionPolicy } from "./policy.js";
+import type { RequestMetaPolicy, RevisionPolicy } from "./policy.js";
 import { definition, isSchemaNode, type SchemaDocument } from "./schema-document.js";
 
 /** The RULES constant of catalog.ts: the runtime's copy of the revision policy. */
-export interface RulesView {
-  readonly cancellers: readonly string[];
-  readonly endableByReceiver: readonly string[];
-  readonly longLived: readonly string[];
-  readonly cancelByClosingStream: boolean;
-  readonly defaultTimeoutMs: number | null;
-  readonly defaultMaxTotalTimeoutMs: number | null;
-  readonly requestMeta: { readonly protocolVersion: string; readonly clientCapabilities: string; readonly clientInfo: string } | null;
-}
+export type RulesView = Pick<
+  RevisionPolicy,
+  "cancellers" | "endableByReceiver" | "longLived" | "cancelByClosingStream" | "defaultTimeoutMs" | "defaultMaxTotalTimeoutMs"
+> & { readonly requestMeta: Omit<RequestMetaPolicy, "type"> | null };
 
 /**
  * Checks the policy against the schema and returns the rules the generated runtime reads. The
