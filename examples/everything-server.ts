@@ -1,0 +1,313 @@
+/**
+ * An "everything" MCP server on the generated 2025-11-25 stubs, over Streamable HTTP: the
+ * server the official conformance suite tests (`npm run conformance`; run `npm run generate`
+ * first).
+ *
+ *   npm run example:everything -- --port 3000     # serves http://127.0.0.1:3000/mcp
+ *
+ * The MCP behaviour is the generated McpServer's: one handler per method, each given the
+ * runtime's context (cancellation signal, progress, notifications and requests to the client
+ * on the request's own stream). The HTTP side is node:http plus the official SDK's
+ * StreamableHTTPServerTransport, which fits the generated Transport interface:
+ *
+ * - Stateful sessions: an initialize POST without Mcp-Session-Id opens one, with its own
+ *   transport, event store and McpServer; later requests name it in Mcp-Session-Id.
+ * - Resumability: the event store gives every SSE event an id, so a client resumes a closed
+ *   stream with GET + Last-Event-ID (the `test_reconnection` tool closes its own on purpose).
+ * - DNS rebinding protection: only loopback Host and Origin headers are served.
+ *
+ * Sessions end with DELETE or at shutdown (SIGINT, SIGTERM); there is no idle expiry.
+ *
+ * The tools, resources and prompts are tables in examples/everything/.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseArgs } from "node:util";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import {
+  ErrorCode,
+  McpError,
+  McpServer,
+  type ClientCapabilities,
+  type CompleteRequestParams,
+  type LoggingLevel,
+  type ServerCapabilities,
+} from "../out/2025-11-25/index.js";
+import { InMemoryEventStore } from "./everything/event-store.js";
+import { findPrompt, PROMPTS } from "./everything/prompts.js";
+import { readResource, RESOURCES, TEMPLATES } from "./everything/resources.js";
+import { SessionTransport } from "./everything/session-transport.js";
+import { findTool, TOOLS, type ToolEnv } from "./everything/tools.js";
+
+const SERVER_INFO = { name: "mcp-stubgen-everything", version: "0.1.0" };
+/** The revision these stubs were generated from, the only one this server speaks. */
+const PROTOCOL_VERSION = "2025-11-25";
+const CAPABILITIES: ServerCapabilities = {
+  tools: {},
+  resources: { subscribe: true },
+  prompts: {},
+  logging: {},
+  completions: {},
+};
+/** MCP's error code for resources/read of an unknown URI (Resources, Error Handling). */
+const RESOURCE_NOT_FOUND = -32002;
+/** The SSE `retry` field (ms) of each stream's priming event: how soon a client reconnects. */
+const SSE_RETRY_MS = 500;
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const COMPLETION_LIMIT = 100;
+
+/** Severity order of logging/setLevel (Logging, Log Levels: RFC 5424). */
+const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+const atLeast = (level: LoggingLevel, threshold: LoggingLevel) => LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
+
+// ---------------------------------------------------------------------------------------------
+// One MCP session: the generated McpServer and what its handlers remember.
+
+interface SessionState {
+  /** The capabilities the client declared in initialize: may the server sample, elicit? */
+  client: ClientCapabilities;
+  /** Set by logging/setLevel; until then the server sends info and above. */
+  logLevel: LoggingLevel;
+  /** URIs of resources/subscribe (nothing here changes, so no notifications/resources/updated follow). */
+  readonly subscriptions: Set<string>;
+}
+
+interface Session {
+  readonly transport: SessionTransport;
+  readonly server: McpServer;
+}
+
+/** The completion suggestions of a prompt's arguments or a resource template's variables. */
+function completionTable(ref: CompleteRequestParams["ref"]): Readonly<Record<string, readonly string[]>> {
+  if (ref.type === "ref/resource") return TEMPLATES.find((entry) => entry.template.uriTemplate === ref.uri)?.complete ?? {};
+  const prompt = findPrompt(ref.name);
+  // Completion, Error Handling: an invalid prompt name is -32602.
+  if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
+  return prompt.complete ?? {};
+}
+
+function createMcpServer(state: SessionState, transport: SessionTransport): McpServer {
+  return new McpServer({
+    handlers: {
+      initialize: (params) => {
+        state.client = params.capabilities;
+        // Version negotiation (Lifecycle): a server answers with the version the client asked
+        // for if it supports it, else with one it does support. This one supports only the
+        // revision it was generated from; a client that cannot speak it disconnects.
+        return {
+          protocolVersion: PROTOCOL_VERSION,
+          capabilities: CAPABILITIES,
+          serverInfo: SERVER_INFO,
+          instructions: `Hello ${params.clientInfo.name}: the test_* tools, test:// resources and test_* prompts are those of the MCP conformance suite.`,
+        };
+      },
+      // The runtime answers ping by itself; spelled out here because "The receiver MUST respond
+      // promptly with an empty response" (Utilities, Ping).
+      ping: () => ({}),
+
+      "tools/list": () => ({ tools: TOOLS.map((entry) => entry.tool) }),
+      "tools/call": (params, ctx) => {
+        const entry = findTool(params.name);
+        // An unknown tool is a protocol error; a tool that fails says so in its result (isError).
+        if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+        const env: ToolEnv = {
+          ctx,
+          client: state.client,
+          // ctx.notify sends on this request's stream (relatedRequestId), before the result.
+          log: (level, data) => (atLeast(level, state.logLevel) ? ctx.notify("notifications/message", { level, logger: "everything", data }) : Promise.resolve()),
+          closeStream: () => {
+            // The SDK hands closeSSEStream only to requests whose client got a priming event id
+            // (protocol version 2025-11-25 or later, event store configured): only they can resume.
+            const close = transport.extra(ctx.requestId)?.closeSSEStream;
+            close?.();
+            return close !== undefined;
+          },
+        };
+        return entry.run(params.arguments ?? {}, env);
+      },
+
+      "resources/list": () => ({ resources: RESOURCES.map((entry) => entry.resource) }),
+      "resources/templates/list": () => ({ resourceTemplates: TEMPLATES.map((entry) => entry.template) }),
+      "resources/read": ({ uri }) => {
+        const contents = readResource(uri);
+        if (contents === undefined) throw new McpError(RESOURCE_NOT_FOUND, "Resource not found", { uri });
+        return { contents };
+      },
+      "resources/subscribe": ({ uri }) => {
+        if (readResource(uri) === undefined) throw new McpError(RESOURCE_NOT_FOUND, "Resource not found", { uri });
+        state.subscriptions.add(uri);
+        return {};
+      },
+      "resources/unsubscribe": ({ uri }) => {
+        state.subscriptions.delete(uri);
+        return {};
+      },
+
+      "prompts/list": () => ({ prompts: PROMPTS.map((entry) => entry.prompt) }),
+      "prompts/get": ({ name, arguments: args = {} }) => {
+        const entry = findPrompt(name);
+        if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+        const missing = (entry.prompt.arguments ?? []).filter((arg) => arg.required === true && args[arg.name] === undefined);
+        if (missing.length > 0) throw new McpError(ErrorCode.InvalidParams, `Missing required arguments: ${missing.map((arg) => arg.name).join(", ")}`);
+        return { messages: entry.messages(args) };
+      },
+
+      "logging/setLevel": ({ level }) => {
+        state.logLevel = level;
+        return {};
+      },
+
+      "completion/complete": ({ ref, argument }) => {
+        const values = (completionTable(ref)[argument.name] ?? []).filter((value) => value.startsWith(argument.value));
+        return { completion: { values: values.slice(0, COMPLETION_LIMIT), total: values.length, hasMore: values.length > COMPLETION_LIMIT } };
+      },
+    },
+    notificationHandlers: {
+      "notifications/initialized": () => {},
+    },
+    // A request the client cancelled gets no response: drop the transport's note about it.
+    onCancellation: (event) => {
+      if (event.type === "received") transport.forget(event.requestId);
+    },
+    onError: (error) => console.error(`[session ${transport.sessionId ?? "-"}] ${error.message}`),
+  });
+}
+
+const sessions = new Map<string, Session>();
+
+/**
+ * A new session for an initialize POST. The transport gives it its id while it handles that
+ * POST (onsessioninitialized), which is when it joins `sessions`.
+ */
+async function openSession(): Promise<Session> {
+  const http = new StreamableHTTPServerTransport({
+    sessionIdGenerator: randomUUID,
+    onsessioninitialized: (id) => {
+      sessions.set(id, session);
+      console.log(`session ${id} opened (${sessions.size} open)`);
+    },
+    eventStore: new InMemoryEventStore(),
+    retryInterval: SSE_RETRY_MS,
+  });
+  const transport = new SessionTransport(http, () => {
+    const id = transport.sessionId;
+    if (id !== undefined && sessions.delete(id)) console.log(`session ${id} closed (${sessions.size} open)`);
+  });
+  const server = createMcpServer({ client: {}, logLevel: "info", subscriptions: new Set() }, transport);
+  const session: Session = { transport, server };
+  await server.connect(transport);
+  return session;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP: one endpoint, /mcp.
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const isLoopbackUrl = (url: string): boolean => URL.canParse(url) && LOOPBACK.has(new URL(url).hostname);
+
+/**
+ * DNS rebinding protection (Transports, Security Warning: servers MUST validate the Origin
+ * header; local servers SHOULD bind to localhost only): a page on evil.example whose name
+ * resolves to 127.0.0.1 reaches this server with Host and Origin naming evil.example.
+ */
+function rebindingRefusal(req: IncomingMessage): string | undefined {
+  const { host, origin } = req.headers;
+  if (host === undefined || !isLoopbackUrl(`http://${host}`)) return `Host ${host ?? "(none)"} is not a loopback host`;
+  if (origin !== undefined && !isLoopbackUrl(origin)) return `Origin ${origin} is not a loopback origin`;
+  return undefined;
+}
+
+/** A JSON-RPC error as the HTTP response (errors outside any session, before the transport). */
+function replyError(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const isInitializeRequest = (body: unknown): boolean =>
+  typeof body === "object" && body !== null && "method" in body && body.method === "initialize" && "id" in body;
+
+async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (new URL(req.url ?? "/", "http://localhost").pathname !== "/mcp") return void res.writeHead(404).end("Not Found");
+  const refusal = rebindingRefusal(req);
+  if (refusal !== undefined) return replyError(res, 403, -32000, `Forbidden: ${refusal}`);
+  if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE") {
+    return void res.writeHead(405, { Allow: "GET, POST, DELETE" }).end("Method Not Allowed");
+  }
+
+  // POST bodies are read here: an initialize without a session id opens a session.
+  let body: unknown;
+  if (req.method === "POST") {
+    let raw: string;
+    try {
+      raw = await readBody(req);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return replyError(res, 413, ErrorCode.InvalidRequest, "Request body too large");
+      throw error;
+    }
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return replyError(res, 400, ErrorCode.ParseError, "Parse error");
+    }
+  }
+
+  const sessionId = req.headers["mcp-session-id"];
+  if (sessionId === undefined) {
+    if (req.method === "POST" && isInitializeRequest(body)) return (await openSession()).transport.handle(req, res, body);
+    return replyError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required (initialize first)");
+  }
+  const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+  // Transports, Session Management: an unknown or ended session gets 404, and the client starts over.
+  if (session === undefined) return replyError(res, 404, -32001, "Session not found");
+  return session.transport.handle(req, res, body);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** `--port N` (default 3000; 0 picks a free port). Exits with a usage line when it is not a port. */
+function portFromArgs(): number {
+  const { values } = parseArgs({ options: { port: { type: "string", default: "3000" } } });
+  const port = Number(values.port);
+  if (values.port.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`usage: everything-server.ts [--port N]   (N in 0..65535, not "${values.port}")`);
+    process.exit(2);
+  }
+  return port;
+}
+
+const httpServer = createServer((req, res) => {
+  route(req, res).catch((error: unknown) => {
+    console.error(`[http] ${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`);
+    if (!res.headersSent) replyError(res, 500, ErrorCode.InternalError, "Internal error");
+    else res.end();
+  });
+});
+
+httpServer.listen(portFromArgs(), "127.0.0.1", () => {
+  const { port } = httpServer.address() as AddressInfo;
+  console.log(`listening on http://127.0.0.1:${port}/mcp`);
+});
+
+/** Closes every session (their handlers abort, their streams end), then the listener. */
+async function shutdown(signal: string): Promise<void> {
+  console.log(`${signal}: closing ${sessions.size} session(s)`);
+  await Promise.allSettled([...sessions.values()].map((session) => session.server.close()));
+  httpServer.close(() => process.exit(0));
+  httpServer.closeAllConnections();
+}
+process.once("SIGINT", (signal) => void shutdown(signal));
+process.once("SIGTERM", (signal) => void shutdown(signal));

@@ -1,0 +1,264 @@
+/**
+ * The tools of the everything server: one table entry per tool, its definition (what tools/list
+ * shows) beside the function that runs it. Names, arguments and results follow the official
+ * conformance suite's server scenarios (`npm run conformance`).
+ */
+import { setTimeout as pause } from "node:timers/promises";
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  ContentBlock,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  LoggingLevel,
+  ServerNotificationMap,
+  ServerRequestMap,
+  Tool,
+  TypedContextBase,
+} from "../../out/2025-11-25/index.js";
+import { RED_PIXEL_PNG, SILENT_WAV } from "./media.js";
+
+/** What a tool gets besides its arguments. */
+export interface ToolEnv {
+  /** The generated runtime's context of this tools/call: signal, sendProgress, notify, request. */
+  readonly ctx: TypedContextBase<ServerRequestMap, ServerNotificationMap>;
+  /** The capabilities the client declared in initialize. */
+  readonly client: ClientCapabilities;
+  /** notifications/message on this request's stream, unless below the level set by logging/setLevel. */
+  readonly log: (level: LoggingLevel, data: unknown) => Promise<void>;
+  /**
+   * Closes the SSE stream this request's response was to travel on, so that the client resumes
+   * it with Last-Event-ID (SEP-1699 polling). False when the client cannot resume (it got no
+   * priming event id) and the stream stays open.
+   */
+  readonly closeStream: () => boolean;
+}
+
+export type ToolArgs = Readonly<Record<string, unknown>>;
+
+export interface ToolEntry {
+  readonly tool: Tool;
+  readonly run: (args: ToolArgs, env: ToolEnv) => CallToolResult | Promise<CallToolResult>;
+}
+
+const text = (value: string): ContentBlock => ({ type: "text", text: value });
+const ok = (...content: ContentBlock[]): CallToolResult => ({ content });
+/** A tool execution error: reported in the result (isError), not as a JSON-RPC error (Tools, Error Handling). */
+const failure = (message: string): CallToolResult => ({ content: [text(message)], isError: true });
+
+const NO_ARGS: Tool["inputSchema"] = { type: "object", properties: {} };
+const oneString = (name: string, description: string): Tool["inputSchema"] => ({
+  type: "object",
+  properties: { [name]: { type: "string", description } },
+  required: [name],
+});
+
+/** The text of a sampling reply, whatever kind of content it carries. */
+function describeSampled(content: CreateMessageResult["content"]): string {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join(" ");
+}
+
+/** Form-mode elicitation: an empty `elicitation: {}` means form mode (Elicitation, Capabilities). */
+function supportsFormElicitation(client: ClientCapabilities): boolean {
+  const { elicitation } = client;
+  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined);
+}
+
+/** Sends elicitation/create (form mode, not task-augmented) and describes the answer, or fails when the client cannot elicit. */
+async function elicit(env: ToolEnv, params: Omit<ElicitRequestFormParams, "task">, prefix: string): Promise<CallToolResult> {
+  if (!supportsFormElicitation(env.client)) return failure("The client did not declare the elicitation capability (form mode)");
+  const answer = await env.ctx.request("elicitation/create", params);
+  return ok(text(`${prefix}: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`));
+}
+
+/** SEP-1613: JSON Schema 2020-12 keywords that tools/list must carry through untouched. */
+const SCHEMA_2020_12 = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object" as const,
+  $defs: {
+    address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
+  },
+  properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+  additionalProperties: false,
+};
+
+const RECONNECT_DELAY_MS = 200;
+
+export const TOOLS: readonly ToolEntry[] = [
+  {
+    tool: { name: "test_simple_text", description: "Returns a simple text block.", inputSchema: NO_ARGS },
+    run: () => ok(text("This is a simple text response for testing.")),
+  },
+  {
+    tool: { name: "test_image_content", description: "Returns an image block (a 1x1 red PNG).", inputSchema: NO_ARGS },
+    run: () => ok({ type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" }),
+  },
+  {
+    tool: { name: "test_audio_content", description: "Returns an audio block (10 ms of silence, WAV).", inputSchema: NO_ARGS },
+    run: () => ok({ type: "audio", data: SILENT_WAV, mimeType: "audio/wav" }),
+  },
+  {
+    tool: { name: "test_embedded_resource", description: "Returns an embedded text resource.", inputSchema: NO_ARGS },
+    run: () =>
+      ok({
+        type: "resource",
+        resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+      }),
+  },
+  {
+    tool: { name: "test_multiple_content_types", description: "Returns text, image and resource blocks together.", inputSchema: NO_ARGS },
+    run: () =>
+      ok(
+        text("Multiple content types test:"),
+        { type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" },
+        {
+          type: "resource",
+          resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) },
+        },
+      ),
+  },
+  {
+    tool: { name: "test_tool_with_logging", description: "Sends three info log messages while it runs.", inputSchema: NO_ARGS },
+    run: async (_args, env) => {
+      await env.log("info", "Tool execution started");
+      await pause(50, undefined, { signal: env.ctx.signal });
+      await env.log("info", "Tool processing data");
+      await pause(50, undefined, { signal: env.ctx.signal });
+      await env.log("info", "Tool execution completed");
+      return ok(text("Tool with logging executed successfully"));
+    },
+  },
+  {
+    tool: { name: "test_error_handling", description: "Always fails, with a tool execution error.", inputSchema: NO_ARGS },
+    run: () => failure("This tool intentionally returns an error for testing"),
+  },
+  {
+    tool: { name: "test_tool_with_progress", description: "Reports progress 0, 50 and 100 of 100 (when asked for a progressToken).", inputSchema: NO_ARGS },
+    run: async (_args, { ctx }) => {
+      // sendProgress is a no-op when the request carried no _meta.progressToken.
+      await ctx.sendProgress(0, 100, "started");
+      await pause(50, undefined, { signal: ctx.signal });
+      await ctx.sendProgress(50, 100, "halfway");
+      await pause(50, undefined, { signal: ctx.signal });
+      await ctx.sendProgress(100, 100, "done");
+      return ok(text("Tool with progress executed successfully"));
+    },
+  },
+  {
+    tool: { name: "test_sampling", description: "Asks the client's LLM (sampling/createMessage) and returns its reply.", inputSchema: oneString("prompt", "The prompt to send to the LLM") },
+    run: async (args, env) => {
+      const prompt = args["prompt"];
+      if (typeof prompt !== "string") return failure('test_sampling: "prompt" must be a string');
+      if (env.client.sampling === undefined) return failure("The client did not declare the sampling capability");
+      // A request to the client from inside this handler: it travels on this call's stream and is
+      // cancelled with it (ctx.request inherits the handler's signal).
+      const reply = await env.ctx.request("sampling/createMessage", {
+        messages: [{ role: "user", content: { type: "text", text: prompt } }],
+        maxTokens: 100,
+      });
+      return ok(text(`LLM response: ${describeSampled(reply.content)}`));
+    },
+  },
+  {
+    tool: { name: "test_elicitation", description: "Asks the user (elicitation/create) for a username and an email.", inputSchema: oneString("message", "The message to show the user") },
+    run: (args, env) => {
+      const message = args["message"];
+      if (typeof message !== "string") return failure('test_elicitation: "message" must be a string');
+      return elicit(
+        env,
+        {
+          message,
+          requestedSchema: {
+            type: "object",
+            properties: {
+              username: { type: "string", description: "User's response" },
+              email: { type: "string", description: "User's email address" },
+            },
+            required: ["username", "email"],
+          },
+        },
+        "User response",
+      );
+    },
+  },
+  {
+    tool: { name: "test_elicitation_sep1034_defaults", description: "Elicits a form whose fields all have defaults (SEP-1034).", inputSchema: NO_ARGS },
+    run: (_args, env) =>
+      elicit(
+        env,
+        {
+          message: "Please review your profile (defaults are filled in)",
+          requestedSchema: {
+            type: "object",
+            properties: {
+              name: { type: "string", description: "User name", default: "John Doe" },
+              age: { type: "integer", description: "User age", default: 30 },
+              score: { type: "number", description: "User score", default: 95.5 },
+              status: { type: "string", description: "User status", enum: ["active", "inactive", "pending"], default: "active" },
+              verified: { type: "boolean", description: "Verification status", default: true },
+            },
+          },
+        },
+        "Elicitation completed",
+      ),
+  },
+  {
+    tool: { name: "test_elicitation_sep1330_enums", description: "Elicits a form with the five enum variants (SEP-1330).", inputSchema: NO_ARGS },
+    run: (_args, env) =>
+      elicit(
+        env,
+        {
+          message: "Please pick some options",
+          requestedSchema: {
+            type: "object",
+            properties: {
+              // Single select, without and with titles; then the deprecated enumNames form.
+              untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+              titledSingle: {
+                type: "string",
+                oneOf: [
+                  { const: "value1", title: "First Option" },
+                  { const: "value2", title: "Second Option" },
+                  { const: "value3", title: "Third Option" },
+                ],
+              },
+              legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
+              // Multi select (arrays), without and with titles.
+              untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+              titledMulti: {
+                type: "array",
+                items: {
+                  anyOf: [
+                    { const: "value1", title: "First Choice" },
+                    { const: "value2", title: "Second Choice" },
+                    { const: "value3", title: "Third Choice" },
+                  ],
+                },
+              },
+            },
+          },
+        },
+        "Elicitation completed",
+      ),
+  },
+  {
+    // Not a fresh object literal, so the keywords the generated Tool type does not spell out
+    // ($defs, additionalProperties) pass through to tools/list as they are.
+    tool: { name: "json_schema_2020_12_tool", description: "Tool with JSON Schema 2020-12 features", inputSchema: SCHEMA_2020_12 },
+    run: (args) => ok(text(`Received: ${JSON.stringify(args)}`)),
+  },
+  {
+    tool: { name: "test_reconnection", description: "Closes its SSE stream mid-call and answers after the client reconnects (SEP-1699).", inputSchema: NO_ARGS },
+    run: async (_args, env) => {
+      if (!env.closeStream()) return ok(text("Reconnection test: the client cannot resume a stream, so it was kept open"));
+      // The result goes to the event store and reaches the client on its GET with Last-Event-ID.
+      await pause(RECONNECT_DELAY_MS, undefined, { signal: env.ctx.signal });
+      return ok(text("Reconnection test completed: the result was sent after the stream was closed"));
+    },
+  },
+];
+
+const BY_NAME = new Map(TOOLS.map((entry) => [entry.tool.name, entry]));
+
+export const findTool = (name: string): ToolEntry | undefined => BY_NAME.get(name);
