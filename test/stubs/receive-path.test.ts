@@ -300,4 +300,24 @@ describe("dispatch", () => {
       { jsonrpc: "2.0", id: 2, error: { code: -32603, message: "boom" } },
     ]);
   });
+
+  it("refuses a request that omits params its schema requires with -32602, before any handler runs; optional params may be omitted", async () => {
+    const ran: string[] = [];
+    const { wire, peer } = await serverWithRawPeer({
+      handlers: {
+        "tools/call": (params) => (ran.push(params.name), { content: [] }),
+        "tools/list": () => (ran.push("list"), { tools: [] }),
+      },
+    });
+    await peer.send({ jsonrpc: "2.0", id: 1, method: "tools/call" });
+    await peer.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await peer.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "t" } });
+    await settle();
+    expect(ran).toEqual(["list", "t"]);
+    expect(wire.sent).toEqual([
+      { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Invalid params: tools/call requires params" } },
+      { jsonrpc: "2.0", id: 2, result: { tools: [] } },
+      { jsonrpc: "2.0", id: 3, result: { content: [] } },
+    ]);
+  });
 });
