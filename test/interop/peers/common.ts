@@ -50,13 +50,8 @@ export class WireTap implements SdkTransport {
 
 export const asWire = (message: unknown): Wire => JSON.parse(JSON.stringify(message)) as Wire;
 
-/** Resolves with the abort reason once the signal aborts. */
-export function aborted(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(signal.reason);
-    else signal.addEventListener("abort", () => resolve(signal.reason), { once: true });
-  });
-}
+/** Resolves with the abort reason once the signal aborts (the stub tests' helper). */
+export { aborted } from "../../stubs/harness.js";
 
 /** What a handler that waits for its cancellation saw. */
 export interface HandlerRecord {
