@@ -1,6 +1,7 @@
 import { StubgenError } from "./errors.js";
 import { formatTypeExpr, type MethodRecord, type SchemaModel, type Side } from "./model.js";
 import type { RevisionPolicy } from "./policy.js";
+import type { LifecycleView } from "./lifecycle-view.js";
 
 /** Members of the generated McpClient/McpServer classes that a method name must not shadow. */
 const RESERVED = new Set(["connect", "close", "request", "notify", "inFlight", "constructor"]);
@@ -34,8 +35,11 @@ function docLines(record: MethodRecord): string {
   return text.map((line) => `   *${line ? ` ${line.replace(/\*\//g, "*\\/")}` : ""}`).join("\n");
 }
 
-/** The view of templates/runtime/facade.ts.hbs for one side. Pure. */
-export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side) {
+/**
+ * The view of templates/runtime/facade.ts.hbs for one side. Pure. `lifecycle` (server side) is
+ * the default initialize / server/discover handler the server gets (lifecycle-view.ts).
+ */
+export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side, lifecycle: LifecycleView | null = null) {
   const peer: Side = side === "client" ? "server" : "client";
   const cap = (s: Side) => s[0]!.toUpperCase() + s.slice(1);
   const requests = model.methods.filter((m) => m.kind === "request" && m.from.includes(side));
@@ -82,5 +86,15 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     defaultTimeoutMs: policy.defaultTimeoutMs,
     defaultMaxTotalTimeoutMs: policy.defaultMaxTotalTimeoutMs,
     requestMeta: fillsMeta ? policy.requestMeta : null,
+    lifecycle: side === "server" ? lifecycle : null,
+    lifecycleInitialize: lifecycle?.kind === "initialize",
+    serverInfoType:
+      lifecycle === null
+        ? null
+        : lifecycle.kind === "initialize"
+          ? `T.${lifecycle.result}["serverInfo"]`
+          : model.definitions.includes("Implementation")
+            ? "T.Implementation"
+            : null,
   };
 }

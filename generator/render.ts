@@ -6,6 +6,7 @@ import { templates, type Template } from "./templates.js";
 import type { RevisionPolicy } from "./policy.js";
 import { facadeView } from "./facade-view.js";
 import { rulesView, type RulesView } from "./rules-view.js";
+import { lifecycleView } from "./lifecycle-view.js";
 
 /** Generated files of one revision: path relative to `out/<revision>/` → text. */
 export type FileSet = ReadonlyMap<string, string>;
@@ -54,7 +55,7 @@ export async function renderRevision(doc: SchemaDocument, model: SchemaModel, po
     ["catalog.ts", render("catalog.ts", catalogView(model, rulesView(doc, model, policy)))],
     ...RUNTIME_FILES.map((name): [string, string] => [`${name}.ts`, render(`runtime/${name}.ts`, {})]),
     ["client.ts", render("runtime/facade.ts", facadeView(model, policy, "client"))],
-    ["server.ts", render("runtime/facade.ts", facadeView(model, policy, "server"))],
+    ["server.ts", render("runtime/facade.ts", facadeView(model, policy, "server", lifecycleView(doc, model)))],
     ["index.ts", render("index.ts", {})],
   ]);
 }
