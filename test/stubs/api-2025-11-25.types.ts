@@ -95,3 +95,32 @@ export function handlers() {
     },
   });
 }
+
+export async function notifyIsNoWayAroundTheSendPath() {
+  // Ordinary notifications go through notify.
+  await client.notify("notifications/initialized");
+  await server.notify("notifications/tools/list_changed");
+  // @ts-expect-error notifications/cancelled is sent by the send path only (a signal), never by notify
+  await client.notify("notifications/cancelled", { requestId: 1 });
+  // @ts-expect-error the server's notify has no notifications/cancelled either
+  await server.notify("notifications/cancelled", { requestId: 1 });
+  new McpServer({
+    handlers: {
+      "tools/call": async (_params, ctx) => {
+        await ctx.notify("notifications/message", { level: "info", data: "x" });
+        // @ts-expect-error nor has a handler's ctx.notify
+        await ctx.notify("notifications/cancelled", { requestId: ctx.requestId });
+        return { content: [] };
+      },
+    },
+  });
+}
+
+export function defaultLifecycle() {
+  // serverInfo is the schema's Implementation; capabilities the schema's ServerCapabilities.
+  new McpServer({ serverInfo: { name: "s", version: "1" }, capabilities: { tools: { listChanged: true } }, instructions: "hi", protocolVersions: ["2025-11-25"] });
+  // @ts-expect-error serverInfo needs a version
+  new McpServer({ serverInfo: { name: "s" } });
+  // @ts-expect-error not a capability of this revision
+  new McpServer({ capabilities: { toolz: {} } });
+}

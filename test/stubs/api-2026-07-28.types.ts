@@ -46,3 +46,8 @@ export function serverEndsOnlySubscriptions() {
     },
   });
 }
+
+export async function serverNotifyHasNoCancel(server: McpServer) {
+  // @ts-expect-error a server ends a subscription with ctx.end(), never through notify
+  await server.notify("notifications/cancelled", { requestId: 1 });
+}
