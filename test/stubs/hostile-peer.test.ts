@@ -36,37 +36,12 @@ afterEach(() => {
 });
 
 /**
- * A transport that serialises what it sends as JSON, as stdio and HTTP do, so that a value that
- * cannot be serialised makes send() reject.
+ * A tapped transport that serialises what it sends as JSON, as stdio and HTTP do, so that a
+ * value that cannot be serialised makes send() reject.
  */
-class JsonTransport implements Transport {
-  constructor(readonly inner: Transport) {}
-  get onmessage() {
-    return this.inner.onmessage;
-  }
-  set onmessage(v) {
-    this.inner.onmessage = v;
-  }
-  get onclose() {
-    return this.inner.onclose;
-  }
-  set onclose(v) {
-    this.inner.onclose = v;
-  }
-  get onerror() {
-    return this.inner.onerror;
-  }
-  set onerror(v) {
-    this.inner.onerror = v;
-  }
-  start() {
-    return this.inner.start();
-  }
-  close() {
-    return this.inner.close();
-  }
-  async send(message: JsonRpcMessage) {
-    return this.inner.send(JSON.parse(JSON.stringify(message)) as JsonRpcMessage);
+class JsonTransport extends TapTransport {
+  override async send(message: JsonRpcMessage, options?: { relatedRequestId?: string | number | undefined }) {
+    return super.send(JSON.parse(JSON.stringify(message)) as JsonRpcMessage, options);
   }
 }
 
