@@ -91,6 +91,22 @@ describe("StdioTransport backpressure", () => {
     expect(sink.listenerCount("drain")).toBe(0);
   });
 
+  it("a send made from inside the sink's write while waiting sends are flushed goes behind them", async () => {
+    const sink = new FakeSink();
+    const transport = new StdioTransport({ input: new PassThrough(), output: sink });
+    await transport.start();
+    const write = sink.write.bind(sink);
+    sink.write = (chunk, callback) => {
+      const ready = write(chunk, callback);
+      if (chunk === line(1)) void transport.send(message(99)); // re-entrant, mid-flush
+      return ready;
+    };
+    const outcomes: string[] = [];
+    sendAll(transport, 0, 4, outcomes);
+    sink.drain(100);
+    expect(sink.writes).toEqual([0, 1, 2, 3, 99].map(line));
+  });
+
   it("over a Node Writable that reads slowly: the sink never buffers more than its highWaterMark and one message, and all arrive in order", async () => {
     const written: string[] = [];
     const output = new Writable({
