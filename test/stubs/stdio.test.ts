@@ -254,8 +254,8 @@ describe("a client and a server over stdio streams", () => {
 });
 
 /*
- * FAILING against the current runtime (templates/runtime/stdio.hbs): these two tests state the
- * behaviour a transport on a broken stream should have. See the report that came with them.
+ * A transport on a broken stream: a destroyed input closes it, a failed write rejects the send.
+ * (More on limits, backpressure and odd input in stdio-framing and stdio-backpressure.)
  */
 describe("StdioTransport on a broken stream", () => {
   it("an input destroyed without an end (an error such as ECONNRESET, or destroy()) closes the transport: pending requests reject", async () => {
