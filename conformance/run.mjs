@@ -13,19 +13,14 @@
  *
  * conformance/results/ holds the last run only: one checks.json per scenario, and server.log.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { ensureInstalled, HERE, NODE22, ROOT, SUITE_PACKAGE } from "./install.mjs";
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = dirname(HERE);
-const MODULES = join(HERE, "node_modules");
-const SUITE_PACKAGE = join(MODULES, "@modelcontextprotocol", "conformance");
-const NODE22 = join(MODULES, ".bin", "node");
 const RESULTS = join(HERE, "results");
 const SERVER_SCRIPT = "examples/everything-server.ts";
 const STUBS = join(ROOT, "out", "2025-11-25", "index.ts");
@@ -65,13 +60,6 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
     console.error(`\nconformance: ${signal}, stopping`);
     stopAll().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
   });
-}
-
-function ensureInstalled() {
-  if (existsSync(join(SUITE_PACKAGE, "package.json")) && existsSync(NODE22)) return;
-  console.log(`conformance: installing ${rel(MODULES)} (npm ci)`);
-  const result = spawnSync("npm", ["ci", "--prefix", HERE, "--no-audit", "--no-fund"], { cwd: ROOT, stdio: "inherit" });
-  if (result.status !== 0) throw new Error(`npm ci --prefix ${rel(HERE)} failed (exit ${result.status ?? result.signal})`);
 }
 
 /** The suite's CLI entry, from its package.json `bin`. */

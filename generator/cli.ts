@@ -51,7 +51,18 @@ function options(args: CommonArgs & Record<string, unknown>, config: StubgenConf
     cacheDir: args.cache ?? config.cache,
     check: args["check"] as boolean | undefined,
     resultOverrides: overrides,
+    importExtension: oneOf(args, "import-ext", ["js", "ts"] as const, (ext) => `.${ext}` as const) ?? config.importExtension,
+    emit: oneOf(args, "emit", ["ts", "js"] as const, (emit) => emit) ?? config.emit,
   };
+}
+
+/** The value of a flag that takes one of `allowed` (mapped), or undefined when absent; else a usage error on one line. */
+function oneOf<T extends string, U>(args: Record<string, unknown>, flag: string, allowed: readonly T[], map: (value: T) => U): U | undefined {
+  const value = args[flag];
+  if (value === undefined) return undefined;
+  const given = allowed.find((a) => a === value);
+  if (given === undefined) throw new UsageError(`--${flag} takes ${allowed.join(" or ")}, got ${JSON.stringify(value)}`);
+  return map(given);
 }
 
 /** Runs the CLI; resolves to the exit code. */
@@ -78,6 +89,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           .option("out", { alias: "o", type: "string", describe: "Output folder (default: out)" })
           .option("check", { type: "boolean", describe: "Write nothing; list stale or missing files and exit 1 if any" })
           .option("result-override", { type: "string", array: true, describe: "method=TypeName, for a result the derivation gets wrong" })
+          .option("import-ext", { type: "string", describe: "Extension of the generated files' imports of each other (default: js; ts for Node type stripping and Deno)" })
+          .option("emit", { type: "string", describe: "ts (default): TypeScript sources; js: a .js and a .d.ts file for each" })
           .example("$0 generate --all", "every known revision into out/")
           .example("$0 generate -r 2025-11-25 --check", "exit 1 when out/2025-11-25 is stale"),
       async (args) => {

@@ -13,6 +13,10 @@ export interface StubgenConfig {
   readonly out?: string;
   readonly cache?: string;
   readonly resultOverrides?: Readonly<Record<string, string>>;
+  /** Extension of the generated files' imports of each other (generate). */
+  readonly importExtension?: ".js" | ".ts";
+  /** TypeScript sources, or JavaScript with declarations (generate). */
+  readonly emit?: "ts" | "js";
 }
 
 export const CONFIG_FILE = "mcp-stubgen.config.json";
@@ -79,8 +83,16 @@ export function validateConfig(value: unknown, file: string, at: string): Stubge
         }
         config.resultOverrides = v as Record<string, string>;
         break;
+      case "importExtension":
+        if (v !== ".js" && v !== ".ts") fail(where, '".js" or ".ts"');
+        config.importExtension = v as ".js" | ".ts";
+        break;
+      case "emit":
+        if (v !== "ts" && v !== "js") fail(where, '"ts" or "js"');
+        config.emit = v as "ts" | "js";
+        break;
       default:
-        fail(where, "one of the keys revisions, all, schema, out, cache, resultOverrides");
+        fail(where, "one of the keys revisions, all, schema, out, cache, resultOverrides, importExtension, emit");
     }
   }
   return config;

@@ -5,6 +5,7 @@ import { renderRevision, type FileSet } from "./render.js";
 import { catalogJson, type CatalogJson } from "./catalog-data.js";
 import { loadSchema, readManifest, revisionInfo, type Manifest } from "./schema-source.js";
 import { checkOutput, writeOutput, type CheckReport } from "./write-output.js";
+import { outputOptions, type EmitKind, type ImportExtension, type OutputOptions } from "./output-options.js";
 
 export interface GenerateOptions {
   /** Revisions to generate (ids of schema/revisions.json, or a label with `schema`). */
@@ -19,6 +20,13 @@ export interface GenerateOptions {
   readonly check?: boolean | undefined;
   /** method → result type name, for what the derivation rules get wrong. */
   readonly resultOverrides?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The extension generated files import each other with: `.js` (default; compiled or bundled
+   * TypeScript) or `.ts` (Node's type stripping, Deno; tsc needs allowImportingTsExtensions).
+   */
+  readonly importExtension?: ImportExtension | undefined;
+  /** `ts` (default): TypeScript sources; `js`: a `.js` and a `.d.ts` file for each of them. */
+  readonly emit?: EmitKind | undefined;
   /** Schema cache folder (default: the package's schema/). */
   readonly cacheDir?: string | undefined;
   readonly manifest?: Manifest | undefined;
@@ -67,16 +75,34 @@ export async function modelRevision(revision: string, options: GenerateOptions) 
 }
 
 /**
+ * The rendered files of one revision as the output options want them written. The transforms
+ * load TypeScript, so they are imported only when an option asks for them.
+ */
+export async function finishFiles(files: FileSet, options: OutputOptions): Promise<FileSet> {
+  let finished = files;
+  if (options.importExtension !== ".js") {
+    const { withImportExtension } = await import("./import-specifiers.js");
+    finished = withImportExtension(finished, options.importExtension);
+  }
+  if (options.emit === "js") {
+    const { emitJs } = await import("./emit-js.js");
+    finished = emitJs(finished);
+  }
+  return finished;
+}
+
+/**
  * The programmatic entry point (build scripts): generate the selected revisions into
  * `out/<revision>/`, or with `check` report what is stale without writing anything.
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const manifest = options.manifest ?? readManifest();
   const outDir = options.out ?? DEFAULT_OUT_DIR;
+  const finish = outputOptions(options);
   const output = new Map<string, FileSet>();
   for (const revision of selectRevisions(options, manifest)) {
     const { doc, model, policy } = await modelRevision(revision, { ...options, manifest });
-    output.set(revision, await renderRevision(doc, model, policy));
+    output.set(revision, await finishFiles(await renderRevision(doc, model, policy), finish));
   }
   const revisions = [...output].map(([revision, files]) => ({ revision, files: [...files.keys()] }));
   if (options.check) return { outDir, revisions, check: checkOutput(outDir, output) };

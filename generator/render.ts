@@ -7,6 +7,7 @@ import type { RevisionPolicy } from "./policy.js";
 import { facadeView } from "./facade-view.js";
 import { rulesView, type RulesView } from "./rules-view.js";
 import { lifecycleView } from "./lifecycle-view.js";
+import { constType } from "./const-type.js";
 
 /** Generated files of one revision: path relative to `out/<revision>/` → text. */
 export type FileSet = ReadonlyMap<string, string>;
@@ -24,7 +25,35 @@ export function catalogView(model: SchemaModel, rules: RulesView) {
     revision: model.revision,
     rules,
     endable: rules.endableByReceiver.length === 0 ? "never" : rules.endableByReceiver.map((m) => JSON.stringify(m)).join(" | "),
-    methods: model.methods.map((m) => ({ ...m, params: m.params && formatTypeExpr(m.params) })),
+    methods: model.methods.map((m) => {
+      const entry = {
+        method: m.method,
+        kind: m.kind,
+        from: m.from,
+        params: m.params && formatTypeExpr(m.params),
+        paramsRequired: m.paramsRequired,
+        result: m.result,
+        cancellable: m.cancellable,
+        taskAugmentable: m.taskAugmentable,
+      };
+      // The entry's `as const` type, written out for the METHODS annotation (isolatedDeclarations).
+      return { ...entry, type: constType(entry) };
+    }),
+    rulesTypes: {
+      cancellers: constType(rules.cancellers),
+      endableByReceiver: constType(rules.endableByReceiver),
+      longLived: constType(rules.longLived),
+      cancelByClosingStream: constType(rules.cancelByClosingStream),
+      defaultTimeoutMs: constType(rules.defaultTimeoutMs),
+      defaultMaxTotalTimeoutMs: constType(rules.defaultMaxTotalTimeoutMs),
+      requestMeta: constType(
+        rules.requestMeta && {
+          protocolVersion: rules.requestMeta.protocolVersion,
+          clientCapabilities: rules.requestMeta.clientCapabilities,
+          clientInfo: rules.requestMeta.clientInfo,
+        },
+      ),
+    },
     maps: MAPS.map((map) => ({
       ...map,
       entries: model.methods
