@@ -40,11 +40,11 @@ describe("the generated output of every published revision", () => {
     expect(status).toBe(0);
   });
 
-  it("needs some lib for its globals: ES2022 alone lacks AbortSignal, timers, queueMicrotask and console", () => {
+  it("needs some lib for its globals: ES2022 alone lacks AbortSignal, Event, timers, queueMicrotask, structuredClone and console", () => {
     const { status, output } = runTsc([...VENDOR_FLAGS, "--lib", "ES2022", "--types", "", join(TEST_OUT_DIR, "2025-11-25", "index.ts")]);
     expect(status).not.toBe(0);
     const missing = new Set([...output.matchAll(/Cannot find name '(\w+)'/g)].map((m) => m[1]));
-    expect([...missing].sort()).toEqual(["AbortController", "AbortSignal", "clearTimeout", "console", "queueMicrotask", "setTimeout"]);
+    expect([...missing].sort()).toEqual(["AbortController", "AbortSignal", "Event", "clearTimeout", "console", "queueMicrotask", "setTimeout", "structuredClone"]);
   });
 });
 
