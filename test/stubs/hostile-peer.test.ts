@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as R from "../generated/2025-11-25/index.js";
 import * as S from "../generated/2026-07-28/index.js";
 import type { JsonRpcMessage, Transport } from "../generated/2025-11-25/index.js";
-import { cancelled, clientWithRawPeer, deferred, serverWithRawPeer, settle, TapTransport } from "./harness.js";
+import { aborted, cancelled, clientWithRawPeer, connectPair, deferred, serverWithRawPeer, settle, TapTransport } from "./harness.js";
 
 /** An array nested `depth` deep, built without recursion. */
 function nested(depth: number): unknown[] {
@@ -135,6 +135,50 @@ describe("defect 2: a throwing logger or onCancellation never escapes and never 
     deliver({ jsonrpc: "2.0", id: 8, method: "ping" });
     await settle();
     expect(peer.received).toEqual([{ jsonrpc: "2.0", id: 8, result: {} }]);
+  });
+});
+
+describe("the cancel goes out before the call rejects", () => {
+  it("a caller that closes the connection as soon as its aborted call rejects does not lose the cancel", async () => {
+    const started = deferred<AbortSignal>();
+    const { client, serverEvents } = await connectPair({
+      server: { handlers: { "tools/call": async (_params, ctx) => (started.resolve(ctx.signal), await aborted(ctx.signal), { content: [] }) } },
+    });
+    const ac = new AbortController();
+    const call = client.callTool({ name: "slow" }, { signal: ac.signal });
+    const signal = await started.promise;
+    // The caller is already waiting when the abort comes: its continuation is the first
+    // microtask after the rejection.
+    const closing = (async () => {
+      try {
+        await call;
+      } catch {
+        await client.close();
+      }
+    })();
+    ac.abort("user pressed stop");
+    await closing;
+    await settle();
+    expect(signal.reason).toBe("user pressed stop");
+    expect(serverEvents).toEqual([{ type: "received", requestId: 1, method: "tools/call", reason: "user pressed stop" }]);
+  });
+
+  it("a transport whose closeRequestStream throws: the call still rejects, the failure goes to onError", async () => {
+    const [a, b] = S.createInMemoryTransportPair();
+    const errors: Error[] = [];
+    const client = new S.McpClient({ logger: null, onError: (e) => errors.push(e) });
+    a.closeRequestStream = () => {
+      throw new Error("stream table broke");
+    };
+    const server = new S.McpServer({ logger: null, handlers: { "tools/call": async (_p, ctx) => (await aborted(ctx.signal), { resultType: "complete", content: [] }) } });
+    await server.connect(b);
+    await client.connect(a);
+    const ac = new AbortController();
+    const call = client.callTool({ name: "t" }, { signal: ac.signal });
+    await settle();
+    ac.abort("stop");
+    await expect(call).rejects.toBeInstanceOf(S.RequestCancelledError);
+    expect(errors.map((e) => e.message)).toEqual(["stream table broke"]);
   });
 });
 
