@@ -33,11 +33,11 @@ const processIo: Io = {
 
 /** A command-line mistake found by yargs (unknown flag, missing command, …); `command` is whose --help to see. */
 class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly command = "",
-  ) {
+  readonly command: string;
+
+  constructor(message: string, command = "") {
     super(message);
+    this.command = command;
   }
 }
 
@@ -213,7 +213,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         )
         .command(
           "pull [revisions..]",
-          "Fill the cache (all known revisions when none is named), checking each sha256",
+          "Fill the cache (when no revision is named: the config's revisions, else all known ones), checking each sha256",
           (p) =>
             p
               .positional("revisions", { type: "string", array: true, describe: "Revisions to pull (default: the config's revisions, else all)" })
