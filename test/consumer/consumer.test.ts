@@ -39,6 +39,7 @@ describe("a consumer project set up as the README says", () => {
         "server: slow started",
         "client: callTool rejected: AbortError",
         "server: ctx.signal aborted: the user pressed stop",
+        "client: ping answered",
         "",
       ]);
     },
