@@ -130,7 +130,9 @@ export async function pullSchemas(revisions: readonly string[], options: PullOpt
   }
   return fetched.map(({ info, source, text }) => {
     const path = cachePath(cacheDir, info.id);
-    writeFileAtomic(path, text);
+    // Already cached with the right bytes: left as it is (same mtime), so a prebuild that pulls
+    // every time does not wake file watchers.
+    if (!(existsSync(path) && sha256Hex(readFileSync(path)) === info.sha256)) writeFileAtomic(path, text);
     return { revision: info.id, source, path };
   });
 }

@@ -4,7 +4,7 @@
  * stands in for the pinned upstream URL.
  */
 import { createServer, type Server } from "node:http";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +51,19 @@ describe("schema pull by download", () => {
     const [result] = await pullSchemas(["r1"], { manifest, cacheDir, urlFor: (rev) => `${base}/good/${rev}.json` });
     expect(result).toMatchObject({ revision: "r1", source: `${base}/good/r1.json` });
     expect(readFileSync(join(cacheDir, "r1", "schema.json"), "utf8")).toBe(GOOD);
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
+  it("leaves a file already cached with the right bytes untouched (same inode and mtime)", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "mcp-stubgen-pull-"));
+    served.set("/again/r1.json", GOOD);
+    const pull = () => pullSchemas(["r1"], { manifest, cacheDir, urlFor: (rev) => `${base}/again/${rev}.json` });
+    await pull();
+    const before = statSync(join(cacheDir, "r1", "schema.json"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pull();
+    const after = statSync(join(cacheDir, "r1", "schema.json"));
+    expect({ ino: after.ino, mtimeMs: after.mtimeMs }).toEqual({ ino: before.ino, mtimeMs: before.mtimeMs });
     rmSync(cacheDir, { recursive: true, force: true });
   });
 
