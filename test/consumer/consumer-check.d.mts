@@ -14,6 +14,7 @@ export interface ConsumerCheckResult {
   readonly cacheInProject: boolean;
   readonly cacheInPackage: boolean;
   readonly compiled: string[];
+  readonly rebuildTouchedNothing: boolean;
 }
 export declare function runConsumerCheck(options: {
   readonly schemas: string;

@@ -7,13 +7,14 @@
 //   3. npm install --save-dev the tarball and typescript;
 //   4. write package.json's additions, mcp-stubgen.config.json, tsconfig.json, src/server.ts and
 //      src/client.ts exactly as the README shows them (taken from its code blocks);
-//   5. npm run build (prebuild: schema pull + generate; then tsc) and npm start.
+//   5. npm run build (prebuild: schema pull + generate; then tsc) and npm start; then
+//      npm run build again, which must leave the generated files and the cache untouched.
 //
 // Run it alone with `npm run check:consumer`; test/consumer/consumer.test.ts runs it under
 // vitest and asserts on what it returns. Needs the npm registry (or npm's cache) for
 // typescript and the package's dependencies.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,6 +51,17 @@ export const README_COMMANDS = [
 ];
 
 const NPM_FLAGS = ["--prefer-offline", "--no-audit", "--no-fund"];
+
+/** Path, inode and mtime of everything below `dir`, as one string. */
+function stamps(dir) {
+  return readdirSync(dir, { recursive: true })
+    .sort()
+    .map((rel) => {
+      const st = statSync(join(dir, rel));
+      return `${rel} ${st.ino} ${st.mtimeMs}`;
+    })
+    .join("\n");
+}
 
 function run(cmd, args, cwd, log) {
   log(`$ ${[cmd, ...args].join(" ")}    (in ${cwd})`);
@@ -97,6 +109,11 @@ export function runConsumerCheck({ schemas, log = () => {}, keep = false } = {})
     // 5. build and run
     const build = run("npm", ["run", "build"], app, log);
     const start = run("npm", ["start", "--silent"], app, log);
+    // a second build changes nothing in the generated folder and the cache (file watchers stay quiet)
+    const watched = () => stamps(join(app, "src", "generated")) + stamps(join(app, "build"));
+    const before = watched();
+    run("npm", ["run", "build"], app, log);
+    const rebuildTouchedNothing = watched() === before;
     const config = JSON.parse(block(blocks, "mcp-stubgen.config.json"));
     const installed = join(app, "node_modules", "mcp-stubgen");
     return {
@@ -108,6 +125,7 @@ export function runConsumerCheck({ schemas, log = () => {}, keep = false } = {})
       cacheInProject: existsSync(join(app, config.cache, "2025-11-25", "schema.json")),
       cacheInPackage: existsSync(join(installed, "schema", "2025-11-25")),
       compiled: ["client.js", "server.js"].filter((f) => existsSync(join(app, "dist", f))),
+      rebuildTouchedNothing,
     };
   } finally {
     if (!keep) rmSync(tmp, { recursive: true, force: true });

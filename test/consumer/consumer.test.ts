@@ -32,6 +32,7 @@ describe("a consumer project set up as the README says", () => {
       expect(r.cacheInProject).toBe(true);
       expect(r.cacheInPackage).toBe(false);
       expect(r.compiled).toEqual(["client.js", "server.js"]);
+      expect(r.rebuildTouchedNothing).toBe(true);
       // what the README says it prints, line for line
       expect(r.start).toBe(r.expectedStart);
       expect(r.start.split("\n")).toEqual([
