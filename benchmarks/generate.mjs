@@ -14,7 +14,7 @@ const cli = join(root, "dist/generator/cli.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 // Use the package cache when it is full; else fill a temporary one from ../shared or upstream.
-let cacheDir = join(root, "schema");
+let cacheDir = join(root, ".mcp-stubgen", "schema");
 if (listSchemas({ cacheDir }).some((r) => r.state !== "cached")) {
   cacheDir = mkdtempSync(join(tmpdir(), "mcp-stubgen-bench-cache-"));
   const shared = join(root, "..", "shared", "mcp-schema");

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 import { realpathSync } from "node:fs";
-import { relative } from "node:path";
+import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
-import { loadConfig, parseResultOverrides, type StubgenConfig } from "./config.js";
+import { findConfig, parseResultOverrides, type StubgenConfig } from "./config.js";
+import { usageContext, usageError } from "./cli-usage.js";
 import { isStubgenError } from "./errors.js";
 import { diff } from "./diff-load.js";
 import { hasBreakingChanges } from "./diff.js";
 import { formatDiffJson, formatDiffMarkdown } from "./diff-format.js";
 import { catalog, CUSTOM_REVISION, generate, type GenerateOptions } from "./generate.js";
-import { TOOL_VERSION } from "./project.js";
+import { defaultCacheDir, TOOL_VERSION } from "./project.js";
+import { quietPipeWriter } from "./quiet-pipe.js";
 import { listSchemas, pullSchemas } from "./schema-source.js";
 
 /** Streams the CLI writes to (tests pass their own). */
@@ -20,14 +22,24 @@ export interface Io {
   readonly cwd: string;
 }
 
+let stdoutWriter: ((text: string) => void) | undefined;
+
 const processIo: Io = {
-  stdout: (text) => process.stdout.write(text),
+  // `mcp-stubgen generate --all | head`: output stops quietly once head has gone (EPIPE).
+  stdout: (text) => (stdoutWriter ??= quietPipeWriter(process.stdout))(text),
   stderr: (text) => process.stderr.write(text),
   cwd: process.cwd(),
 };
 
-/** A command-line mistake found by yargs (unknown flag, missing command, …). */
-class UsageError extends Error {}
+/** A command-line mistake found by yargs (unknown flag, missing command, …); `command` is whose --help to see. */
+class UsageError extends Error {
+  readonly command: string;
+
+  constructor(message: string, command = "") {
+    super(message);
+    this.command = command;
+  }
+}
 
 interface CommonArgs {
   config?: string | undefined;
@@ -35,10 +47,20 @@ interface CommonArgs {
 }
 
 /**
+ * The config (--config, else found in the working folder) and the schema cache: --cache, else
+ * the config's `cache`, else `.mcp-stubgen/schema` beside the config file, else in the working
+ * folder.
+ */
+function project(args: CommonArgs, cwd: string): { config: StubgenConfig; cacheDir: string } {
+  const { config, file } = findConfig(cwd, args.config);
+  return { config, cacheDir: args.cache ?? config.cache ?? defaultCacheDir(file === null ? cwd : dirname(file)) };
+}
+
+/**
  * CLI flags over config-file values. What to generate (--revision, --all, --schema) is taken
  * as a whole: any of them on the command line replaces the config's selection.
  */
-function options(args: CommonArgs & Record<string, unknown>, config: StubgenConfig): GenerateOptions {
+function options(args: CommonArgs & Record<string, unknown>, { config, cacheDir }: ReturnType<typeof project>): GenerateOptions {
   const overrides = { ...config.resultOverrides, ...parseResultOverrides((args["result-override"] as string[]) ?? []) };
   const revisions = [args["revision"] ?? []].flat() as string[];
   const cliSelects = revisions.length > 0 || args["all"] !== undefined || args["schema"] !== undefined;
@@ -48,8 +70,9 @@ function options(args: CommonArgs & Record<string, unknown>, config: StubgenConf
   return {
     ...selection,
     out: (args["out"] as string | undefined) ?? config.out,
-    cacheDir: args.cache ?? config.cache,
+    cacheDir,
     check: args["check"] as boolean | undefined,
+    fragment: (args["fragment"] as boolean | undefined) ?? config.fragment,
     resultOverrides: overrides,
     importExtension: oneOf(args, "import-ext", ["js", "ts"] as const, (ext) => `.${ext}` as const) ?? config.importExtension,
     emit: oneOf(args, "emit", ["ts", "js"] as const, (emit) => emit) ?? config.emit,
@@ -73,11 +96,11 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .scriptName("mcp-stubgen")
     .usage("$0 <command> [options]\n\nGenerate typed, cancellation-aware TypeScript stubs from an MCP schema revision.")
     .version(TOOL_VERSION)
+    .locale("en")
     .strict()
     .demandCommand(1, "expected a command: generate, catalog, diff or schema")
-    .recommendCommands()
     .option("config", { type: "string", describe: "Config file (default: mcp-stubgen.config.json, or the \"mcp-stubgen\" key of package.json)" })
-    .option("cache", { type: "string", describe: "Schema cache folder (default: the package's schema/)" })
+    .option("cache", { type: "string", describe: "Schema cache folder (default: .mcp-stubgen/schema beside the config file, else in the working folder)" })
     .command(
       "generate",
       "Generate out/<revision>/ for the selected revisions",
@@ -88,13 +111,14 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           .option("schema", { type: "string", describe: "Schema path or URL (bypasses the cache; one revision, labelled by --revision or 'custom')" })
           .option("out", { alias: "o", type: "string", describe: "Output folder (default: out)" })
           .option("check", { type: "boolean", describe: "Write nothing; list stale or missing files and exit 1 if any" })
+          .option("fragment", { type: "boolean", describe: "The schema is a fragment: no ClientRequest/ServerRequest/… unions is not an error" })
           .option("result-override", { type: "string", array: true, describe: "method=TypeName, for a result the derivation gets wrong" })
           .option("import-ext", { type: "string", describe: "Extension of the generated files' imports of each other (default: js; ts for Node type stripping and Deno)" })
           .option("emit", { type: "string", describe: "ts (default): TypeScript sources; js: a .js and a .d.ts file for each" })
           .example("$0 generate --all", "every known revision into out/")
           .example("$0 generate -r 2025-11-25 --check", "exit 1 when out/2025-11-25 is stale"),
       async (args) => {
-        const result = await generate(options(args, loadConfig(io.cwd, args.config)));
+        const result = await generate(options(args, project(args, io.cwd)));
         if (result.check) {
           const { stale, missing, extra } = result.check;
           for (const f of missing) io.stdout(`missing: ${show(`${result.outDir}/${f}`)}\n`);
@@ -118,12 +142,12 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           .option("revision", { alias: "r", type: "string", describe: "Revision (or the label of --schema)" })
           .option("schema", { type: "string", describe: "Schema path or URL (bypasses the cache)" })
           .option("json", { type: "boolean", describe: "Print JSON instead of a table" })
+          .option("fragment", { type: "boolean", describe: "The schema is a fragment: no direction unions is not an error" })
           .option("result-override", { type: "string", array: true, describe: "method=TypeName" }),
       async (args) => {
-        const config = loadConfig(io.cwd, args.config);
         const given = [args.revision ?? []].flat();
         if (given.length > 1) throw new UsageError(`catalog takes one --revision, got ${given.join(", ")}`);
-        const opts = options(args, config);
+        const opts = options(args, project(args, io.cwd));
         const revision = opts.revisions?.[0] ?? (opts.schema === undefined ? undefined : CUSTOM_REVISION);
         if (revision === undefined) throw new UsageError("catalog needs --revision REV (or --schema PATH_OR_URL)");
         const json = await catalog({ ...opts, revisions: undefined, all: false, revision });
@@ -157,7 +181,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           .example("$0 diff --from 2025-11-25 --to 2026-07-28", "Markdown report")
           .example("$0 diff --from 2025-11-25 --to 2026-07-28 --fail-on breaking", "exit 1 on a breaking change"),
       async (args) => {
-        const config = loadConfig(io.cwd, args.config);
+        const { cacheDir } = project(args, io.cwd);
         const one = (name: string, value: unknown): string | undefined => {
           const given = [value ?? []].flat() as string[];
           if (given.length > 1) throw new UsageError(`diff takes one --${name}, got ${given.join(", ")}`);
@@ -171,7 +195,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         if (failOn !== undefined && failOn !== "breaking") throw new UsageError(`--fail-on takes "breaking", got ${JSON.stringify(failOn)}`);
         if (from === undefined && fromSchema === undefined) throw new UsageError("diff needs --from REV (or --from-schema PATH_OR_URL)");
         if (to === undefined && toSchema === undefined) throw new UsageError("diff needs --to REV (or --to-schema PATH_OR_URL)");
-        const result = await diff({ from, to, fromSchema, toSchema, cacheDir: args.cache ?? config.cache });
+        const result = await diff({ from, to, fromSchema, toSchema, cacheDir });
         io.stdout(args.json ? formatDiffJson(result) : formatDiffMarkdown(result));
         exitCode = failOn === "breaking" && hasBreakingChanges(result) ? 1 : 0;
       },
@@ -183,19 +207,26 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           "List the known revisions and whether each is cached",
           () => {},
           (args) => {
-            const rows = listSchemas({ cacheDir: args.cache }).map((r) => [r.id, r.dialect, r.state, show(r.path)]);
+            const rows = listSchemas({ cacheDir: project(args, io.cwd).cacheDir }).map((r) => [r.id, r.dialect, r.state, show(r.path)]);
             io.stdout(table(["revision", "dialect", "cache", "path"], rows));
           },
         )
         .command(
           "pull [revisions..]",
-          "Fill the cache (all known revisions when none is named), checking each sha256",
+          "Fill the cache (when no revision is named: the config's revisions, else all known ones), checking each sha256",
           (p) =>
             p
-              .positional("revisions", { type: "string", array: true, describe: "Revisions to pull" })
-              .option("from", { type: "string", describe: "Copy from a local folder of <revision>/schema.json instead of downloading" }),
+              .positional("revisions", { type: "string", array: true, describe: "Revisions to pull (default: the config's revisions, else all)" })
+              .option("revision", { alias: "r", type: "string", array: true, describe: "Revision to pull (repeatable; same as the positional)" })
+              .option("from", {
+                type: "string",
+                describe: "Copy from a local folder of <revision>/schema.json, or one schema file (name its revision), instead of downloading",
+              }),
           async (args) => {
-            const pulled = await pullSchemas(args.revisions ?? [], { from: args.from, cacheDir: args.cache });
+            const { config, cacheDir } = project(args, io.cwd);
+            const named = [...(args.revisions ?? []), ...(args.revision ?? [])];
+            const revisions = named.length > 0 ? named : config.all ? [] : (config.revisions ?? []);
+            const pulled = await pullSchemas(revisions, { from: args.from, cacheDir });
             for (const p of pulled) io.stdout(`${p.revision}: ${show(p.path)} (sha256 ok, from ${p.source})\n`);
           },
         )
@@ -205,10 +236,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .alias("help", "h")
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .exitProcess(false)
-    .fail((message, error) => {
+    .fail((message, error, usage) => {
       if (error) throw error;
-      // yargs' near-miss hint names only the suggestion; say what was typed too.
-      throw new UsageError(message.startsWith("Did you mean") ? `unknown command ${JSON.stringify(argv[0])}: ${message}` : message);
+      const { message: text, command } = usageError(message, usageContext(argv, usage));
+      throw new UsageError(text, command);
     });
   try {
     let helpOrVersion = "";
@@ -218,7 +249,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     if (helpOrVersion && exitCode === 0) io.stdout(`${helpOrVersion}\n`);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr(`mcp-stubgen: error: ${err.message} (see mcp-stubgen --help)\n`);
+      io.stderr(`mcp-stubgen: error: ${err.message} (see mcp-stubgen ${err.command ? `${err.command} ` : ""}--help)\n`);
     } else if (isStubgenError(err)) {
       io.stderr(`mcp-stubgen: error: ${err.format()}\n`);
     } else {

@@ -12,6 +12,8 @@ export interface StubgenConfig {
   readonly schema?: string;
   readonly out?: string;
   readonly cache?: string;
+  /** The schema may lack the MCP direction unions (an empty client and server is then fine). */
+  readonly fragment?: boolean;
   readonly resultOverrides?: Readonly<Record<string, string>>;
   /** Extension of the generated files' imports of each other (generate). */
   readonly importExtension?: ".js" | ".ts";
@@ -21,30 +23,54 @@ export interface StubgenConfig {
 
 export const CONFIG_FILE = "mcp-stubgen.config.json";
 
+const KEYS = "revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit";
+
+/** A config and the file it came from (null: no config file, the empty config). */
+export interface LoadedConfig {
+  readonly config: StubgenConfig;
+  readonly file: string | null;
+}
+
 /**
  * Reads the config: `explicit` when given, else `mcp-stubgen.config.json` in `cwd`, else the
  * `"mcp-stubgen"` key of `cwd/package.json`, else an empty config.
  */
 export function loadConfig(cwd: string, explicit?: string): StubgenConfig {
-  if (explicit !== undefined) return readConfigFile(resolve(cwd, explicit), "");
+  return findConfig(cwd, explicit).config;
+}
+
+/** As `loadConfig`, and says which file the config came from. */
+export function findConfig(cwd: string, explicit?: string): LoadedConfig {
+  if (explicit !== undefined) {
+    const file = resolve(cwd, explicit);
+    return { config: readConfigFile(file, ""), file };
+  }
   const file = join(cwd, CONFIG_FILE);
-  if (existsSync(file)) return readConfigFile(file, "");
+  if (existsSync(file)) return { config: readConfigFile(file, ""), file };
   const pkg = join(cwd, "package.json");
   if (existsSync(pkg)) {
     const json = parseJson(readFileSync(pkg, "utf8"), pkg);
     if (isSchemaNode(json) && json["mcp-stubgen"] !== undefined) {
-      return validateConfig(json["mcp-stubgen"], pkg, "/mcp-stubgen");
+      return { config: validateConfig(json["mcp-stubgen"], pkg, "/mcp-stubgen"), file: pkg };
     }
   }
-  return {};
+  return { config: {}, file: null };
 }
+
+const READ_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file (ENOENT)",
+  EISDIR: "it is a folder (EISDIR)",
+  EACCES: "permission denied (EACCES)",
+};
 
 function readConfigFile(file: string, at: string): StubgenConfig {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    throw new StubgenError(`cannot read the config file: ${(err as NodeJS.ErrnoException).code}`, { file });
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = (code && READ_ERRORS[code]) ?? code ?? (err as Error).message;
+    throw new StubgenError(`cannot read the config file: ${why}; expected a JSON object with the keys ${KEYS}`, { file });
   }
   return validateConfig(parseJson(text, file), file, at);
 }
@@ -65,8 +91,9 @@ export function validateConfig(value: unknown, file: string, at: string): Stubge
         config.revisions = v as string[];
         break;
       case "all":
+      case "fragment":
         if (typeof v !== "boolean") fail(where, "true or false");
-        config.all = v as boolean;
+        config[key] = v as boolean;
         break;
       case "schema":
         if (typeof v !== "string") fail(where, "a path or URL");
@@ -92,7 +119,7 @@ export function validateConfig(value: unknown, file: string, at: string): Stubge
         config.emit = v as "ts" | "js";
         break;
       default:
-        fail(where, "one of the keys revisions, all, schema, out, cache, resultOverrides, importExtension, emit");
+        fail(where, `one of the keys ${KEYS}`);
     }
   }
   return config;

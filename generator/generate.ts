@@ -1,5 +1,5 @@
 import { StubgenError } from "./errors.js";
-import { buildModel, type SchemaModel } from "./model.js";
+import { buildModel, checkDirectionUnions, type SchemaModel } from "./model.js";
 import { policyFor } from "./policy.js";
 import { renderRevision, type FileSet } from "./render.js";
 import { catalogJson, type CatalogJson } from "./catalog-data.js";
@@ -27,8 +27,10 @@ export interface GenerateOptions {
   readonly importExtension?: ImportExtension | undefined;
   /** `ts` (default): TypeScript sources; `js`: a `.js` and a `.d.ts` file for each of them. */
   readonly emit?: EmitKind | undefined;
-  /** Schema cache folder (default: the package's schema/). */
+  /** Schema cache folder (default: `.mcp-stubgen/schema` in the working folder). */
   readonly cacheDir?: string | undefined;
+  /** The schema is a fragment: no MCP direction unions is fine (else an error). */
+  readonly fragment?: boolean | undefined;
   readonly manifest?: Manifest | undefined;
   readonly fetchImpl?: typeof fetch | undefined;
 }
@@ -102,6 +104,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const output = new Map<string, FileSet>();
   for (const revision of selectRevisions(options, manifest)) {
     const { doc, model, policy } = await modelRevision(revision, { ...options, manifest });
+    if (!options.fragment) checkDirectionUnions(doc);
     output.set(revision, await finishFiles(await renderRevision(doc, model, policy), finish));
   }
   const revisions = [...output].map(([revision, files]) => ({ revision, files: [...files.keys()] }));
@@ -114,6 +117,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 export async function catalog(options: GenerateOptions & { readonly revision?: string | undefined }): Promise<CatalogJson> {
   const manifest = options.manifest ?? readManifest();
   const [revision] = selectRevisions({ ...options, revisions: options.revision ? [options.revision] : [] }, manifest);
-  const { model } = await modelRevision(revision!, { ...options, manifest });
+  const { doc, model } = await modelRevision(revision!, { ...options, manifest });
+  if (!options.fragment) checkDirectionUnions(doc);
   return catalogJson(model);
 }

@@ -63,6 +63,20 @@ export const DIRECTION_UNIONS: ReadonlyArray<{ readonly union: string; readonly 
   { union: "ServerNotification", kind: "notification", from: "server" },
 ];
 
+/**
+ * A schema without any of the direction unions would give an empty client and server: an error
+ * unless the caller says the schema is a fragment (`--fragment`, config `"fragment": true`).
+ */
+export function checkDirectionUnions(doc: SchemaDocument): void {
+  if (DIRECTION_UNIONS.some((u) => definition(doc, u.union) !== null)) return;
+  const names = DIRECTION_UNIONS.map((u) => u.union).join(", ");
+  throw new StubgenError(
+    `expected at least one of the MCP direction unions ${names} under "${doc.defsKey}"; found none, so the client and ` +
+      `server would have no methods (for a schema fragment, pass --fragment or set "fragment": true in the config)`,
+    { file: doc.file, pointer: `/${doc.defsKey}` },
+  );
+}
+
 interface UnionMember {
   readonly union: string;
   readonly kind: MethodKind;

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * The mcp-stubgen package folder (where package.json, templates/ and schema/ live), found by
+ * The mcp-stubgen package folder (where package.json, templates/ and schema/revisions.json live), found by
  * walking up from this module: the same answer from generator/*.ts (tests) and from
  * dist/generator/*.js (the built CLI).
  */
@@ -28,4 +28,14 @@ export const TOOL_VERSION: string = (
 
 export const TEMPLATES_DIR = join(PACKAGE_ROOT, "templates");
 export const MANIFEST_PATH = join(PACKAGE_ROOT, "schema", "revisions.json");
-export const DEFAULT_CACHE_DIR = join(PACKAGE_ROOT, "schema");
+
+/**
+ * The default schema cache, relative to the project folder (the config file's folder, else the
+ * working folder): inside the user's project, not inside the installed package (which
+ * `npm ci` wipes). Users git-ignore `.mcp-stubgen/`.
+ */
+export const DEFAULT_CACHE_SUBDIR = join(".mcp-stubgen", "schema");
+
+export function defaultCacheDir(projectDir: string): string {
+  return join(projectDir, DEFAULT_CACHE_SUBDIR);
+}

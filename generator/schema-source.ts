@@ -1,13 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { StubgenError } from "./errors.js";
-import { DEFAULT_CACHE_DIR, MANIFEST_PATH } from "./project.js";
+import { defaultCacheDir, MANIFEST_PATH } from "./project.js";
 import { readSchemaDocument, sha256Hex, type SchemaDocument } from "./schema-document.js";
 
 /**
- * Where schemas come from: the revision manifest (schema/revisions.json), the git-ignored cache
- * (schema/<revision>/schema.json), a local folder laid out like the upstream repo, a download
- * from the pinned upstream commit, or any path or URL given with --schema.
+ * Where schemas come from: the revision manifest (the package's schema/revisions.json), the
+ * git-ignored cache (`.mcp-stubgen/schema/<revision>/schema.json` in the project by default), a
+ * local folder laid out like the upstream repo or a single schema file, a download from the
+ * pinned upstream commit, or any path or URL given with --schema.
  */
 export interface RevisionInfo {
   readonly id: string;
@@ -38,6 +39,9 @@ export function revisionInfo(manifest: Manifest, id: string): RevisionInfo {
 export function upstreamUrl(manifest: Manifest, revision: string): string {
   return manifest.upstream.urlTemplate.replace("{commit}", manifest.upstream.commit).replace("{revision}", revision);
 }
+
+/** The cache folder to use when none is given: `.mcp-stubgen/schema` in the working folder. */
+const cacheDirOf = (options: CacheOptions): string => options.cacheDir ?? defaultCacheDir(process.cwd());
 
 export function cachePath(cacheDir: string, revision: string): string {
   return join(cacheDir, revision, "schema.json");
@@ -75,7 +79,10 @@ export interface CacheOptions {
 }
 
 export interface PullOptions extends CacheOptions {
-  /** A local folder holding `<revision>/schema.json` (e.g. ../shared/mcp-schema). */
+  /**
+   * A local folder holding `<revision>/schema.json` (e.g. ../shared/mcp-schema), or a single
+   * schema file (then exactly one revision must be named).
+   */
   readonly from?: string | undefined;
   /** Download URL of a revision; defaults to the pinned upstream URL. */
   readonly urlFor?: ((revision: string) => string) | undefined;
@@ -95,15 +102,22 @@ export interface PullResult {
  */
 export async function pullSchemas(revisions: readonly string[], options: PullOptions = {}): Promise<PullResult[]> {
   const manifest = options.manifest ?? readManifest();
-  const cacheDir = options.cacheDir ?? DEFAULT_CACHE_DIR;
+  const cacheDir = cacheDirOf(options);
+  const from = options.from;
+  if (from !== undefined && revisions.length !== 1 && pathKind(from) === "file") {
+    throw new StubgenError(
+      `--from names a single schema file, so name the one revision it holds: mcp-stubgen schema pull REV --from ${from} ` +
+        `(got ${revisions.length === 0 ? "none" : revisions.join(", ")})`,
+      { file: from },
+    );
+  }
   const wanted = (revisions.length > 0 ? revisions : manifest.revisions.map((r) => r.id)).map((id) =>
     revisionInfo(manifest, id),
   );
   const fetched: Array<{ info: RevisionInfo; source: string; text: string }> = [];
   for (const info of wanted) {
-    const source = options.from
-      ? join(options.from, info.id, "schema.json")
-      : (options.urlFor ?? ((rev: string) => upstreamUrl(manifest, rev)))(info.id);
+    const source =
+      from !== undefined ? localSource(from, info.id) : (options.urlFor ?? ((rev: string) => upstreamUrl(manifest, rev)))(info.id);
     const text = await readSourceText(source, options.fetchImpl);
     const actual = sha256Hex(text);
     if (actual !== info.sha256) {
@@ -116,9 +130,42 @@ export async function pullSchemas(revisions: readonly string[], options: PullOpt
   }
   return fetched.map(({ info, source, text }) => {
     const path = cachePath(cacheDir, info.id);
-    writeFileAtomic(path, text);
+    // Already cached with the right bytes: left as it is (same mtime), so a prebuild that pulls
+    // every time does not wake file watchers.
+    if (!(existsSync(path) && sha256Hex(readFileSync(path)) === info.sha256)) writeFileAtomic(path, text);
     return { revision: info.id, source, path };
   });
+}
+
+type PathKind = "file" | "folder" | "missing";
+
+function pathKind(path: string): PathKind {
+  try {
+    return statSync(path).isDirectory() ? "folder" : "file";
+  } catch {
+    return "missing";
+  }
+}
+
+/**
+ * The file `schema pull --from FROM` reads for a revision: FROM itself when it is a file, else
+ * `FROM/<revision>/schema.json`. Anything else is an error naming the path and the layout.
+ */
+export function localSource(from: string, revision: string): string {
+  const layout = `a schema file (with one revision named) or a folder laid out as ${join(from, "<revision>", "schema.json")}`;
+  switch (pathKind(from)) {
+    case "file":
+      return from;
+    case "missing":
+      throw new StubgenError(`--from: no such file or folder; expected ${layout}`, { file: from });
+    case "folder": {
+      const file = join(from, revision, "schema.json");
+      if (pathKind(file) !== "file") {
+        throw new StubgenError(`--from: no schema for revision ${revision} in this folder; expected ${layout}`, { file });
+      }
+      return file;
+    }
+  }
 }
 
 function writeFileAtomic(path: string, text: string): void {
@@ -139,7 +186,7 @@ export type CacheState = "cached" | "missing" | "sha256 mismatch";
 
 export function listSchemas(options: CacheOptions = {}): Array<RevisionInfo & { state: CacheState; path: string }> {
   const manifest = options.manifest ?? readManifest();
-  const cacheDir = options.cacheDir ?? DEFAULT_CACHE_DIR;
+  const cacheDir = cacheDirOf(options);
   return manifest.revisions.map((info) => {
     const path = cachePath(cacheDir, info.id);
     const state: CacheState = !existsSync(path)
@@ -165,9 +212,9 @@ export async function loadSchema(revision: string, options: LoadOptions = {}): P
   }
   const manifest = options.manifest ?? readManifest();
   const info = revisionInfo(manifest, revision);
-  const cacheDir = options.cacheDir ?? DEFAULT_CACHE_DIR;
+  const cacheDir = cacheDirOf(options);
   const path = cachePath(cacheDir, revision);
-  const cacheFlag = resolve(cacheDir) === resolve(DEFAULT_CACHE_DIR) ? "" : ` --cache ${cacheDir}`;
+  const cacheFlag = resolve(cacheDir) === resolve(defaultCacheDir(process.cwd())) ? "" : ` --cache ${cacheDir}`;
   if (!existsSync(path)) {
     throw new StubgenError(
       `the schema of revision ${revision} is not cached; run: mcp-stubgen schema pull ${revision}${cacheFlag} ` +

@@ -47,10 +47,54 @@ describe("usage errors", () => {
     expect(lines(r.stderr)[0]).toMatch(/^mcp-stubgen: error: .*frobnicate.*\(see mcp-stubgen --help\)$/);
   });
 
-  it("a near-miss command names what was typed and the suggestion", async () => {
-    const r = await runCli(["generat"], tmp());
+  /** Runs a command that must be refused; returns its one stderr line after checking exit 1 and no stdout. */
+  async function refused(args: readonly string[]): Promise<string> {
+    const dir = tmp();
+    const r = await runCli(args, dir);
     expect(r.code).toBe(1);
-    expect(lines(r.stderr)).toEqual(['mcp-stubgen: error: unknown command "generat": Did you mean generate? (see mcp-stubgen --help)']);
+    expect(r.stdout).toBe("");
+    expect(lines(r.stderr)).toHaveLength(1);
+    expect(readdirSync(dir)).toEqual([]);
+    return lines(r.stderr)[0]!;
+  }
+
+  it("a near-miss command names what was typed and the suggestion", async () => {
+    expect(await refused(["generat"])).toBe("mcp-stubgen: error: unknown command generat; did you mean generate? (see mcp-stubgen --help)");
+  });
+
+  it("an unknown command with no near miss lists the commands", async () => {
+    expect(await refused(["frobnicate"])).toBe(
+      "mcp-stubgen: error: unknown command frobnicate; expected one of generate, catalog, diff, schema (see mcp-stubgen --help)",
+    );
+  });
+
+  it("a near-miss subcommand names the whole command and points at that command's help", async () => {
+    expect(await refused(["schema", "lst"])).toBe(
+      "mcp-stubgen: error: unknown command schema lst; did you mean schema list? (see mcp-stubgen schema --help)",
+    );
+  });
+
+  it("a near-miss option (a missing letter, two swapped letters) suggests the option", async () => {
+    expect(await refused(["generate", "--revison", "2025-11-25"])).toBe(
+      "mcp-stubgen: error: unknown option --revison; did you mean --revision? (see mcp-stubgen generate --help)",
+    );
+    expect(await refused(["schema", "pull", "--form", "x"])).toBe(
+      "mcp-stubgen: error: unknown option --form; did you mean --from? (see mcp-stubgen schema pull --help)",
+    );
+    expect(await refused(["generate", "--all", "--result-overide", "ping=Result"])).toBe(
+      "mcp-stubgen: error: unknown option --result-overide; did you mean --result-override? (see mcp-stubgen generate --help)",
+    );
+  });
+
+  it("a stray argument to a command that takes none is named", async () => {
+    expect(await refused(["generate", "--all", "extra"])).toBe("mcp-stubgen: error: unexpected argument extra (see mcp-stubgen generate --help)");
+  });
+
+  it("the messages stay English whatever the locale", async () => {
+    const r = await runCli(["generate", "--revison", "x"], tmp(), { LANG: "de_DE.UTF-8", LC_ALL: "de_DE.UTF-8" });
+    expect(lines(r.stderr)).toEqual([
+      "mcp-stubgen: error: unknown option --revison; did you mean --revision? (see mcp-stubgen generate --help)",
+    ]);
   });
 
   it("an unknown flag exits 1 with one error line naming it and writes nothing", async () => {
@@ -59,7 +103,7 @@ describe("usage errors", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(lines(r.stderr)).toHaveLength(1);
-    expect(lines(r.stderr)[0]).toMatch(/^mcp-stubgen: error: .*frobnicate.*\(see mcp-stubgen --help\)$/);
+    expect(lines(r.stderr)[0]).toBe("mcp-stubgen: error: unknown option --frobnicate (see mcp-stubgen generate --help)");
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
     expect(readdirSync(dir)).toEqual([]);
   });

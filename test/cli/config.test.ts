@@ -3,10 +3,22 @@
  * package.json, `--config FILE` (paths relative to the file), validation errors with file and
  * pointer, and command-line flags winning over config values.
  */
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectOneErrorLine, fileList, runCli, snapshot, stagingLeftovers, tempDirs, TEST_CACHE_DIR, wroteLines } from "./support.js";
+import {
+  expectOneErrorLine,
+  fileList,
+  haveSharedSchemas,
+  lines,
+  runCli,
+  SHARED_SCHEMAS,
+  snapshot,
+  stagingLeftovers,
+  tempDirs,
+  TEST_CACHE_DIR,
+  wroteLines,
+} from "./support.js";
 
 const tmp = tempDirs();
 
@@ -48,7 +60,7 @@ describe("config file", () => {
     const r = await runCli(["generate"], cwd);
     const line = expectOneErrorLine(r);
     expect(line).toContain(`${join(realpathSync(cwd), "mcp-stubgen.config.json")}#/outDir: `);
-    expect(line).toMatch(/invalid config: expected one of the keys revisions, all, schema, out, cache, resultOverrides/);
+    expect(line).toMatch(/invalid config: expected one of the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit$/);
     expect(snapshot(cwd)).toEqual(before);
   });
 
@@ -87,5 +99,77 @@ describe("config file", () => {
     expect(result("ping")).toBe("EmptyResult"); // the flag
     expect(result("logging/setLevel")).toBe("Result"); // the config
     expect(result("tools/call")).toBe("CallToolResult"); // derived
+  });
+});
+
+describe("config file errors name the file", () => {
+  it("--config naming a missing file: one line with the file and what was expected; nothing written", async () => {
+    const cwd = tmp();
+    const r = await runCli(["generate", "--config", "missing.json"], cwd);
+    expect(expectOneErrorLine(r)).toBe(
+      `mcp-stubgen: error: ${join(realpathSync(cwd), "missing.json")}: cannot read the config file: no such file (ENOENT); ` +
+        "expected a JSON object with the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit",
+    );
+    expect(fileList(cwd)).toEqual([]);
+  });
+
+  it("--config naming a folder says so", async () => {
+    const cwd = tmp();
+    mkdirSync(join(cwd, "conf"));
+    const line = expectOneErrorLine(await runCli(["schema", "list", "--config", "conf"], cwd));
+    expect(line).toMatch(/^mcp-stubgen: error: \S+\/conf: cannot read the config file: it is a folder \(EISDIR\); expected a JSON object/);
+  });
+
+  it("invalid JSON in a --config file: file:line:column", async () => {
+    const cwd = tmp();
+    writeFileSync(join(cwd, "bad.json"), '{\n  "out": "x",\n}\n');
+    const line = expectOneErrorLine(await runCli(["generate", "--config", "bad.json"], cwd));
+    expect(line).toMatch(new RegExp(`^mcp-stubgen: error: ${join(realpathSync(cwd), "bad.json")}:3:1: invalid JSON`));
+  });
+});
+
+describe("schema pull and schema list honour the config (README: Config file)", () => {
+  const REV = "2025-11-25";
+  const from = () => (haveSharedSchemas() ? SHARED_SCHEMAS : TEST_CACHE_DIR);
+
+  it("the README's config: schema pull --from fills its cache with its revisions, then generate works", async () => {
+    const cwd = tmp();
+    writeJson(join(cwd, "mcp-stubgen.config.json"), { revisions: [REV], out: "src/generated/mcp", cache: "build/mcp-schema" });
+    const pulled = await runCli(["schema", "pull", "--from", from()], cwd);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    // only the config's revision, into the config's cache
+    expect(lines(pulled.stdout)).toEqual([`${REV}: build/mcp-schema/${REV}/schema.json (sha256 ok, from ${join(from(), REV, "schema.json")})`]);
+    const listed = await runCli(["schema", "list"], cwd);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(lines(listed.stdout).find((l) => l.startsWith(REV))).toMatch(new RegExp(`^${REV}\\s+2020-12\\s+cached\\s+build/mcp-schema/${REV}/schema.json$`));
+    const generated = await runCli(["generate"], cwd);
+    expect(generated.code, generated.stderr).toBe(0);
+    expect([...wroteLines(generated.stdout).keys()]).toEqual([`src/generated/mcp/${REV}`]);
+    expect(existsSync(join(cwd, ".mcp-stubgen"))).toBe(false);
+  });
+
+  it("--config FILE: schema pull and list use its cache, relative to the file", async () => {
+    const cwd = tmp();
+    mkdirSync(join(cwd, "conf"));
+    writeJson(join(cwd, "conf", "stubgen.json"), { revisions: [REV], cache: "cache" });
+    const pulled = await runCli(["schema", "pull", "--config", "conf/stubgen.json", "--from", from()], cwd);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(readFileSync(join(cwd, "conf", "cache", REV, "schema.json"))).toEqual(readFileSync(join(from(), REV, "schema.json")));
+    const listed = await runCli(["schema", "list", "--config", "conf/stubgen.json"], cwd);
+    expect(lines(listed.stdout).find((l) => l.startsWith(REV))).toContain(`cached   conf/cache/${REV}/schema.json`);
+  });
+
+  it("without a cache setting the cache is .mcp-stubgen/schema beside the config file (the working folder without one)", async () => {
+    const cwd = tmp();
+    const bare = await runCli(["schema", "pull", REV, "--from", from()], cwd);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(lines(bare.stdout)[0]).toMatch(new RegExp(`^${REV}: \\.mcp-stubgen/schema/${REV}/schema.json `));
+    mkdirSync(join(cwd, "app"));
+    writeJson(join(cwd, "app", "stubgen.json"), { revisions: [REV], out: "gen" });
+    const pulled = await runCli(["schema", "pull", "--config", "app/stubgen.json", "--from", from()], cwd);
+    expect(lines(pulled.stdout)[0]).toMatch(new RegExp(`^${REV}: app/\\.mcp-stubgen/schema/${REV}/schema.json `));
+    const generated = await runCli(["generate", "--config", "app/stubgen.json"], cwd);
+    expect(generated.code, generated.stderr).toBe(0);
+    expect([...wroteLines(generated.stdout).keys()]).toEqual([`app/gen/${REV}`]);
   });
 });

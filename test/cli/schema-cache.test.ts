@@ -107,3 +107,59 @@ describe("schema pull --from", () => {
     });
   });
 });
+
+describe("schema pull --from a single file", () => {
+  const REV = "2025-11-25";
+  const source = () => join(haveSharedSchemas() ? SHARED_SCHEMAS : TEST_CACHE_DIR, REV, "schema.json");
+
+  it("with the revision as a positional or as --revision: copied (sha256 checked)", async () => {
+    for (const args of [[REV], ["--revision", REV]]) {
+      const cwd = tmp();
+      const r = await runCli(["schema", "pull", ...args, "--from", source(), "--cache", "cache"], cwd);
+      expect(r.code, r.stderr).toBe(0);
+      expect(lines(r.stdout)).toEqual([`${REV}: cache/${REV}/schema.json (sha256 ok, from ${source()})`]);
+      expect(readFileSync(join(cwd, "cache", REV, "schema.json"))).toEqual(readFileSync(source()));
+    }
+  });
+
+  it("labelled with another known revision: sha256 mismatch, nothing written", async () => {
+    const cwd = tmp();
+    const line = expectOneErrorLine(await runCli(["schema", "pull", "2025-06-18", "--from", source(), "--cache", "cache"], cwd));
+    expect(line).toContain(`${source()}: sha256 mismatch for revision 2025-06-18: expected ${manifestSha256("2025-06-18")}`);
+    expect(existsSync(join(cwd, "cache"))).toBe(false);
+  });
+
+  it("without a revision: asks for the one revision the file holds", async () => {
+    const cwd = tmp();
+    const line = expectOneErrorLine(await runCli(["schema", "pull", "--from", source(), "--cache", "cache"], cwd));
+    expect(line).toBe(
+      `mcp-stubgen: error: ${source()}: --from names a single schema file, so name the one revision it holds: ` +
+        `mcp-stubgen schema pull REV --from ${source()} (got none)`,
+    );
+    expect(existsSync(join(cwd, "cache"))).toBe(false);
+  });
+});
+
+describe("schema pull --from a path that is neither a schema file nor a <revision>/schema.json folder", () => {
+  it("a missing path: names it and shows the expected layout", async () => {
+    const cwd = tmp();
+    const line = expectOneErrorLine(await runCli(["schema", "pull", "2025-11-25", "--from", "nowhere", "--cache", "cache"], cwd));
+    expect(line).toBe(
+      "mcp-stubgen: error: nowhere: --from: no such file or folder; expected a schema file (with one revision named) " +
+        "or a folder laid out as nowhere/<revision>/schema.json",
+    );
+    expect(existsSync(join(cwd, "cache"))).toBe(false);
+  });
+
+  it("a folder without <revision>/schema.json: names the file it looked for and shows the layout", async () => {
+    const cwd = tmp();
+    mkdirSync(join(cwd, "schemas", "2025-11-25"), { recursive: true });
+    writeFileSync(join(cwd, "schemas", "2025-11-25.json"), "{}");
+    const line = expectOneErrorLine(await runCli(["schema", "pull", "2025-11-25", "--from", "schemas", "--cache", "cache"], cwd));
+    expect(line).toBe(
+      "mcp-stubgen: error: schemas/2025-11-25/schema.json: --from: no schema for revision 2025-11-25 in this folder; " +
+        "expected a schema file (with one revision named) or a folder laid out as schemas/<revision>/schema.json",
+    );
+    expect(existsSync(join(cwd, "cache"))).toBe(false);
+  });
+});

@@ -43,11 +43,11 @@ export interface RunResult {
  * Runs `node dist/generator/cli.js ...args` in `cwd`. Asynchronous (not spawnSync), so a test
  * may serve HTTP from its own process while the CLI downloads from it.
  */
-export function runCli(args: readonly string[], cwd: string): Promise<RunResult> {
+export function runCli(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<RunResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd,
-      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

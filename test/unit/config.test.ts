@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONFIG_FILE, loadConfig, parseResultOverrides, validateConfig } from "../../generator/config.js";
+import { CONFIG_FILE, findConfig, loadConfig, parseResultOverrides, validateConfig } from "../../generator/config.js";
 import { catchStubgenError } from "./support.js";
 
 let tmp: string;
@@ -30,6 +30,7 @@ describe("validateConfig", () => {
       schema: "https://example.com/schema.json",
       out: "/abs/out",
       cache: "/abs/cache",
+      fragment: true,
       resultOverrides: { "tools/call": "CallToolResult" },
     };
     // Absolute paths and URLs come back unchanged.
@@ -62,6 +63,7 @@ describe("validateConfig", () => {
       ["revisions", "2025-11-25", "an array of revision ids"],
       ["revisions", ["2025-11-25", 7], "an array of revision ids"],
       ["all", "yes", "true or false"],
+      ["fragment", 1, "true or false"],
       ["schema", 3, "a path or URL"],
       ["out", ["out"], "a folder path"],
       ["cache", null, "a folder path"],
@@ -155,10 +157,25 @@ describe("loadConfig", () => {
     expect(catchStubgenError(() => loadConfig(tmp)).location).toMatchObject({ file: pkg, line: 1 });
   });
 
-  it("reports an explicit config file that does not exist", () => {
+  it("reports an explicit config file that does not exist: the file and what was expected", () => {
     const err = catchStubgenError(() => loadConfig(tmp, "missing.json"));
     expect(err.location.file).toBe(join(tmp, "missing.json"));
-    expect(err.message).toContain("ENOENT");
+    expect(err.message).toBe(
+      "cannot read the config file: no such file (ENOENT); expected a JSON object with the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit",
+    );
+  });
+});
+
+describe("findConfig", () => {
+  it("says which file the config came from, or null", () => {
+    expect(findConfig(tmp)).toEqual({ config: {}, file: null });
+    const pkg = write(join(tmp, "package.json"), { name: "app", "mcp-stubgen": { all: true } });
+    expect(findConfig(tmp)).toEqual({ config: { all: true }, file: pkg });
+    const file = write(join(tmp, CONFIG_FILE), { fragment: true });
+    expect(findConfig(tmp)).toEqual({ config: { fragment: true }, file });
+    mkdirSync(join(tmp, "conf"));
+    const explicit = write(join(tmp, "conf", "x.json"), {});
+    expect(findConfig(tmp, "conf/x.json")).toEqual({ config: {}, file: explicit });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { emitTypes } from "../../generator/emit-types.js";
-import { buildModel, formatTypeExpr, type MethodRecord, type SchemaModel, type TypeExpr } from "../../generator/model.js";
+import { buildModel, checkDirectionUnions, formatTypeExpr, type MethodRecord, type SchemaModel, type TypeExpr } from "../../generator/model.js";
 import { DEFAULT_POLICY, policyFor, type RevisionPolicy } from "../../generator/policy.js";
 import type { SchemaDocument } from "../../generator/schema-document.js";
 import { catchStubgenError, docFrom, loadFixture, request, typecheckInMemory } from "./support.js";
@@ -380,5 +380,26 @@ describe("params type expressions against the emitted types", () => {
       ].join("\n"),
     });
     expect(diagnostics.map((d) => d.file)).toEqual(["/check.ts"]);
+  });
+});
+
+describe("checkDirectionUnions", () => {
+  it("accepts a schema with any one of the four unions (2026-07-28 has no ServerRequest)", () => {
+    for (const union of ["ClientRequest", "ServerRequest", "ClientNotification", "ServerNotification"]) {
+      expect(() => checkDirectionUnions(docFrom({ PingRequest: request("ping"), [union]: { $ref: "#/$defs/PingRequest" } }))).not.toThrow();
+    }
+    expect(() => checkDirectionUnions(loadFixture("draft07-lifecycle.json"))).not.toThrow();
+  });
+
+  it("refuses a schema with none, naming the file, the definitions pointer and what was expected", () => {
+    const err = catchStubgenError(() => checkDirectionUnions(docFrom({ PingRequest: request("ping") }, { file: "frag.json" })));
+    expect(err.location).toEqual({ file: "frag.json", pointer: "/$defs" });
+    expect(err.format()).toBe(
+      'frag.json#/$defs: expected at least one of the MCP direction unions ClientRequest, ServerRequest, ClientNotification, ServerNotification under "$defs"; ' +
+        'found none, so the client and server would have no methods (for a schema fragment, pass --fragment or set "fragment": true in the config)',
+    );
+    expect(catchStubgenError(() => checkDirectionUnions(docFrom({ A: { type: "string" } }, { key: "definitions" }))).location.pointer).toBe(
+      "/definitions",
+    );
   });
 });

@@ -4,12 +4,12 @@
  * stands in for the pinned upstream URL.
  */
 import { createServer, type Server } from "node:http";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StubgenError } from "../../generator/errors.js";
-import { pullSchemas, readManifest, upstreamUrl, type Manifest } from "../../generator/schema-source.js";
+import { localSource, pullSchemas, readManifest, upstreamUrl, type Manifest } from "../../generator/schema-source.js";
 import { sha256Hex } from "../../generator/schema-document.js";
 
 const GOOD = JSON.stringify({ $defs: { A: { type: "object" } } });
@@ -54,6 +54,19 @@ describe("schema pull by download", () => {
     rmSync(cacheDir, { recursive: true, force: true });
   });
 
+  it("leaves a file already cached with the right bytes untouched (same inode and mtime)", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), "mcp-stubgen-pull-"));
+    served.set("/again/r1.json", GOOD);
+    const pull = () => pullSchemas(["r1"], { manifest, cacheDir, urlFor: (rev) => `${base}/again/${rev}.json` });
+    await pull();
+    const before = statSync(join(cacheDir, "r1", "schema.json"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await pull();
+    const after = statSync(join(cacheDir, "r1", "schema.json"));
+    expect({ ino: after.ino, mtimeMs: after.mtimeMs }).toEqual({ ino: before.ino, mtimeMs: before.mtimeMs });
+    rmSync(cacheDir, { recursive: true, force: true });
+  });
+
   it("refuses bytes whose sha256 differs and leaves the cache as it was", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "mcp-stubgen-pull-"));
     served.set("/tampered/r1.json", GOOD.replace("object", "string"));
@@ -70,3 +83,39 @@ describe("schema pull by download", () => {
     expect(error.format()).toBe(`${base}/missing.json: cannot download the schema: HTTP 404`);
   });
 });
+
+describe("schema pull --from a local file or folder", () => {
+  it("localSource: the file itself, or <folder>/<revision>/schema.json", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-stubgen-from-"));
+    mkdirSync(join(dir, "r1"));
+    writeFileSync(join(dir, "r1", "schema.json"), GOOD);
+    expect(localSource(join(dir, "r1", "schema.json"), "r1")).toBe(join(dir, "r1", "schema.json"));
+    expect(localSource(dir, "r1")).toBe(join(dir, "r1", "schema.json"));
+    const missing = catchError(() => localSource(dir, "r2"));
+    expect(missing.location.file).toBe(join(dir, "r2", "schema.json"));
+    expect(missing.message).toContain(`expected a schema file (with one revision named) or a folder laid out as ${join(dir, "<revision>", "schema.json")}`);
+    expect(catchError(() => localSource(join(dir, "nope"), "r1")).message).toMatch(/^--from: no such file or folder; expected /);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("pulls a single file for the one revision named, sha256 checked", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-stubgen-from-"));
+    writeFileSync(join(dir, "one.json"), GOOD);
+    const cacheDir = join(dir, "cache");
+    const [result] = await pullSchemas(["r1"], { manifest, cacheDir, from: join(dir, "one.json") });
+    expect(result).toEqual({ revision: "r1", source: join(dir, "one.json"), path: join(cacheDir, "r1", "schema.json") });
+    const none = (await pullSchemas([], { manifest, cacheDir, from: join(dir, "one.json") }).catch((e: unknown) => e)) as StubgenError;
+    expect(none.message).toContain("--from names a single schema file, so name the one revision it holds");
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+function catchError(fn: () => unknown): StubgenError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(StubgenError);
+    return err as StubgenError;
+  }
+  throw new Error("expected a StubgenError");
+}

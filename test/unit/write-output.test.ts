@@ -173,3 +173,122 @@ describe("checkOutput", () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 });
+
+describe("writeOutput leaves unchanged files untouched", () => {
+  const files = { "a.ts": "A", "sub/b.ts": "B", "c.ts": "C" };
+  const stat = (path: string) => {
+    const st = statSync(path);
+    return { ino: st.ino, mtimeMs: st.mtimeMs };
+  };
+  /** inode and mtime of every file and folder below `dir`. */
+  const stats = (dir: string): Record<string, { ino: number; mtimeMs: number }> => {
+    const out: Record<string, { ino: number; mtimeMs: number }> = { ".": stat(dir) };
+    const walk = (at: string, prefix: string) => {
+      for (const entry of readdirSync(at, { withFileTypes: true })) {
+        const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+        out[rel] = stat(join(at, entry.name));
+        if (entry.isDirectory()) walk(join(at, entry.name), rel);
+      }
+    };
+    walk(dir, "");
+    return out;
+  };
+  /** Waits past the file system's mtime granularity, so a rewrite would show. */
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it("a second run with the same texts keeps every inode and mtime (files, folders, outDir) and reports nothing written", async () => {
+    const out = join(tmp, "out");
+    writeOutput(out, output({ r: files }));
+    const before = stats(out);
+    await tick();
+    const report = writeOutput(out, output({ r: files }));
+    expect(stats(out)).toEqual(before);
+    expect(report).toEqual({ written: [], removed: [], unchanged: [join("r", "a.ts"), join("r", "sub", "b.ts"), join("r", "c.ts")] });
+  });
+
+  it("a changed file is rewritten; the others keep inode and mtime", async () => {
+    const out = join(tmp, "out");
+    writeOutput(out, output({ r: files }));
+    const before = stats(out);
+    await tick();
+    const report = writeOutput(out, output({ r: { ...files, "sub/b.ts": "B2" } }));
+    expect(readFileSync(join(out, "r", "sub", "b.ts"), "utf8")).toBe("B2");
+    const after = stats(out);
+    expect(after["r/sub/b.ts"]).not.toEqual(before["r/sub/b.ts"]);
+    expect(after["r/a.ts"]).toEqual(before["r/a.ts"]);
+    expect(after["r/c.ts"]).toEqual(before["r/c.ts"]);
+    expect(report.written).toEqual([join("r", "sub", "b.ts")]);
+    expect(stagingLeft(out)).toEqual([]);
+  });
+
+  it("a stale file (and the folder it leaves empty) is removed; a new file is added", () => {
+    const out = join(tmp, "out");
+    writeOutput(out, output({ r: files }));
+    mkdirSync(join(out, "r", "old", "deeper"), { recursive: true });
+    writeFileSync(join(out, "r", "old", "deeper", "gone.ts"), "stale");
+    writeFileSync(join(out, "r", "stale.ts"), "stale");
+    const report = writeOutput(out, output({ r: { ...files, "d.ts": "D" } }));
+    expect(tree(out)).toEqual({ "r/a.ts": "A", "r/sub/b.ts": "B", "r/c.ts": "C", "r/d.ts": "D" });
+    expect(existsSync(join(out, "r", "old"))).toBe(false);
+    expect(report.removed).toEqual([join("r", "old", "deeper", "gone.ts"), join("r", "stale.ts")]);
+    expect(report.written).toEqual([join("r", "d.ts")]);
+  });
+
+  it("a file where a folder was (and the other way round) is swapped in", () => {
+    const out = join(tmp, "out");
+    writeOutput(out, output({ r: { "x/y.ts": "Y", z: "Z" } }));
+    writeOutput(out, output({ r: { x: "X", "z/w.ts": "W" } }));
+    expect(tree(out)).toEqual({ "r/x": "X", "r/z/w.ts": "W" });
+  });
+
+  describe("a failure part-way through the swap leaves the folder exactly as it was", () => {
+    // Old: a, sub/b, c, stale/s. New: a changed, sub/b kept, c gone, stale/ gone, d and e/f new.
+    const oldFiles = { "a.ts": "A", "sub/b.ts": "B", "c.ts": "C", "stale/s.ts": "S" };
+    const newFiles = { "a.ts": "A2", "sub/b.ts": "B", "d.ts": "D", "e/f.ts": "F" };
+
+    /** How many steps a successful write of newFiles over oldFiles takes. */
+    const countSteps = () => {
+      const out = join(tmp, "count");
+      writeOutput(out, output({ r: oldFiles }));
+      let steps = 0;
+      writeOutput(out, output({ r: newFiles }), { beforeStep: () => void steps++ });
+      rmSync(out, { recursive: true, force: true });
+      return steps;
+    };
+
+    it("after every possible step", async () => {
+      const steps = countSteps();
+      expect(steps).toBeGreaterThanOrEqual(6); // remove ×2, rmdir, replace, create ×2, mkdir
+      for (let failAt = 0; failAt < steps; failAt++) {
+        const out = join(tmp, `out-${failAt}`);
+        writeOutput(out, output({ r: oldFiles, other: { "o.ts": "O" } }));
+        writeFileSync(join(out, "README.md"), "mine");
+        const before = stats(out);
+        await tick();
+        let seen = 0;
+        const err = catchStubgenError(() =>
+          writeOutput(out, output({ r: newFiles }), {
+            beforeStep: () => {
+              if (seen++ === failAt) throw Object.assign(new Error("disk full"), { code: "ENOSPC" });
+            },
+          }),
+        );
+        expect(err.format(), `fail at step ${failAt}`).toBe(`${out}: cannot write the output folder: no space left on the device (ENOSPC)`);
+        expect(tree(out), `fail at step ${failAt}`).toEqual({
+          "r/a.ts": "A",
+          "r/sub/b.ts": "B",
+          "r/c.ts": "C",
+          "r/stale/s.ts": "S",
+          "other/o.ts": "O",
+          "README.md": "mine",
+        });
+        // same inodes for every file that was there (mtimes of folders may move)
+        const after = stats(out);
+        for (const path of Object.keys(before).filter((p) => p.endsWith(".ts") || p.endsWith(".md"))) {
+          expect(after[path], `${path}, fail at step ${failAt}`).toEqual(before[path]);
+        }
+        expect(stagingLeft(out)).toEqual([]);
+      }
+    });
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * out/README.md and the README's Output table list every file the generator writes, as
+ * renderRevision produces them (derived, so a new generated file cannot go unlisted).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildModel } from "../../generator/model.js";
+import { policyFor } from "../../generator/policy.js";
+import { PACKAGE_ROOT } from "../../generator/project.js";
+import { renderRevision } from "../../generator/render.js";
+import { readSchemaDocument } from "../../generator/schema-document.js";
+import { cliFixture } from "./support.js";
+
+let generated: string[];
+
+beforeAll(async () => {
+  const file = cliFixture("mini.json");
+  const doc = readSchemaDocument(readFileSync(file, "utf8"), file);
+  const policy = policyFor("mini");
+  generated = [...(await renderRevision(doc, buildModel(doc, { revision: "mini", policy }), policy)).keys()].sort();
+});
+
+const read = (path: string) => readFileSync(join(PACKAGE_ROOT, path), "utf8");
+
+describe("the lists of generated files", () => {
+  it("out/README.md has one table row per generated file, and no other", () => {
+    const rows = [...read("out/README.md").matchAll(/^\| `([^`]+)` \|/gm)].map((m) => m[1]!).sort();
+    expect(generated.length).toBeGreaterThanOrEqual(13);
+    expect(rows).toEqual(generated);
+  });
+
+  it("the README's Output table names every generated file", () => {
+    const readme = read("README.md");
+    const section = readme.slice(readme.indexOf("\n## Output"), readme.indexOf("\n## ", readme.indexOf("\n## Output") + 1));
+    const named = new Set([...section.matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([^`]+)`/g)].map((n) => n[1]!)));
+    for (const file of generated) expect(named.has(file), file).toBe(true);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * The issue's "done when": a new user's project, set up exactly as README.md's "Use it in your
+ * project" section says, from the packed package, builds and runs: the client cancels a tool
+ * call with an AbortSignal and the server's handler sees ctx.signal abort.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TEST_CACHE_DIR } from "../helpers/schemas.js";
+import { SHARED_SCHEMAS } from "../prepare.mjs";
+import { README_COMMANDS, readmeBlocks, runConsumerCheck } from "./consumer-check.mjs";
+
+describe("a consumer project set up as the README says", () => {
+  it("the README shows every command the check runs", () => {
+    const { blocks } = readmeBlocks();
+    const shell = blocks.filter((b) => b.lang === "sh").map((b) => b.text).join("\n");
+    for (const command of README_COMMANDS) expect(shell, command).toContain(command);
+  });
+
+  it(
+    "npm pack → npm init → install → prebuild (schema pull, generate) → tsc → start: the call is cancelled on both sides",
+    () => {
+      const schemas = existsSync(SHARED_SCHEMAS) ? SHARED_SCHEMAS : TEST_CACHE_DIR;
+      const log: string[] = [];
+      const r = runConsumerCheck({ schemas, log: (line: string) => log.push(line) });
+      expect(r.packedFiles).toContain("LICENSE");
+      expect(r.packedFiles).toContain("schema/revisions.json");
+      expect(r.licenseInstalled).toBe(true);
+      // prebuild: the config's one revision into the config's cache, then generate
+      expect(r.build).toContain("2025-11-25: build/mcp-schema/2025-11-25/schema.json (sha256 ok, from ../shared/mcp-schema/2025-11-25/schema.json)");
+      expect(r.build).toMatch(/^wrote src\/generated\/mcp\/2025-11-25\/ \(types\.ts, .*\)$/m);
+      expect(r.cacheInProject).toBe(true);
+      expect(r.cacheInPackage).toBe(false);
+      expect(r.compiled).toEqual(["client.js", "server.js"]);
+      expect(r.rebuildTouchedNothing).toBe(true);
+      // what the README says it prints, line for line
+      expect(r.start).toBe(r.expectedStart);
+      expect(r.start.split("\n")).toEqual([
+        "client: connected to demo-server",
+        "server: slow started",
+        "client: callTool rejected: AbortError",
+        "server: ctx.signal aborted: the user pressed stop",
+        "client: ping answered",
+        "",
+      ]);
+    },
+    300_000,
+  );
+});
