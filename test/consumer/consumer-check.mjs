@@ -99,7 +99,9 @@ export function runConsumerCheck({ schemas, log = () => {}, keep = false } = {})
     // 4. the README's files
     const pkgPath = join(app, "package.json");
     const pkg = JSON.parse(readFileSync(pkgPath, "utf8"));
-    const additions = JSON.parse(block(blocks, "package.json"));
+    // The offline variant (no network here but the npm registry); it differs from the
+    // README's first package.json block only by `--from`, which the test asserts.
+    const additions = JSON.parse(block(blocks, "package.json offline"));
     writeFileSync(pkgPath, `${JSON.stringify({ ...pkg, ...additions, scripts: { ...pkg.scripts, ...additions.scripts } }, null, 2)}\n`);
     for (const name of ["mcp-stubgen.config.json", "tsconfig.json", "src/server.ts", "src/client.ts"]) {
       mkdirSync(dirname(join(app, name)), { recursive: true });

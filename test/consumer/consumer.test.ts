@@ -17,6 +17,15 @@ describe("a consumer project set up as the README says", () => {
     for (const command of README_COMMANDS) expect(shell, command).toContain(command);
   });
 
+  it("the offline package.json the check uses is the README's first one with --from added to schema pull", () => {
+    const { blocks } = readmeBlocks();
+    const named = (name: string) => JSON.parse(blocks.find((b) => b.name === name)?.text ?? "null") as { scripts: Record<string, string> };
+    const online = named("package.json");
+    const offline = named("package.json offline");
+    expect(offline.scripts["prebuild"]).toBe(online.scripts["prebuild"]?.replace("schema pull", "schema pull --from ../shared/mcp-schema"));
+    expect({ ...offline, scripts: { ...offline.scripts, prebuild: "" } }).toEqual({ ...online, scripts: { ...online.scripts, prebuild: "" } });
+  });
+
   it(
     "npm pack → npm init → install → prebuild (schema pull, generate) → tsc → start: the call is cancelled on both sides",
     () => {
