@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { generate, pullSchemas, listSchemas } = await import(join(root, "dist/generator/index.js"));
-const cli = join(root, "dist/generator/cli.js");
+const cli = join(root, "dist/generator/cli/main.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 // Use the package cache when it is full; else fill a temporary one from ../shared or upstream.

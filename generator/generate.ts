@@ -1,11 +1,11 @@
 import { StubgenError } from "./errors.js";
-import { buildModel, checkDirectionUnions, type SchemaModel } from "./model.js";
-import { policyFor } from "./policy.js";
-import { renderRevision, type FileSet } from "./render.js";
-import { catalogJson, type CatalogJson } from "./catalog-data.js";
-import { loadSchema, readManifest, revisionInfo, type Manifest } from "./schema-source.js";
-import { checkOutput, writeOutput, type CheckReport } from "./write-output.js";
-import { outputOptions, type EmitKind, type ImportExtension, type OutputOptions } from "./output-options.js";
+import { buildModel, checkDirectionUnions, type SchemaModel } from "./model/model.js";
+import { policyFor } from "./model/policy.js";
+import { renderRevision, type FileSet } from "./emit/render.js";
+import { catalogJson, type CatalogJson } from "./model/catalog-data.js";
+import { loadSchema, readManifest, revisionInfo, type Manifest } from "./load/schema-source.js";
+import { checkOutput, writeOutput, type CheckReport } from "./write/write-output.js";
+import { outputOptions, type EmitKind, type ImportExtension, type OutputOptions } from "./emit/output-options.js";
 
 export interface GenerateOptions {
   /** Revisions to generate (ids of schema/revisions.json, or a label with `schema`). */
@@ -83,11 +83,11 @@ export async function modelRevision(revision: string, options: GenerateOptions) 
 export async function finishFiles(files: FileSet, options: OutputOptions): Promise<FileSet> {
   let finished = files;
   if (options.importExtension !== ".js") {
-    const { withImportExtension } = await import("./import-specifiers.js");
+    const { withImportExtension } = await import("./emit/import-specifiers.js");
     finished = withImportExtension(finished, options.importExtension);
   }
   if (options.emit === "js") {
-    const { emitJs } = await import("./emit-js.js");
+    const { emitJs } = await import("./emit/emit-js.js");
     finished = emitJs(finished);
   }
   return finished;

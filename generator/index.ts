@@ -1,13 +1,13 @@
 /** Programmatic API of mcp-stubgen (for build scripts). */
 export { generate, catalog, type GenerateOptions, type GenerateResult } from "./generate.js";
-export { pullSchemas, listSchemas, readManifest, type Manifest, type RevisionInfo } from "./schema-source.js";
-export { readSchemaDocument, type SchemaDocument } from "./schema-document.js";
-export { buildModel, type SchemaModel, type MethodRecord } from "./model.js";
-export { catalogJson, type CatalogJson, type CatalogEntry } from "./catalog-data.js";
-export { policyFor, DEFAULT_POLICY, REVISION_POLICIES, type RevisionPolicy } from "./policy.js";
-export { diff, type DiffOptions } from "./diff-load.js";
-export { diffRevisions, hasBreakingChanges } from "./diff.js";
-export { formatDiffMarkdown, formatDiffJson, formatDiffSummary } from "./diff-format.js";
+export { pullSchemas, listSchemas, readManifest, type Manifest, type RevisionInfo } from "./load/schema-source.js";
+export { readSchemaDocument, type SchemaDocument } from "./load/schema-document.js";
+export { buildModel, type SchemaModel, type MethodRecord } from "./model/model.js";
+export { catalogJson, type CatalogJson, type CatalogEntry } from "./model/catalog-data.js";
+export { policyFor, DEFAULT_POLICY, REVISION_POLICIES, type RevisionPolicy } from "./model/policy.js";
+export { diff, type DiffOptions } from "./diff/load.js";
+export { diffRevisions, hasBreakingChanges } from "./diff/diff.js";
+export { formatDiffMarkdown, formatDiffJson, formatDiffSummary } from "./diff/format.js";
 export type {
   RevisionDiff,
   RevisionInput,
@@ -20,5 +20,5 @@ export type {
   PolicyChange,
   CancellableChange,
   JsonValue,
-} from "./diff-types.js";
+} from "./diff/types.js";
 export { StubgenError } from "./errors.js";

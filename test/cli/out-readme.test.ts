@@ -5,11 +5,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildModel } from "../../generator/model.js";
-import { policyFor } from "../../generator/policy.js";
+import { buildModel } from "../../generator/model/model.js";
+import { policyFor } from "../../generator/model/policy.js";
 import { PACKAGE_ROOT } from "../../generator/project.js";
-import { renderRevision } from "../../generator/render.js";
-import { readSchemaDocument } from "../../generator/schema-document.js";
+import { renderRevision } from "../../generator/emit/render.js";
+import { readSchemaDocument } from "../../generator/load/schema-document.js";
 import { cliFixture } from "./support.js";
 
 let generated: string[];

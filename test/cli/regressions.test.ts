@@ -2,12 +2,12 @@
  * Regression tests of CLI bugs found while writing the end-to-end tests (fixed since):
  *
  * 1. `"all": true` in the config beats `--revision` on the command line (README: "Flags on the
- *    command line win over it"): generator/cli.ts `options()` passes both `revisions` (from the
+ *    command line win over it"): generator/cli/main.ts `options()` passes both `revisions` (from the
  *    flag) and `all` (from the config), and generator/generate.ts `selectRevisions()` checks
  *    `all` first.
  * 2. An output folder on another file system than its parent (a symlink to another mount, or a
  *    mount point such as a bind-mounted `out/` in a container) can never be written:
- *    generator/write-output.ts stages beside `resolve(outDir)` (the link or mount point, not the
+ *    generator/write/write-output.ts stages beside `resolve(outDir)` (the link or mount point, not the
  *    real folder) and then `renameSync`s across file systems, which fails with EXDEV; the
  *    message is only "cannot write the output folder: EXDEV".
  */

@@ -1,5 +1,5 @@
 /**
- * Shared helpers of the end-to-end CLI tests: spawning the built CLI (dist/generator/cli.js) in a
+ * Shared helpers of the end-to-end CLI tests: spawning the built CLI (dist/generator/cli/main.js) in a
  * fresh temporary folder, and snapshots of a folder tree to prove that a failing or checking run
  * left the file system exactly as it was.
  */
@@ -13,7 +13,7 @@ import { PACKAGE_ROOT } from "../../generator/project.js";
 
 export { REVISIONS, SHARED_SCHEMAS, TEST_CACHE_DIR, haveSharedSchemas } from "../helpers/schemas.js";
 
-export const CLI = join(PACKAGE_ROOT, "dist", "generator", "cli.js");
+export const CLI = join(PACKAGE_ROOT, "dist", "generator", "cli", "main.js");
 export const CLI_FIXTURES = join(PACKAGE_ROOT, "test", "fixtures", "cli");
 export const cliFixture = (name: string): string => join(CLI_FIXTURES, name);
 
@@ -40,7 +40,7 @@ export interface RunResult {
 }
 
 /**
- * Runs `node dist/generator/cli.js ...args` in `cwd`. Asynchronous (not spawnSync), so a test
+ * Runs `node dist/generator/cli/main.js ...args` in `cwd`. Asynchronous (not spawnSync), so a test
  * may serve HTTP from its own process while the CLI downloads from it.
  */
 export function runCli(args: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<RunResult> {

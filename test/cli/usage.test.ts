@@ -1,9 +1,9 @@
 /**
- * The pure part of the CLI's usage errors (generator/cli-usage.ts): edit distance, near misses,
+ * The pure part of the CLI's usage errors (generator/cli/usage.ts): edit distance, near misses,
  * and turning yargs' "Unknown argument" into our messages.
  */
 import { describe, expect, it } from "vitest";
-import { editDistance, nearest, usageContext, usageError, type UsageContext } from "../../generator/cli-usage.js";
+import { editDistance, nearest, usageContext, usageError, type UsageContext } from "../../generator/cli/usage.js";
 
 const TOP: Omit<UsageContext, "argv"> = { command: "", commands: ["generate", "catalog", "diff", "schema"], options: ["help", "version", "config", "cache"] };
 const GENERATE: Omit<UsageContext, "argv"> = { command: "generate", commands: [], options: ["help", "version", "config", "cache", "revision", "all", "out"] };

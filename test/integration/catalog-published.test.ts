@@ -13,7 +13,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { catalog } from "../../generator/generate.js";
-import type { CatalogEntry } from "../../generator/catalog-data.js";
+import type { CatalogEntry } from "../../generator/model/catalog-data.js";
 import { REVISIONS, TEST_CACHE_DIR, type Revision } from "../helpers/schemas.js";
 
 type Row = [kind: "request" | "notification", from: "client" | "server" | "both", params: string | null, result: string | null, flags?: "uncancellable" | "task"];

@@ -3,11 +3,11 @@
  * generator/ while writing the unit tests (all fixed since).
  */
 import { describe, expect, it } from "vitest";
-import { emitTypes } from "../../generator/emit-types.js";
-import { buildModel } from "../../generator/model.js";
-import { parseJson } from "../../generator/parse-json.js";
-import { policyFor } from "../../generator/policy.js";
-import { readSchemaDocument } from "../../generator/schema-document.js";
+import { emitTypes } from "../../generator/emit/emit-types.js";
+import { buildModel } from "../../generator/model/model.js";
+import { parseJson } from "../../generator/load/parse-json.js";
+import { policyFor } from "../../generator/model/policy.js";
+import { readSchemaDocument } from "../../generator/load/schema-document.js";
 import { catchStubgenError, docFrom, request } from "./support.js";
 
 describe("regressions", () => {

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { StubgenError } from "../../generator/errors.js";
-import { readSchemaDocument, type SchemaDocument } from "../../generator/schema-document.js";
+import { readSchemaDocument, type SchemaDocument } from "../../generator/load/schema-document.js";
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureInstalled, NODE22 } from "../../conformance/install.mjs";
 import { generate } from "../../generator/generate.js";
 import { TEST_CACHE_DIR, TEST_OUT_DIR } from "../helpers/schemas.js";
-import { moduleSpecifiers } from "../../generator/import-specifiers.js";
+import { moduleSpecifiers } from "../../generator/emit/import-specifiers.js";
 import { EXPECTED_WIRE, pingAndCancelScript, type ScriptReport } from "./scripts.js";
 import { runTsc, VENDOR_FLAGS } from "./support.js";
 

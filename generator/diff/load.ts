@@ -1,0 +1,37 @@
+import { diffRevisions } from "./diff.js";
+import type { RevisionDiff } from "./types.js";
+import { StubgenError } from "../errors.js";
+import { modelRevision } from "../generate.js";
+import { readManifest, type Manifest } from "../load/schema-source.js";
+
+export interface DiffOptions {
+  /** The old revision (a known id), or the label of `fromSchema`. */
+  readonly from?: string | undefined;
+  /** The new revision (a known id), or the label of `toSchema`. */
+  readonly to?: string | undefined;
+  /** A schema path or URL for the old side, bypassing the cache (labelled `from`, else the path). */
+  readonly fromSchema?: string | undefined;
+  /** A schema path or URL for the new side, bypassing the cache (labelled `to`, else the path). */
+  readonly toSchema?: string | undefined;
+  /** Schema cache folder (default: the package's schema/). */
+  readonly cacheDir?: string | undefined;
+  readonly manifest?: Manifest | undefined;
+  readonly fetchImpl?: typeof fetch | undefined;
+}
+
+/**
+ * The programmatic `mcp-stubgen diff`: loads both revisions the way `generate` and `catalog`
+ * do (cache checked against its sha256, or a schema given by path or URL), models them with
+ * their revision policy, and compares them with `diffRevisions`.
+ */
+export async function diff(options: DiffOptions): Promise<RevisionDiff> {
+  const manifest = options.manifest ?? readManifest();
+  const load = async (side: "from" | "to", revision: string | undefined, schema: string | undefined) => {
+    const label = revision ?? schema;
+    if (label === undefined) throw new StubgenError(`diff needs --${side} REV (or --${side}-schema PATH_OR_URL)`);
+    return await modelRevision(label, { cacheDir: options.cacheDir, manifest, schema, fetchImpl: options.fetchImpl });
+  };
+  const from = await load("from", options.from, options.fromSchema);
+  const to = await load("to", options.to, options.toSchema);
+  return diffRevisions(from, to);
+}

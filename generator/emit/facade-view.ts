@@ -1,0 +1,100 @@
+import { StubgenError } from "../errors.js";
+import { formatTypeExpr, type MethodRecord, type SchemaModel, type Side } from "../model/model.js";
+import type { RevisionPolicy } from "../model/policy.js";
+import type { LifecycleView } from "./lifecycle-view.js";
+
+/** Members of the generated McpClient/McpServer classes that a method name must not shadow. */
+const RESERVED = new Set(["connect", "close", "request", "notify", "inFlight", "constructor"]);
+
+/**
+ * The typed method name of a request: its type name without `Request`, in lower camel case
+ * (`CallToolRequest` → `callTool`, `ElicitRequest` → `elicit`); from the method string when the
+ * schema names no type (`tools/call` → `toolsCall`). A clash with a class member gets `Request`.
+ */
+export function methodName(record: Pick<MethodRecord, "method" | "typeName">): string {
+  const base =
+    record.typeName?.endsWith("Request") && record.typeName !== "Request"
+      ? record.typeName.slice(0, -"Request".length)
+      : record.method
+          .split(/[^A-Za-z0-9]+/)
+          .filter(Boolean)
+          .map((w) => w[0]!.toUpperCase() + w.slice(1))
+          .join("");
+  const name = base[0]!.toLowerCase() + base.slice(1);
+  return RESERVED.has(name) ? `${name}Request` : name;
+}
+
+/** JSDoc body lines (`   * …`) from a description, safe inside a comment. */
+function docLines(record: MethodRecord): string {
+  const text = [
+    ...(record.description ?? `Sends ${record.method}.`).split("\n"),
+    "",
+    `Method \`${record.method}\`.${record.cancellable ? "" : " Not cancellable (no signal): Cancellation, Behavior Requirements 2."}` +
+      (record.taskAugmentable ? " With `task` in params it is task-augmented: cancel it with tasks/cancel, never a signal." : ""),
+  ];
+  return text.map((line) => `   *${line ? ` ${line.replace(/\*\//g, "*\\/")}` : ""}`).join("\n");
+}
+
+/**
+ * The view of templates/runtime/facade.ts.hbs for one side. Pure. `lifecycle` (server side) is
+ * the default initialize / server/discover handler the server gets (lifecycle-view.ts).
+ */
+export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side, lifecycle: LifecycleView | null = null) {
+  const peer: Side = side === "client" ? "server" : "client";
+  const cap = (s: Side) => s[0]!.toUpperCase() + s.slice(1);
+  const requests = model.methods.filter((m) => m.kind === "request" && m.from.includes(side));
+  // Where the client fills each request's `_meta` (2026-07-28), callers may leave it out.
+  const fillsMeta = side === "client" && policy.requestMeta !== null;
+  const paramsType = (m: MethodRecord) => {
+    const type = m.params ? formatTypeExpr(m.params, "T.") : "undefined";
+    return fillsMeta && m.params ? `MetaFilled<${type}>` : type;
+  };
+  const names = new Map<string, string>();
+  const methods = requests.map((m) => {
+    const name = methodName(m);
+    const clash = names.get(name);
+    if (clash !== undefined) {
+      throw new StubgenError(`${m.method} and ${clash} would both become the method ${name}() of the generated ${side}`);
+    }
+    names.set(name, m.method);
+    return {
+      name,
+      method: m.method,
+      doc: docLines(m),
+      params: paramsType(m),
+      paramsRequired: m.paramsRequired,
+      metaOnly: m.paramsMetaOnly && (!m.paramsRequired || fillsMeta),
+      result: `T.${m.result ?? "Result"}`,
+      options: m.cancellable ? "RequestOptions" : "UncancellableRequestOptions",
+      taskAugmentable: m.taskAugmentable,
+    };
+  });
+  const taskMethods = methods.filter((m) => m.taskAugmentable).map((m) => m.method);
+  return {
+    side,
+    peer,
+    className: side === "client" ? "McpClient" : "McpServer",
+    out: `${cap(side)}RequestMap`,
+    in: `${cap(peer)}RequestMap`,
+    outN: `${cap(side)}NotificationMap`,
+    inN: `${cap(peer)}NotificationMap`,
+    methods,
+    taskMethods,
+    taskMethodType: taskMethods.map((m) => JSON.stringify(m)).join(" | "),
+    taskResult: model.definitions.includes(policy.taskResultType) ? policy.taskResultType : "Result",
+    fillsMeta,
+    defaultTimeoutMs: policy.defaultTimeoutMs,
+    defaultMaxTotalTimeoutMs: policy.defaultMaxTotalTimeoutMs,
+    requestMeta: fillsMeta ? policy.requestMeta : null,
+    lifecycle: side === "server" ? lifecycle : null,
+    lifecycleInitialize: lifecycle?.kind === "initialize",
+    serverInfoType:
+      lifecycle === null
+        ? null
+        : lifecycle.kind === "initialize"
+          ? `T.${lifecycle.result}["serverInfo"]`
+          : model.definitions.includes("Implementation")
+            ? "T.Implementation"
+            : null,
+  };
+}

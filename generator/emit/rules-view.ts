@@ -1,0 +1,54 @@
+import { StubgenError } from "../errors.js";
+import { join } from "../load/json-pointer.js";
+import type { SchemaModel } from "../model/model.js";
+import type { RequestMetaPolicy, RevisionPolicy } from "../model/policy.js";
+import { definition, isSchemaNode, type SchemaDocument } from "../load/schema-document.js";
+
+/** The RULES constant of catalog.ts: the runtime's copy of the revision policy. */
+export type RulesView = Pick<
+  RevisionPolicy,
+  "cancellers" | "endableByReceiver" | "longLived" | "cancelByClosingStream" | "defaultTimeoutMs" | "defaultMaxTotalTimeoutMs"
+> & { readonly requestMeta: Omit<RequestMetaPolicy, "type"> | null };
+
+/**
+ * Checks the policy against the schema and returns the rules the generated runtime reads. The
+ * `_meta` keys must be properties of the policy's definition, and every method the policy
+ * names must be a request of the schema: a revision whose schema disagrees with the table is
+ * an error, never silently different stubs. Pure.
+ */
+export function rulesView(doc: SchemaDocument, model: SchemaModel, policy: RevisionPolicy): RulesView {
+  const requests = new Set(model.methods.filter((m) => m.kind === "request").map((m) => m.method));
+  for (const [field, methods] of [
+    ["endableByReceiver", policy.endableByReceiver],
+    ["longLived", policy.longLived],
+  ] as const) {
+    const unknown = methods.find((m) => !requests.has(m));
+    if (unknown !== undefined) {
+      throw new StubgenError(`the ${model.revision} policy names ${unknown} in ${field}, but the schema has no such request`, { file: doc.file });
+    }
+  }
+  let requestMeta: RulesView["requestMeta"] = null;
+  if (policy.requestMeta !== null) {
+    const { type, ...keys } = policy.requestMeta;
+    const def = definition(doc, type);
+    if (def === null) {
+      throw new StubgenError(`expected a definition ${type} (the request _meta the client fills on every request)`, { file: doc.file, pointer: join("", doc.defsKey) });
+    }
+    const properties = def.node["properties"];
+    for (const key of Object.values(keys)) {
+      if (!isSchemaNode(properties) || !isSchemaNode(properties[key])) {
+        throw new StubgenError(`expected ${type} to declare the property ${JSON.stringify(key)}`, { file: doc.file, pointer: join(def.pointer, "properties") });
+      }
+    }
+    requestMeta = keys;
+  }
+  return {
+    cancellers: policy.cancellers,
+    endableByReceiver: policy.endableByReceiver,
+    longLived: policy.longLived,
+    cancelByClosingStream: policy.cancelByClosingStream,
+    defaultTimeoutMs: policy.defaultTimeoutMs,
+    defaultMaxTotalTimeoutMs: policy.defaultMaxTotalTimeoutMs,
+    requestMeta,
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * `diffRevisions` on the published schemas (from the test cache): facts checked by reading the
+ * schemas, not a snapshot of the whole diff.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { diffRevisions } from "../../../generator/diff/diff.js";
+import { canonicalJson } from "../../../generator/diff/shape.js";
+import type { RevisionDiff } from "../../../generator/diff/types.js";
+import { modelRevision } from "../../../generator/generate.js";
+import { policyFor } from "../../../generator/model/policy.js";
+import { TEST_CACHE_DIR } from "../../helpers/schemas.js";
+
+async function diffPublished(from: string, to: string): Promise<RevisionDiff> {
+  const load = (revision: string) => modelRevision(revision, { cacheDir: TEST_CACHE_DIR });
+  return diffRevisions(await load(from), await load(to));
+}
+
+const methodsIn = (list: RevisionDiff["methods"]["added"], direction: string) =>
+  list.filter((m) => m.direction === direction).map((m) => m.method);
+
+describe("2025-06-18 → 2025-11-25", () => {
+  let diff: RevisionDiff;
+  beforeAll(async () => {
+    diff = await diffPublished("2025-06-18", "2025-11-25");
+  });
+
+  it("adds the tasks/* requests in both directions and the task and elicitation notifications; removes no method", () => {
+    const tasks = ["tasks/cancel", "tasks/get", "tasks/list", "tasks/result"];
+    expect(methodsIn(diff.methods.added, "ClientRequest")).toEqual(tasks);
+    expect(methodsIn(diff.methods.added, "ServerRequest")).toEqual(tasks);
+    expect(methodsIn(diff.methods.added, "ClientNotification")).toEqual(["notifications/tasks/status"]);
+    expect(methodsIn(diff.methods.added, "ServerNotification")).toEqual(["notifications/elicitation/complete", "notifications/tasks/status"]);
+    expect(diff.methods.added.every((m) => !m.breaking)).toBe(true);
+    expect(diff.methods.removed).toEqual([]);
+  });
+
+  it("makes tools/call, sampling/createMessage and elicitation/create task-augmentable (not breaking)", () => {
+    const flips = diff.methods.changed.filter((c) => c.change === "taskAugmentable");
+    expect(flips).toEqual(
+      ["elicitation/create", "sampling/createMessage", "tools/call"].map((method) => ({
+        method,
+        kind: "request",
+        change: "taskAugmentable",
+        before: false,
+        after: true,
+        breaking: false,
+      })),
+    );
+  });
+
+  it("moves inline params into named definitions without calling it breaking", () => {
+    expect(diff.methods.changed).toContainEqual({
+      method: "tools/call",
+      kind: "request",
+      change: "params",
+      before: 'CallToolRequest["params"]',
+      after: "CallToolRequestParams",
+      breaking: false,
+    });
+    expect(diff.definitions.changed).toContainEqual({
+      definition: "CallToolRequest",
+      change: "property-type",
+      property: "params",
+      before: "{ arguments?: { [key: string]: unknown }; name: string }",
+      after: "CallToolRequestParams",
+      breaking: false,
+    });
+  });
+
+  it("definitions: JSONRPCError removed, the task types added, Implementation gains optional icons, ElicitResult.content widened", () => {
+    expect(diff.definitions.removed).toEqual([{ definition: "JSONRPCError", breaking: true }]);
+    const added = diff.definitions.added.map((d) => d.definition);
+    for (const name of ["Task", "TaskMetadata", "CreateTaskResult", "GetTaskRequest", "Icon"]) expect(added).toContain(name);
+    expect(diff.definitions.changed).toContainEqual({
+      definition: "Implementation",
+      change: "property-added",
+      property: "icons",
+      required: false,
+      type: "Icon[]",
+      breaking: false,
+    });
+    expect(diff.definitions.changed).toContainEqual({
+      definition: "ElicitResult",
+      change: "property-type",
+      property: "content",
+      before: "{ [key: string]: boolean | integer | string }",
+      after: "{ [key: string]: boolean | integer | string | string[] }",
+      breaking: false,
+    });
+  });
+
+  it("leaves the cancellation rules as they were", () => {
+    expect(diff.cancellation.methods).toEqual([]);
+  });
+});
+
+describe("2025-11-25 → 2026-07-28", () => {
+  let diff: RevisionDiff;
+  beforeAll(async () => {
+    diff = await diffPublished("2025-11-25", "2026-07-28");
+  });
+
+  it("removes initialize and adds server/discover and subscriptions/listen to the client's requests", () => {
+    expect(methodsIn(diff.methods.added, "ClientRequest")).toEqual(["server/discover", "subscriptions/listen"]);
+    expect(diff.methods.removed).toContainEqual({ direction: "ClientRequest", method: "initialize", breaking: true });
+    expect(methodsIn(diff.methods.added, "ServerNotification")).toEqual(["notifications/subscriptions/acknowledged"]);
+  });
+
+  it("drops every server → client request (there is no ServerRequest union any more)", () => {
+    expect(methodsIn(diff.methods.removed, "ServerRequest")).toEqual([
+      "elicitation/create",
+      "ping",
+      "roots/list",
+      "sampling/createMessage",
+      "tasks/cancel",
+      "tasks/get",
+      "tasks/list",
+      "tasks/result",
+    ]);
+    expect(diff.definitions.removed).toContainEqual({ definition: "ServerRequest", breaking: true });
+  });
+
+  it("tools/call is no longer task-augmentable and tools/list needs params: both breaking", () => {
+    expect(diff.methods.changed).toContainEqual({
+      method: "tools/call",
+      kind: "request",
+      change: "taskAugmentable",
+      before: true,
+      after: false,
+      breaking: true,
+    });
+    expect(diff.methods.changed).toContainEqual({
+      method: "tools/list",
+      kind: "request",
+      change: "paramsRequired",
+      before: false,
+      after: true,
+      breaking: true,
+    });
+  });
+
+  it("property facts: Result.resultType and ListToolsResult.cacheScope newly required, CallToolRequestParams.task removed", () => {
+    const changed = diff.definitions.changed;
+    expect(changed).toContainEqual({ definition: "Result", change: "property-added", property: "resultType", required: true, type: "string", breaking: true });
+    expect(changed).toContainEqual({
+      definition: "ListToolsResult",
+      change: "property-added",
+      property: "cacheScope",
+      required: true,
+      type: '"private" | "public"',
+      breaking: true,
+    });
+    expect(changed).toContainEqual({ definition: "ListToolsRequest", change: "property-required", property: "params", breaking: true });
+    expect(changed).toContainEqual({ definition: "CallToolRequestParams", change: "property-removed", property: "task", type: "TaskMetadata", breaking: true });
+    const removed = diff.definitions.removed.map((d) => d.definition);
+    for (const name of ["InitializeRequest", "TaskMetadata", "PingRequest"]) expect(removed).toContain(name);
+    const added = diff.definitions.added.map((d) => d.definition);
+    for (const name of ["DiscoverRequest", "DiscoverResult", "SubscriptionsListenRequest"]) expect(added).toContain(name);
+  });
+
+  it("reports exactly the policy keys whose values differ, whatever keys the policy has", () => {
+    const before: Record<string, unknown> = { ...policyFor("2025-11-25") };
+    const after: Record<string, unknown> = { ...policyFor("2026-07-28") };
+    const differing = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+      .filter((key) => canonicalJson(before[key] ?? null) !== canonicalJson(after[key] ?? null))
+      .sort();
+    expect(diff.cancellation.policy.map((c) => c.key)).toEqual(differing);
+    for (const c of diff.cancellation.policy) {
+      expect(c.before, c.key).toEqual(JSON.parse(canonicalJson(before[c.key] ?? null)));
+      expect(c.after, c.key).toEqual(JSON.parse(canonicalJson(after[c.key] ?? null)));
+    }
+  });
+
+  it("no request present in both changes its cancellable flag (initialize, the uncancellable one, is gone)", () => {
+    expect(diff.cancellation.methods).toEqual([]);
+  });
+
+  it("counts breaking changes in the summary", () => {
+    expect(diff.summary.breaking).toBeGreaterThan(0);
+    expect(diff.summary.methodsRemoved).toBe(diff.methods.removed.length);
+  });
+});
