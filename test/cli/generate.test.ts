@@ -126,6 +126,48 @@ describe(`generate --revision ${REV}`, () => {
       expect(lines(r.stdout)).toEqual([`missing: OUT/${REV}/index.ts`, "1 file(s) out of date: run mcp-stubgen generate"]);
       expect(snapshot(cwd)).toEqual(before);
       expect(stagingLeftovers(cwd)).toEqual([]);
+      writeFileSync(join(out, REV, "index.ts"), first[`${REV}/index.ts`]!);
+    });
+
+    it("after an edit that keeps the length (one character replaced): exit 1 and the file listed as stale", async () => {
+      const edited = join(out, REV, "catalog.ts");
+      const original = first[`${REV}/catalog.ts`]!;
+      // replace one character in the middle by another one of the same UTF-8 length
+      const at = original.indexOf("tools/call");
+      expect(at).toBeGreaterThan(0);
+      const changed = `${original.slice(0, at)}T${original.slice(at + 1)}`;
+      expect(Buffer.byteLength(changed)).toBe(Buffer.byteLength(original));
+      expect(changed).not.toBe(original);
+      writeFileSync(edited, changed);
+      try {
+        const before = snapshot(cwd);
+        const r = await check();
+        expect(r.code).toBe(1);
+        expect(r.stderr).toBe("");
+        expect(lines(r.stdout)).toEqual([`stale: OUT/${REV}/catalog.ts`, "1 file(s) out of date: run mcp-stubgen generate"]);
+        expect(snapshot(cwd)).toEqual(before);
+      } finally {
+        writeFileSync(edited, original);
+      }
+    });
+
+    it("with a file the generator does not write in the revision folder: exit 1 and it is listed as not generated", async () => {
+      const leftover = join(out, REV, "old-module.ts");
+      writeFileSync(leftover, "// left from an older generator\n");
+      try {
+        const before = snapshot(cwd);
+        const r = await check();
+        expect(r.code).toBe(1);
+        expect(r.stderr).toBe("");
+        expect(lines(r.stdout)).toEqual([`not generated: OUT/${REV}/old-module.ts`, "1 file(s) out of date: run mcp-stubgen generate"]);
+        expect(snapshot(cwd)).toEqual(before);
+        expect(readFileSync(leftover, "utf8")).toBe("// left from an older generator\n");
+      } finally {
+        rmSync(leftover);
+      }
+      // and with it gone the output is up to date again
+      const r = await check();
+      expect(r.code, r.stdout).toBe(0);
     });
   });
 });

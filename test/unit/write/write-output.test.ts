@@ -158,6 +158,22 @@ describe("checkOutput", () => {
     });
   });
 
+  it("reports a file edited without changing its length (one character replaced) as stale", () => {
+    const out = join(tmp, "out");
+    const files = output({ r: { "a.ts": "export const a = 1;\n" } });
+    writeOutput(out, files);
+    writeFileSync(join(out, "r", "a.ts"), "export const a = 2;\n");
+    expect(statSync(join(out, "r", "a.ts")).size).toBe("export const a = 1;\n".length);
+    expect(checkOutput(out, files)).toEqual({ stale: [join("r", "a.ts")], missing: [], extra: [] });
+  });
+
+  it("reports a file the generator no longer writes as extra, even when everything else is up to date", () => {
+    const out = join(tmp, "out");
+    writeOutput(out, wanted());
+    writeFileSync(join(out, "s", "old.ts"), "old");
+    expect(checkOutput(out, wanted())).toEqual({ stale: [], missing: [], extra: [join("s", "old.ts")] });
+  });
+
   it("ignores folders of revisions it does not generate", () => {
     const out = join(tmp, "out");
     writeOutput(out, wanted());
