@@ -57,6 +57,22 @@ describe("deriveResult", () => {
       expect(resultsNamingMethod(d, "things/end")).toEqual(["EndResult"]);
     });
 
+    it("matches a method followed by a sentence's full stop, but not one continued by a dot and more name", () => {
+      const d = docFrom({
+        StopResult: obj("Returned for things/do."),
+        DottedResult: obj("Not about things/do.more or things/do.x."),
+        StopThenSpaceResult: obj("Sent for things/list. Then more text."),
+      });
+      expect(resultsNamingMethod(d, "things/do")).toEqual(["StopResult"]);
+      expect(resultsNamingMethod(d, "things/list")).toEqual(["StopThenSpaceResult"]);
+      expect(deriveResult(d, { method: "things/do", typeName: "DoThingsRequest" }, {})).toEqual({ type: "StopResult", rule: "description" });
+    });
+
+    it("does not match a method right after a dot", () => {
+      const d = docFrom({ AfterDotResult: obj("See x.things/do for that.") });
+      expect(resultsNamingMethod(d, "things/do")).toEqual([]);
+    });
+
     it("only considers definitions whose name ends in Result", () => {
       expect(deriveResult(doc, { method: "things/other", typeName: "OtherThingsRequest" }, {})).toEqual({
         type: "EmptyResult",
