@@ -78,6 +78,27 @@ describe("params, result and flags of methods present in both (method-types/)", 
   });
 });
 
+describe("params that were absent and are now required (params-appear/)", () => {
+  const diff = diffPair("params-appear");
+
+  it("reports the new params and the paramsRequired flip, each breaking, for named and inline params", () => {
+    expect(diff.methods.changed).toEqual([
+      { method: "jobs/start", kind: "request", change: "params", before: null, after: "StartParams", breaking: true },
+      { method: "jobs/start", kind: "request", change: "paramsRequired", before: false, after: true, breaking: true },
+      { method: "jobs/stop", kind: "request", change: "params", before: null, after: 'StopRequest["params"]', breaking: true },
+      { method: "jobs/stop", kind: "request", change: "paramsRequired", before: false, after: true, breaking: true },
+    ]);
+    expect(diff.methods.added).toEqual([]);
+    expect(diff.methods.removed).toEqual([]);
+  });
+
+  it("counts them as breaking in the summary", () => {
+    // 4 method entries + 2 property-added (params, required) are breaking; StartParams added is not.
+    expect(diff.summary).toMatchObject({ methodsChanged: 2, definitionsAdded: 1, definitionsChanged: 2, changes: 7, breaking: 6 });
+    expect(hasBreakingChanges(diff)).toBe(true);
+  });
+});
+
 describe("cancellation: the policy key by key, and the cancellable flags it decides", () => {
   const before: RevisionPolicy = { ...DEFAULT_POLICY, uncancellable: ["initialize"] };
   const after: RevisionPolicy = { ...DEFAULT_POLICY, uncancellable: ["tools/call"] };
