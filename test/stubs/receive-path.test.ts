@@ -92,24 +92,33 @@ describe("ignored cancels: no message to the peer, nothing else disturbed", () =
 
   it("unknown ids, and ids of requests this side sent (same-direction rule)", async () => {
     const { server, wire, peer, signals, events } = await serverWithSlowTool();
-    await peer.send(call(1));
+    // The client's request has id 5, so no request the client sent has the id the server uses below.
+    await peer.send(call(5));
     await settle();
-    // The server has a request of its own in flight with id 1 to the client: a cancel from the
-    // client for id 2 (which the server used, not the client) must not touch it.
-    const own = server.listRoots();
+    // The server sends a request of its own to the client; a cancel from the client naming that
+    // id names a request the server sent, not one it received: the direction rule ignores it.
+    const own = server.listRoots().then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
     await settle();
+    const [ownRequest] = peer.requests("roots/list");
+    const ownId = ownRequest!.id as number;
+    expect(ownId).not.toBe(5);
     await peer.send(cancelled(99, "nope"));
-    await peer.send(cancelled(2, "not yours"));
+    await peer.send(cancelled(ownId, "not yours"));
     await settle();
     expect(events).toEqual([
       { type: "ignored", cause: "unknown-request", requestId: 99, reason: "nope" },
-      { type: "ignored", cause: "unknown-request", requestId: 2, reason: "not yours" },
+      { type: "ignored", cause: "unknown-request", requestId: ownId, reason: "not yours" },
     ]);
-    expect(signals.get(1)?.aborted).toBe(false);
+    expect(signals.get(5)?.aborted).toBe(false);
+    // The server's own request is not cancelled: still pending, nothing sent about it.
     expect(server.inFlight).toEqual({ sent: 1, received: 1 });
     expect(wire.sent.filter((m) => !("method" in m))).toEqual([]);
-    await peer.send({ jsonrpc: "2.0", id: 1, result: { roots: [] } });
-    await expect(own).resolves.toEqual({ roots: [] });
+    expect(wire.sent.filter((m) => "method" in m && m.method === "notifications/cancelled")).toEqual([]);
+    await peer.send({ jsonrpc: "2.0", id: ownId, result: { roots: [] } });
+    await expect(own).resolves.toEqual({ result: { roots: [] } });
   });
 
   it("finished requests", async () => {
