@@ -50,6 +50,34 @@ describe("a valid cancel", () => {
     expect(events).toEqual([{ type: "received", requestId: 7, method: "tools/call", reason: "user pressed stop" }]);
   });
 
+  it("a handler that first reads ctx.signal after the cancel arrived gets an already aborted signal with the reason", async () => {
+    const gate = deferred();
+    const seen: Array<{ aborted: boolean; reason: unknown }> = [];
+    let late: AbortSignal | undefined;
+    const { server, wire, peer, events } = await serverWithRawPeer({
+      handlers: {
+        "tools/call": async (_params, ctx) => {
+          // Does not touch ctx.signal until the cancel has come and gone.
+          await gate.promise;
+          late = ctx.signal;
+          seen.push({ aborted: late.aborted, reason: late.reason });
+          return { content: [] };
+        },
+      },
+    });
+    await peer.send(call(3));
+    await settle();
+    await peer.send(cancelled(3, "stopped before you looked"));
+    await settle();
+    expect(events).toEqual([{ type: "received", requestId: 3, method: "tools/call", reason: "stopped before you looked" }]);
+    gate.resolve();
+    await settle();
+    expect(seen).toEqual([{ aborted: true, reason: "stopped before you looked" }]);
+    expect(late?.aborted).toBe(true);
+    expect(server.inFlight.received).toBe(0);
+    expect(wire.sent).toEqual([]); // a cancelled request gets no response
+  });
+
   it("accepts string ids and a missing reason", async () => {
     const { wire, peer, signals } = await serverWithSlowTool();
     await peer.send(call("abc"));
