@@ -13,6 +13,22 @@ const cancelOf = (requestId: number, reason: string) => ({
   params: { requestId, reason },
 });
 
+/**
+ * `promise`, or a failure naming `what` when it is still pending after `ms`: a request whose
+ * settling is the behaviour under test must fail an assertion, not hang until vitest's timeout.
+ */
+async function within<T>(promise: Promise<T>, what: string, ms = 2_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: still pending after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe("aborting a request", () => {
   it("sends exactly one notifications/cancelled with the id and reason, rejects, forgets the request and ignores a late response", async () => {
     const { client, wire, peer, events } = await clientWithRawPeer();
@@ -23,7 +39,7 @@ describe("aborting a request", () => {
 
     ac.abort("user pressed stop");
     ac.abort("again"); // a second abort is a no-op
-    const error = await call.catch((e: unknown) => e);
+    const error = await within(call.catch((e: unknown) => e), "the aborted tools/call");
     expect(error).toBeInstanceOf(RequestCancelledError);
     expect(error).toMatchObject({ name: "AbortError", reason: "user pressed stop", requestId: 1, method: "tools/call" });
     await settle();
@@ -54,7 +70,7 @@ describe("aborting a request", () => {
       const call = client.callTool({ name: "x" }, cancelReason === undefined ? { signal: ac.signal } : { signal: ac.signal, cancelReason });
       await settle(1);
       ac.abort(reason);
-      const error = (await call.catch((e: unknown) => e)) as RequestCancelledError;
+      const error = (await within(call.catch((e: unknown) => e), "the aborted tools/call")) as RequestCancelledError;
       expect(error.reason).toBe(ac.signal.reason); // the caller gets its own reason back, untouched
     }
     await settle();
@@ -82,7 +98,7 @@ describe("aborting a request", () => {
     const call = client.listTools({}, { signal: ac.signal });
     await settle();
     await peer.send({ jsonrpc: "2.0", id: 1, result: { tools: [] } });
-    await expect(call).resolves.toEqual({ tools: [] });
+    await expect(within(call, "the answered tools/list")).resolves.toEqual({ tools: [] });
     ac.abort("after the fact");
     await settle();
     expect(wire.cancels()).toEqual([]);
@@ -96,13 +112,48 @@ describe("aborting a request", () => {
     expect(getEventListeners(longLived.signal, "abort")).toHaveLength(1);
     await settle();
     for (const m of peer.requests("ping")) await peer.send({ jsonrpc: "2.0", id: m.id, result: {} });
-    await Promise.all(answered);
+    await within(Promise.all(answered), "10,000 answered pings");
     expect(getEventListeners(longLived.signal, "abort")).toHaveLength(0);
     expect(client.inFlight.sent).toBe(0);
   });
 });
 
 describe("timeouts", () => {
+  it("requests timing out on a shared signal leave it watched only by the ones still waiting, and it still cancels later ones", async () => {
+    const { client, wire, peer } = await clientWithRawPeer();
+    const ac = new AbortController();
+    // id 1 waits with no timeout; ids 2-6 time out on the same signal.
+    const waiting = client.callTool({ name: "stays" }, { signal: ac.signal }).catch((e: unknown) => e);
+    const timedOut = await within(
+      Promise.all(Array.from({ length: 5 }, () => client.ping({ signal: ac.signal, timeoutMs: 1 }).catch((e: unknown) => e))),
+      "five pings with timeoutMs: 1",
+    );
+    expect(timedOut.every((e) => e instanceof RequestTimeoutError)).toBe(true);
+    // The waiting request keeps the one listener; the timed-out ones took nothing away from it.
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(1);
+    expect(client.inFlight.sent).toBe(1);
+    await settle();
+    await peer.send({ jsonrpc: "2.0", id: 1, result: { content: [] } });
+    expect(await within(waiting, "the answered tools/call")).toEqual({ content: [] });
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
+
+    // The same signal, used again after all that: its abort still cancels the new request.
+    const later = client.callTool({ name: "later" }, { signal: ac.signal });
+    await settle();
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(1);
+    ac.abort("stop the later one");
+    const error = await within(later.catch((e: unknown) => e), "the later tools/call after abort");
+    expect(error).toBeInstanceOf(RequestCancelledError);
+    expect(error).toMatchObject({ requestId: 7, reason: "stop the later one" });
+    await settle();
+    expect(wire.cancels()).toEqual([
+      ...[2, 3, 4, 5, 6].map((id) => cancelOf(id, "Request timed out after 1 ms")),
+      cancelOf(7, "stop the later one"),
+    ]);
+    expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
+    expect(client.inFlight.sent).toBe(0);
+  });
+
   it("sends one cancel and rejects with RequestTimeoutError (not AbortError), code -32001", async () => {
     const { client, wire, events } = await clientWithRawPeer();
     const error = await client.callTool({ name: "x" }, { timeoutMs: 20 }).catch((e: unknown) => e);
@@ -259,7 +310,7 @@ describe("connection close", () => {
     const calls = [client.callTool({ name: "a" }, { timeoutMs: 200, signal: ac.signal }), client.listTools()];
     await settle();
     await peer.close();
-    for (const call of calls) await expect(call).rejects.toBeInstanceOf(ConnectionClosedError);
+    for (const call of calls) await expect(within(call, "a request pending at close")).rejects.toBeInstanceOf(ConnectionClosedError);
     expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 250)); // past the timeout: nothing fires
     expect(wire.cancels()).toEqual([]);
