@@ -310,7 +310,7 @@ describe("connection close", () => {
     const calls = [client.callTool({ name: "a" }, { timeoutMs: 200, signal: ac.signal }), client.listTools()];
     await settle();
     await peer.close();
-    for (const call of calls) await expect(within(call, "a request pending at close")).rejects.toBeInstanceOf(ConnectionClosedError);
+    for (const call of calls) await expect(within<unknown>(call, "a request pending at close")).rejects.toBeInstanceOf(ConnectionClosedError);
     expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 250)); // past the timeout: nothing fires
     expect(wire.cancels()).toEqual([]);
