@@ -1,11 +1,11 @@
 import { StubgenError } from "./errors.js";
 import { buildModel, checkDirectionUnions, type SchemaModel } from "./model/model.js";
 import { policyFor } from "./model/policy.js";
-import { renderRevision, type FileSet } from "./emit/render.js";
+import { renderRevision, renderRuntime, type FileSet } from "./emit/render.js";
 import { catalogJson, type CatalogJson } from "./model/catalog-data.js";
 import { loadSchema, readManifest, revisionInfo, type Manifest } from "./load/schema-source.js";
-import { checkOutput, writeOutput, type CheckReport } from "./write/write-output.js";
-import { outputOptions, type EmitKind, type ImportExtension, type OutputOptions } from "./emit/output-options.js";
+import { checkOutput, sharedRuntimeUsers, writeOutput, type CheckReport } from "./write/write-output.js";
+import { outputOptions, RUNTIME_DIR, type EmitKind, type ImportExtension, type OutputOptions, type RuntimeLayout } from "./emit/output-options.js";
 
 export interface GenerateOptions {
   /** Revisions to generate (ids of schema/revisions.json, or a label with `schema`). */
@@ -27,6 +27,11 @@ export interface GenerateOptions {
   readonly importExtension?: ImportExtension | undefined;
   /** `ts` (default): TypeScript sources; `js`: a `.js` and a `.d.ts` file for each of them. */
   readonly emit?: EmitKind | undefined;
+  /**
+   * `shared` (default): the revision-independent runtime is written once to `<out>/runtime/` and
+   * every `<out>/<revision>/` imports it; `inline`: each revision folder holds its own copy.
+   */
+  readonly runtime?: RuntimeLayout | undefined;
   /** Schema cache folder (default: `.mcp-stubgen/schema` in the working folder). */
   readonly cacheDir?: string | undefined;
   /** The schema is a fragment: no MCP direction unions is fine (else an error). */
@@ -37,6 +42,8 @@ export interface GenerateOptions {
 
 export interface GenerateResult {
   readonly outDir: string;
+  /** The files of `<out>/runtime/` (empty with `runtime: "inline"`). */
+  readonly runtime: readonly string[];
   readonly revisions: ReadonlyArray<{ readonly revision: string; readonly files: readonly string[] }>;
   /** Present with `check`: what is out of date (empty lists: up to date). */
   readonly check?: CheckReport;
@@ -59,6 +66,15 @@ export function selectRevisions(options: GenerateOptions, manifest: Manifest): s
   return given;
 }
 
+/** Refuses a revision whose output folder would be the shared runtime's. Pure. */
+export function checkOutputLabels(revisions: readonly string[]): void {
+  if (revisions.includes(RUNTIME_DIR)) {
+    throw new StubgenError(
+      `a revision cannot be labelled "${RUNTIME_DIR}": <out>/${RUNTIME_DIR}/ holds the runtime the revisions share; give the schema another label with --revision`,
+    );
+  }
+}
+
 /** Loads and models one revision. */
 export async function modelRevision(revision: string, options: GenerateOptions) {
   const doc = await loadSchema(revision, {
@@ -77,14 +93,16 @@ export async function modelRevision(revision: string, options: GenerateOptions) 
 }
 
 /**
- * The rendered files of one revision as the output options want them written. The transforms
- * load TypeScript, so they are imported only when an option asks for them.
+ * The rendered files of one output folder as the output options want them written. `runtime`:
+ * the file names of the shared runtime the folder imports from `../runtime/` (none for the
+ * runtime itself and for an inline revision). The transforms load TypeScript, so they are
+ * imported only when an option asks for them.
  */
-export async function finishFiles(files: FileSet, options: OutputOptions): Promise<FileSet> {
+export async function finishFiles(files: FileSet, options: OutputOptions, runtime: ReadonlySet<string> = new Set()): Promise<FileSet> {
   let finished = files;
   if (options.importExtension !== ".js") {
     const { withImportExtension } = await import("./emit/import-specifiers.js");
-    finished = withImportExtension(finished, options.importExtension);
+    finished = withImportExtension(finished, options.importExtension, runtime);
   }
   if (options.emit === "js") {
     const { emitJs } = await import("./emit/emit-js.js");
@@ -95,22 +113,33 @@ export async function finishFiles(files: FileSet, options: OutputOptions): Promi
 
 /**
  * The programmatic entry point (build scripts): generate the selected revisions into
- * `out/<revision>/`, or with `check` report what is stale without writing anything.
+ * `out/<revision>/` (and, with the shared runtime, `out/runtime/`), or with `check` report what
+ * is stale without writing anything.
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const manifest = options.manifest ?? readManifest();
   const outDir = options.out ?? DEFAULT_OUT_DIR;
   const finish = outputOptions(options);
-  const output = new Map<string, FileSet>();
-  for (const revision of selectRevisions(options, manifest)) {
+  const selected = selectRevisions(options, manifest);
+  checkOutputLabels(selected);
+  const shared = finish.runtime === "shared";
+  const runtimeNames: ReadonlySet<string> = shared ? new Set(renderRuntime().keys()) : new Set();
+  const revisionOutput = new Map<string, FileSet>();
+  for (const revision of selected) {
     const { doc, model, policy } = await modelRevision(revision, { ...options, manifest });
     if (!options.fragment) checkDirectionUnions(doc);
-    output.set(revision, await finishFiles(await renderRevision(doc, model, policy), finish));
+    revisionOutput.set(revision, await finishFiles(await renderRevision(doc, model, policy, finish.runtime), finish, runtimeNames));
   }
-  const revisions = [...output].map(([revision, files]) => ({ revision, files: [...files.keys()] }));
-  if (options.check) return { outDir, revisions, check: checkOutput(outDir, output) };
+  const output = new Map<string, FileSet>();
+  if (shared) output.set(RUNTIME_DIR, await finishFiles(renderRuntime(), finish));
+  // Inline: a shared runtime left from an earlier run goes, unless revisions not generated now still import it.
+  else if (sharedRuntimeUsers(outDir, [...revisionOutput.keys()]).length === 0) output.set(RUNTIME_DIR, new Map());
+  for (const [revision, files] of revisionOutput) output.set(revision, files);
+  const runtime = [...(output.get(RUNTIME_DIR)?.keys() ?? [])];
+  const revisions = [...revisionOutput].map(([revision, files]) => ({ revision, files: [...files.keys()] }));
+  if (options.check) return { outDir, runtime, revisions, check: checkOutput(outDir, output) };
   writeOutput(outDir, output);
-  return { outDir, revisions };
+  return { outDir, runtime, revisions };
 }
 
 /** The method catalog of one revision, as `mcp-stubgen catalog --json` prints it. */

@@ -19,11 +19,13 @@ export interface StubgenConfig {
   readonly importExtension?: ".js" | ".ts";
   /** TypeScript sources, or JavaScript with declarations (generate). */
   readonly emit?: "ts" | "js";
+  /** The runtime once in `<out>/runtime/`, or a copy in each revision folder (generate). */
+  readonly runtime?: "shared" | "inline";
 }
 
 export const CONFIG_FILE = "mcp-stubgen.config.json";
 
-const KEYS = "revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit";
+const KEYS = "revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime";
 
 /** A config and the file it came from (null: no config file, the empty config). */
 export interface LoadedConfig {
@@ -117,6 +119,10 @@ export function validateConfig(value: unknown, file: string, at: string): Stubge
       case "emit":
         if (v !== "ts" && v !== "js") fail(where, '"ts" or "js"');
         config.emit = v as "ts" | "js";
+        break;
+      case "runtime":
+        if (v !== "shared" && v !== "inline") fail(where, '"shared" or "inline"');
+        config.runtime = v as "shared" | "inline";
         break;
       default:
         fail(where, `one of the keys ${KEYS}`);

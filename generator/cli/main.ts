@@ -12,6 +12,7 @@ import { hasBreakingChanges } from "../diff/diff.js";
 import { formatDiffJson, formatDiffMarkdown } from "../diff/format.js";
 import { catalog, CUSTOM_REVISION, generate, type GenerateOptions } from "../generate.js";
 import { defaultCacheDir, TOOL_VERSION } from "../project.js";
+import { RUNTIME_DIR } from "../emit/output-options.js";
 import { quietPipeWriter } from "./quiet-pipe.js";
 import { listSchemas, pullSchemas } from "../load/schema-source.js";
 
@@ -76,6 +77,7 @@ function options(args: CommonArgs & Record<string, unknown>, { config, cacheDir 
     resultOverrides: overrides,
     importExtension: oneOf(args, "import-ext", ["js", "ts"] as const, (ext) => `.${ext}` as const) ?? config.importExtension,
     emit: oneOf(args, "emit", ["ts", "js"] as const, (emit) => emit) ?? config.emit,
+    runtime: oneOf(args, "runtime", ["shared", "inline"] as const, (runtime) => runtime) ?? config.runtime,
   };
 }
 
@@ -115,6 +117,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           .option("result-override", { type: "string", array: true, describe: "method=TypeName, for a result the derivation gets wrong" })
           .option("import-ext", { type: "string", describe: "Extension of the generated files' imports of each other (default: js; ts for Node type stripping and Deno)" })
           .option("emit", { type: "string", describe: "ts (default): TypeScript sources; js: a .js and a .d.ts file for each" })
+          .option("runtime", {
+            type: "string",
+            describe: "shared (default): the runtime once in <out>/runtime/, imported by every revision; inline: a copy in each revision folder",
+          })
           .example("$0 generate --all", "every known revision into out/")
           .example("$0 generate -r 2025-11-25 --check", "exit 1 when out/2025-11-25 is stale"),
       async (args) => {
@@ -129,6 +135,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           exitCode = bad === 0 ? 0 : 1;
           return;
         }
+        if (result.runtime.length > 0) io.stdout(`wrote ${show(`${result.outDir}/${RUNTIME_DIR}`)}/ (${result.runtime.join(", ")})\n`);
         for (const { revision, files } of result.revisions) {
           io.stdout(`wrote ${show(`${result.outDir}/${revision}`)}/ (${files.join(", ")})\n`);
         }

@@ -7,10 +7,11 @@
  * The rewrite parses each file (TypeScript's parser, through ts-morph, so load this module
  * lazily) and touches only module specifiers: of import and export declarations, `import()`
  * calls and `import("…")` types. Only a specifier `./name.js` naming a sibling `name.ts` of
- * the same file set changes; comments, strings and other specifiers stay as they are. Pure.
+ * the same file set, or `../runtime/name.js` naming a file of the shared runtime, changes;
+ * comments, strings and other specifiers stay as they are. Pure.
  */
 import { ts } from "ts-morph";
-import type { ImportExtension } from "./output-options.js";
+import { RUNTIME_DIR, type ImportExtension } from "./output-options.js";
 import type { FileSet } from "./render.js";
 
 /** A module specifier in a file: where its text (inside the quotes) starts and ends, and the text. */
@@ -38,31 +39,45 @@ export function moduleSpecifiers(fileName: string, text: string): Specifier[] {
   return found.sort((a, b) => a.start - b.start);
 }
 
-/** `./name.js` → `name`, for a specifier of a sibling file; else null. */
-function siblingName(specifier: string): string | null {
-  const match = /^\.\/([^/\\]+)\.js$/.exec(specifier);
-  return match ? match[1]! : null;
+const RELATIVE_MODULE = new RegExp(`^(\\./|\\.\\./${RUNTIME_DIR}/)([^/\\\\]+)\\.js$`);
+
+/** `./name.js` → `./` and `name`, `../runtime/name.js` → `../runtime/` and `name`; else null. */
+function relativeModule(specifier: string): { readonly folder: string; readonly name: string } | null {
+  const match = RELATIVE_MODULE.exec(specifier);
+  return match ? { folder: match[1]!, name: match[2]! } : null;
 }
 
-/** One file with its sibling specifiers (`./name.js` where `name.ts` is in `siblings`) ending in `extension`. */
-export function rewriteFile(fileName: string, text: string, siblings: ReadonlySet<string>, extension: ImportExtension): string {
+/**
+ * One file with its imports of generated files ending in `extension`: `./name.js` where `name.ts`
+ * is in `siblings`, and `../runtime/name.js` where `name.ts` is in `runtime` (the shared runtime's files).
+ */
+export function rewriteFile(
+  fileName: string,
+  text: string,
+  siblings: ReadonlySet<string>,
+  extension: ImportExtension,
+  runtime: ReadonlySet<string> = new Set(),
+): string {
   let result = "";
   let at = 0;
   for (const specifier of moduleSpecifiers(fileName, text)) {
-    const name = siblingName(specifier.text);
-    if (name === null || !siblings.has(`${name}.ts`)) continue;
+    const target = relativeModule(specifier.text);
+    if (target === null || !(target.folder === "./" ? siblings : runtime).has(`${target.name}.ts`)) continue;
     // The literal's source text, not its value: a specifier written with escapes stays as it is.
     if (text.slice(specifier.start, specifier.end) !== specifier.text) continue;
-    result += `${text.slice(at, specifier.start)}./${name}${extension}`;
+    result += `${text.slice(at, specifier.start)}${target.folder}${target.name}${extension}`;
     at = specifier.end;
   }
   return result + text.slice(at);
 }
 
-/** The files of one revision with their imports of each other ending in `extension`. */
-export function withImportExtension(files: FileSet, extension: ImportExtension): FileSet {
+/**
+ * The files of one output folder with their imports of each other, and of the shared runtime's
+ * files (`runtime`: its file names, when the folder uses `../runtime/`), ending in `extension`.
+ */
+export function withImportExtension(files: FileSet, extension: ImportExtension, runtime: ReadonlySet<string> = new Set()): FileSet {
   if (extension === ".js") return files;
-  // The output is one flat folder: a sibling is a `.ts` file at its top.
+  // Each output folder is flat: a sibling is a `.ts` file at its top.
   const siblings = new Set([...files.keys()].filter((path) => !path.includes("/") && path.endsWith(".ts") && !path.endsWith(".d.ts")));
-  return new Map([...files].map(([path, text]): [string, string] => [path, siblings.has(path) ? rewriteFile(path, text, siblings, extension) : text]));
+  return new Map([...files].map(([path, text]): [string, string] => [path, siblings.has(path) ? rewriteFile(path, text, siblings, extension, runtime) : text]));
 }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import Handlebars from "handlebars";
-import { TEMPLATES_DIR } from "../project.js";
+import { PACKAGE_ROOT, TEMPLATES_DIR } from "../project.js";
 
 /** A compiled template: view data in, file text out. */
 export type Template = (view: object) => string;
@@ -18,13 +18,22 @@ export function loadTemplates(dir: string = TEMPLATES_DIR): ReadonlyMap<string, 
     hbs.registerPartial(basename(file, ".hbs"), readFileSync(join(partialsDir, file), "utf8"));
   }
   const templates = new Map<string, Template>();
-  for (const sub of ["", "runtime"]) {
-    for (const file of readdirSync(join(dir, sub)).filter((f) => f.endsWith(".hbs")).sort()) {
-      const compiled = hbs.compile(readFileSync(join(dir, sub, file), "utf8"), { noEscape: true, strict: true });
-      templates.set(sub ? `${sub}/${basename(file, ".hbs")}` : basename(file, ".hbs"), (view) => compiled(view));
-    }
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".hbs")).sort()) {
+    const compiled = hbs.compile(readFileSync(join(dir, file), "utf8"), { noEscape: true, strict: true });
+    templates.set(basename(file, ".hbs"), (view) => compiled(view));
   }
   return templates;
+}
+
+/** Where the runtime's sources live, relative to the package folder (named in each copy's header). */
+export const RUNTIME_SOURCE_DIR = "templates/runtime";
+
+/**
+ * The revision-independent runtime: `templates/runtime/<name>.ts` for each name, read as they
+ * are (plain TypeScript that tsc checks in place; no template syntax), name → text.
+ */
+export function loadRuntimeSources(names: readonly string[], root: string = PACKAGE_ROOT): ReadonlyMap<string, string> {
+  return new Map(names.map((name) => [name, readFileSync(join(root, RUNTIME_SOURCE_DIR, `${name}.ts`), "utf8")]));
 }
 
 let cached: ReadonlyMap<string, Template> | undefined;

@@ -14,9 +14,13 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { StubgenError } from "../errors.js";
+import { RUNTIME_DIR } from "../emit/output-options.js";
 import type { FileSet } from "../emit/render.js";
 
-/** Revision → its generated files. */
+/**
+ * Output folder (a revision, or `runtime` for the shared runtime) → its generated files. An
+ * empty file set removes the folder's files and the folder.
+ */
 export type Output = ReadonlyMap<string, FileSet>;
 
 const REASONS: Readonly<Record<string, string>> = {
@@ -77,7 +81,7 @@ export type Step =
   | { readonly kind: "remove"; readonly path: string; readonly backup: string };
 
 /**
- * Writes each revision's files under `outDir/<revision>/`, touching only what changed: a file
+ * Writes each folder's files under `outDir/<folder>/` (a revision, or the shared runtime), touching only what changed: a file
  * whose text is the same keeps its inode and mtime, a new or changed file is written, and a
  * file the generator no longer writes is removed (other revision folders and files beside them
  * are left alone). New texts are first written to a temporary folder inside `outDir` (so the
@@ -143,6 +147,10 @@ export function writeOutput(outDir: string, output: Output, options: WriteOption
       for (const emptied of emptiedFolders(dir, plan.remove)) {
         step({ kind: "rmdir", path: emptied }, () => rmdirSync(emptied));
       }
+      // A folder that is to hold nothing (a shared runtime no longer used) goes with its files.
+      if (output.get(revision)?.size === 0 && existsSync(dir) && readdirSync(dir).length === 0) {
+        step({ kind: "rmdir", path: dir }, () => rmdirSync(dir));
+      }
       for (const [path] of plan.write) {
         const final = join(dir, path);
         for (const folder of missingFolders(target, final)) step({ kind: "mkdir", path: folder }, () => mkdirSync(folder));
@@ -167,6 +175,24 @@ export function writeOutput(outDir: string, output: Output, options: WriteOption
   }
   rmSync(staging, { recursive: true, force: true });
   return report;
+}
+
+/**
+ * The folders of `outDir`, other than the shared runtime's and those in `except`, whose files
+ * import the shared runtime (`../runtime/`), sorted; empty when `outDir` does not exist.
+ */
+export function sharedRuntimeUsers(outDir: string, except: readonly string[]): string[] {
+  const marker = `../${RUNTIME_DIR}/`;
+  try {
+    if (!existsSync(outDir) || !statSync(outDir).isDirectory()) return [];
+    return readdirSync(outDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== RUNTIME_DIR && !e.name.startsWith(".") && !except.includes(e.name))
+      .map((e) => e.name)
+      .filter((name) => [...readTree(join(outDir, name)).values()].some((text) => text.includes(marker)))
+      .sort();
+  } catch (err) {
+    throw new StubgenError(`cannot read the output folder: ${reason(err)}`, { file: outDir });
+  }
 }
 
 /** Every file below `dir` (path relative to it → text); empty when `dir` does not exist. */

@@ -25,7 +25,7 @@ const tmp = tempDirs();
 const writeJson = (path: string, value: unknown) => writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 
 /** The revision folders below `dir`. */
-const revisionFolders = (dir: string) => [...new Set(fileList(dir).map((f) => f.split("/")[0]))];
+const revisionFolders = (dir: string) => [...new Set(fileList(dir).map((f) => f.split("/")[0]))].filter((f) => f !== "runtime");
 
 describe("config file", () => {
   it("mcp-stubgen.config.json in the working folder makes a bare `generate` write gen/2024-11-05/", async () => {
@@ -34,7 +34,7 @@ describe("config file", () => {
     const r = await runCli(["generate"], cwd);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
-    expect([...wroteLines(r.stdout).keys()]).toEqual(["gen/2024-11-05"]);
+    expect([...wroteLines(r.stdout).keys()]).toEqual(["gen/runtime", "gen/2024-11-05"]);
     expect(revisionFolders(join(cwd, "gen"))).toEqual(["2024-11-05"]);
     expect(fileList(join(cwd, "gen"))).toContain("2024-11-05/types.ts");
     expect(existsSync(join(cwd, "out"))).toBe(false);
@@ -49,7 +49,7 @@ describe("config file", () => {
     });
     const r = await runCli(["generate"], cwd);
     expect(r.code, r.stderr).toBe(0);
-    expect([...wroteLines(r.stdout).keys()]).toEqual(["src/mcp/2025-06-18"]);
+    expect([...wroteLines(r.stdout).keys()]).toEqual(["src/mcp/runtime", "src/mcp/2025-06-18"]);
     expect(revisionFolders(join(cwd, "src", "mcp"))).toEqual(["2025-06-18"]);
   });
 
@@ -60,7 +60,7 @@ describe("config file", () => {
     const r = await runCli(["generate"], cwd);
     const line = expectOneErrorLine(r);
     expect(line).toContain(`${join(realpathSync(cwd), "mcp-stubgen.config.json")}#/outDir: `);
-    expect(line).toMatch(/invalid config: expected one of the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit$/);
+    expect(line).toMatch(/invalid config: expected one of the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime$/);
     expect(snapshot(cwd)).toEqual(before);
   });
 
@@ -71,13 +71,13 @@ describe("config file", () => {
     // --revision and --cache from the command line; out from the config, relative to conf/
     const r = await runCli(["generate", "--config", "conf/stubgen.json", "--revision", "2025-03-26", "--cache", TEST_CACHE_DIR], cwd);
     expect(r.code, r.stderr).toBe(0);
-    expect([...wroteLines(r.stdout).keys()]).toEqual(["conf/gen/2025-03-26"]);
+    expect([...wroteLines(r.stdout).keys()]).toEqual(["conf/gen/runtime", "conf/gen/2025-03-26"]);
     expect(revisionFolders(join(cwd, "conf", "gen"))).toEqual(["2025-03-26"]);
     expect(existsSync(join(cwd, "gen"))).toBe(false);
     // --out from the command line (relative to the working folder); revisions from the config
     const r2 = await runCli(["generate", "--config", "conf/stubgen.json", "--out", "flag-out", "--cache", TEST_CACHE_DIR], cwd);
     expect(r2.code, r2.stderr).toBe(0);
-    expect([...wroteLines(r2.stdout).keys()]).toEqual(["flag-out/2024-11-05"]);
+    expect([...wroteLines(r2.stdout).keys()]).toEqual(["flag-out/runtime", "flag-out/2024-11-05"]);
     expect(revisionFolders(join(cwd, "flag-out"))).toEqual(["2024-11-05"]);
     expect(revisionFolders(join(cwd, "conf", "gen"))).toEqual(["2025-03-26"]);
     expect(stagingLeftovers(cwd)).toEqual([]);
@@ -108,7 +108,7 @@ describe("config file errors name the file", () => {
     const r = await runCli(["generate", "--config", "missing.json"], cwd);
     expect(expectOneErrorLine(r)).toBe(
       `mcp-stubgen: error: ${join(realpathSync(cwd), "missing.json")}: cannot read the config file: no such file (ENOENT); ` +
-        "expected a JSON object with the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit",
+        "expected a JSON object with the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime",
     );
     expect(fileList(cwd)).toEqual([]);
   });
@@ -144,7 +144,7 @@ describe("schema pull and schema list honour the config (README: Config file)", 
     expect(lines(listed.stdout).find((l) => l.startsWith(REV))).toMatch(new RegExp(`^${REV}\\s+2020-12\\s+cached\\s+build/mcp-schema/${REV}/schema.json$`));
     const generated = await runCli(["generate"], cwd);
     expect(generated.code, generated.stderr).toBe(0);
-    expect([...wroteLines(generated.stdout).keys()]).toEqual([`src/generated/mcp/${REV}`]);
+    expect([...wroteLines(generated.stdout).keys()]).toEqual([`src/generated/mcp/runtime`, `src/generated/mcp/${REV}`]);
     expect(existsSync(join(cwd, ".mcp-stubgen"))).toBe(false);
   });
 
@@ -170,6 +170,6 @@ describe("schema pull and schema list honour the config (README: Config file)", 
     expect(lines(pulled.stdout)[0]).toMatch(new RegExp(`^${REV}: app/\\.mcp-stubgen/schema/${REV}/schema.json `));
     const generated = await runCli(["generate", "--config", "app/stubgen.json"], cwd);
     expect(generated.code, generated.stderr).toBe(0);
-    expect([...wroteLines(generated.stdout).keys()]).toEqual([`app/gen/${REV}`]);
+    expect([...wroteLines(generated.stdout).keys()]).toEqual([`app/gen/runtime`, `app/gen/${REV}`]);
   });
 });

@@ -42,8 +42,9 @@ describe("generate --schema http://…", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
     expect(requested).toContain("/x.json");
-    const files = fileList(join(cwd, "OUT"));
+    const files = fileList(join(cwd, "OUT")).filter((f) => !f.startsWith("runtime/"));
     expect(files.every((f) => f.startsWith("custom-label/"))).toBe(true);
+    expect(wroteLines(r.stdout).has("OUT/runtime")).toBe(true);
     for (const name of ["types.ts", "catalog.ts", "index.ts"]) expect(files).toContain(`custom-label/${name}`);
     expect(wroteLines(r.stdout).get("OUT/custom-label")).toEqual(files.map((f) => f.slice("custom-label/".length)));
     const header = readFileSync(join(cwd, "OUT", "custom-label", "catalog.ts"), "utf8").split("\n").slice(0, 3).join("\n");

@@ -30,7 +30,7 @@ describe("a schema without direction unions", () => {
     const cwd = tmp();
     const r = await runCli(["generate", "--schema", FRAGMENT, "--out", "OUT", "--fragment"], cwd);
     expect(r.code, r.stderr).toBe(0);
-    expect([...wroteLines(r.stdout).keys()]).toEqual(["OUT/custom"]);
+    expect([...wroteLines(r.stdout).keys()]).toEqual(["OUT/runtime", "OUT/custom"]);
     expect(readFileSync(join(cwd, "OUT", "custom", "types.ts"), "utf8")).toContain("export interface EchoRequestParams");
     const catalog = await runCli(["catalog", "--schema", FRAGMENT, "--fragment", "--json"], cwd);
     expect(catalog.code, catalog.stderr).toBe(0);
@@ -42,6 +42,6 @@ describe("a schema without direction unions", () => {
     writeFileSync(join(cwd, "mcp-stubgen.config.json"), JSON.stringify({ schema: FRAGMENT, out: "gen", fragment: true }));
     const r = await runCli(["generate"], cwd);
     expect(r.code, r.stderr).toBe(0);
-    expect([...wroteLines(r.stdout).keys()]).toEqual(["gen/custom"]);
+    expect([...wroteLines(r.stdout).keys()]).toEqual(["gen/runtime", "gen/custom"]);
   });
 });

@@ -50,15 +50,17 @@ describe(`generate --revision ${REV}`, () => {
     first = readAll(out);
   });
 
-  it(`writes OUT/${REV}/ with types.ts, catalog.ts and index.ts, and says so on stdout`, () => {
+  it(`writes OUT/${REV}/ with types.ts, catalog.ts and index.ts, and the shared OUT/runtime/, and says so on stdout`, () => {
     const files = Object.keys(first);
     for (const name of ["types.ts", "catalog.ts", "index.ts"]) expect(files).toContain(`${REV}/${name}`);
-    expect(files.every((f) => f.startsWith(`${REV}/`))).toBe(true);
+    for (const name of ["protocol.ts", "outgoing.ts", "stdio.ts"]) expect(files).toContain(`runtime/${name}`);
+    expect(files.every((f) => f.startsWith(`${REV}/`) || f.startsWith("runtime/"))).toBe(true);
     // stdout reports exactly the files that are on disk
     const wrote = wroteLines(firstStdout);
-    expect([...wrote.keys()]).toEqual([`OUT/${REV}`]);
-    expect(wrote.get(`OUT/${REV}`)).toEqual(files.map((f) => f.slice(REV.length + 1)).sort());
-    expect(lines(firstStdout)).toHaveLength(1);
+    expect([...wrote.keys()]).toEqual(["OUT/runtime", `OUT/${REV}`]);
+    expect(wrote.get(`OUT/${REV}`)).toEqual(files.filter((f) => f.startsWith(`${REV}/`)).map((f) => f.slice(REV.length + 1)).sort());
+    expect(wrote.get("OUT/runtime")).toEqual(files.filter((f) => f.startsWith("runtime/")).map((f) => f.slice("runtime/".length)).sort());
+    expect(lines(firstStdout)).toHaveLength(2);
     expect(stagingLeftovers(cwd)).toEqual([]);
     expect(stagingLeftovers(out)).toEqual([]);
   });
@@ -70,8 +72,14 @@ describe(`generate --revision ${REV}`, () => {
     for (const [path, text] of Object.entries(first)) {
       const header = lines(text).slice(0, 3).join("\n");
       expect(header, path).toContain(`mcp-stubgen ${PACKAGE_VERSION}`);
-      expect(header, path).toContain(`revision ${REV}`);
-      expect(header, path).toContain(sha);
+      if (path.startsWith("runtime/")) {
+        // the shared runtime: no revision, its source named instead
+        expect(header, path).toContain("the revision-independent runtime");
+        expect(header, path).toContain(`templates/${path}`);
+      } else {
+        expect(header, path).toContain(`revision ${REV}`);
+        expect(header, path).toContain(sha);
+      }
       expect(header, path).toMatch(/^\/\/ /);
       // no timestamp in the header, and today's date nowhere in the file
       expect(header, path).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
@@ -179,7 +187,7 @@ describe("generate --all", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
     const wrote = wroteLines(r.stdout);
-    expect([...wrote.keys()]).toEqual(REVISIONS.map((rev) => `OUT/${rev}`));
+    expect([...wrote.keys()]).toEqual(["OUT/runtime", ...REVISIONS.map((rev) => `OUT/${rev}`)]);
     const files = fileList(join(cwd, "OUT"));
     for (const rev of REVISIONS) {
       const mine = files.filter((f) => f.startsWith(`${rev}/`)).map((f) => f.slice(rev.length + 1));
@@ -189,7 +197,9 @@ describe("generate --all", () => {
       expect(header).toContain(`revision ${rev}.`);
       expect(header).toContain(manifestSha256(rev));
     }
-    expect(files.every((f) => REVISIONS.some((rev) => f.startsWith(`${rev}/`)))).toBe(true);
+    expect(files.every((f) => [...REVISIONS, "runtime"].some((rev) => f.startsWith(`${rev}/`)))).toBe(true);
+    // one copy of the runtime, shared: the revision folders hold none of it but the stdio re-export
+    expect(wrote.get("OUT/runtime")).toEqual(["endpoint.ts", "in-memory.ts", "incoming.ts", "mcpx.ts", "outgoing.ts", "protocol.ts", "stdio.ts", "typed.ts"]);
     expect(stagingLeftovers(cwd)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * out/README.md and the README's Output table list every file the generator writes, as
- * renderRevision produces them (derived, so a new generated file cannot go unlisted).
+ * renderRevision (shared runtime, the default) and renderRuntime produce them, the runtime's
+ * as `runtime/<name>` (derived, so a new generated file cannot go unlisted).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildModel } from "../../generator/model/model.js";
 import { policyFor } from "../../generator/model/policy.js";
 import { PACKAGE_ROOT } from "../../generator/project.js";
-import { renderRevision } from "../../generator/emit/render.js";
+import { renderRevision, renderRuntime } from "../../generator/emit/render.js";
 import { readSchemaDocument } from "../../generator/load/schema-document.js";
 import { cliFixture } from "./support.js";
 
@@ -18,7 +19,8 @@ beforeAll(async () => {
   const file = cliFixture("mini.json");
   const doc = readSchemaDocument(readFileSync(file, "utf8"), file);
   const policy = policyFor("mini");
-  generated = [...(await renderRevision(doc, buildModel(doc, { revision: "mini", policy }), policy)).keys()].sort();
+  const revisionFiles = [...(await renderRevision(doc, buildModel(doc, { revision: "mini", policy }), policy, "shared")).keys()];
+  generated = [...revisionFiles, ...[...renderRuntime().keys()].map((name) => `runtime/${name}`)].sort();
 });
 
 const read = (path: string) => readFileSync(join(PACKAGE_ROOT, path), "utf8");

@@ -18,7 +18,8 @@ describe("import { generate } from the package index", () => {
     expect(result.check).toBeUndefined();
     expect(result.revisions.map((r) => r.revision)).toEqual(["2024-11-05"]);
     const files = fileList(out);
-    expect(files).toEqual(result.revisions[0]!.files.map((f) => `2024-11-05/${f}`).sort());
+    expect(result.runtime.length).toBeGreaterThan(0);
+    expect(files).toEqual([...result.runtime.map((f) => `runtime/${f}`), ...result.revisions[0]!.files.map((f) => `2024-11-05/${f}`)].sort());
     for (const name of ["types.ts", "catalog.ts", "index.ts"]) expect(files).toContain(`2024-11-05/${name}`);
     expect(readFileSync(join(out, "2024-11-05", "types.ts"), "utf8")).toContain(manifestSha256("2024-11-05"));
     expect(stagingLeftovers(join(cwd, "src"))).toEqual([]);

@@ -26,8 +26,8 @@ describe("known bugs (these tests fail until fixed)", () => {
     const r = await runCli(["generate", "--revision", "2025-11-25"], cwd);
     expect(r.code, r.stderr).toBe(0);
     // today: all six revisions are written
-    expect([...wroteLines(r.stdout).keys()]).toEqual(["gen/2025-11-25"]);
-    expect([...new Set(fileList(join(cwd, "gen")).map((f) => f.split("/")[0]))]).toEqual(["2025-11-25"]);
+    expect([...wroteLines(r.stdout).keys()]).toEqual(["gen/runtime", "gen/2025-11-25"]);
+    expect([...new Set(fileList(join(cwd, "gen")).map((f) => f.split("/")[0]))]).toEqual(["2025-11-25", "runtime"]);
   });
 
   describe("an output folder on another file system", () => {

@@ -31,16 +31,16 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('importExtension ".ts"', () => {
-  it("imports every sibling as ./name.ts and changes nothing else", () => {
-    const files = readdirSync(join(out, REVISION)).sort();
-    expect(files).toEqual(readdirSync(join(TEST_OUT_DIR, REVISION)).sort());
+  it.each([REVISION, "runtime"])("%s/: imports every sibling as ./name.ts and the shared runtime as ../runtime/name.ts, and changes nothing else", (folder) => {
+    const files = readdirSync(join(out, folder)).sort();
+    expect(files).toEqual(readdirSync(join(TEST_OUT_DIR, folder)).sort());
     for (const file of files) {
-      const text = readFileSync(join(out, REVISION, file), "utf8");
+      const text = readFileSync(join(out, folder, file), "utf8");
       const relative = moduleSpecifiers(file, text).filter((s) => s.text.startsWith("."));
-      for (const s of relative) expect(s.text, file).toMatch(/^\.\/[a-z-]+\.ts$/);
+      for (const s of relative) expect(s.text, file).toMatch(/^(\.\/|\.\.\/runtime\/)[a-z-]+\.ts$/);
       // Undo the rewrite: the default output, byte for byte.
       const back = relative.reduceRight((t, s) => `${t.slice(0, s.end - 2)}js${t.slice(s.end)}`, text);
-      expect(back, file).toBe(readFileSync(join(TEST_OUT_DIR, REVISION, file), "utf8"));
+      expect(back, file).toBe(readFileSync(join(TEST_OUT_DIR, folder, file), "utf8"));
     }
   });
 
@@ -59,7 +59,7 @@ describe('importExtension ".ts"', () => {
   });
 
   it("type-checks under tsc with allowImportingTsExtensions and the vendoring flags", () => {
-    const files = readdirSync(join(out, REVISION)).map((f) => join(out, REVISION, f));
+    const files = [REVISION, "runtime"].flatMap((folder) => readdirSync(join(out, folder)).map((f) => join(out, folder, f)));
     const { status, output } = runTsc([...VENDOR_FLAGS, "--allowImportingTsExtensions", "--lib", "ES2022,DOM", "--types", "", ...files]);
     expect(output).toBe("");
     expect(status).toBe(0);

@@ -39,9 +39,9 @@ export const VENDOR_FLAGS: readonly string[] = [
   "--erasableSyntaxOnly",
 ];
 
-/** The generated `.ts` files of every revision in test/generated/ (prepared by test/prepare.mjs). */
+/** The generated `.ts` files of every revision and of the shared runtime in test/generated/ (prepared by test/prepare.mjs). */
 export function generatedFiles(dir: string = TEST_OUT_DIR): string[] {
-  return REVISIONS.flatMap((revision) =>
+  return [...REVISIONS, "runtime"].flatMap((revision) =>
     readdirSync(join(dir, revision))
       .filter((file) => file.endsWith(".ts"))
       .sort()

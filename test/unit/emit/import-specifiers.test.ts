@@ -99,22 +99,35 @@ describe("withImportExtension", () => {
     expect(out.get("README.md")).toBe(files.get("README.md"));
   });
 
+  it("rewrites ../runtime/name.js for the files of the shared runtime it is given, and nothing else under ../", () => {
+    const shared = new Map([
+      ["index.ts", 'export * from "./catalog.js";\nexport * from "../runtime/protocol.js";\nexport * from "../runtime/unknown.js";\nexport * from "../other/protocol.js";\n'],
+      ["catalog.ts", "export const X: 1 = 1;\n"],
+    ]);
+    const out = withImportExtension(shared, ".ts", new Set(["protocol.ts"]));
+    expect(out.get("index.ts")).toBe(
+      'export * from "./catalog.ts";\nexport * from "../runtime/protocol.ts";\nexport * from "../runtime/unknown.js";\nexport * from "../other/protocol.js";\n',
+    );
+  });
+
   it("returns the same set for .js", () => {
     expect(withImportExtension(files, ".js")).toBe(files);
   });
 });
 
 describe("outputOptions", () => {
-  it("defaults to .js imports and TypeScript output", () => {
-    expect(outputOptions({})).toEqual({ importExtension: ".js", emit: "ts" });
-    expect(outputOptions({ importExtension: ".ts" })).toEqual({ importExtension: ".ts", emit: "ts" });
-    expect(outputOptions({ emit: "js" })).toEqual({ importExtension: ".js", emit: "js" });
+  it("defaults to .js imports, TypeScript output and the shared runtime", () => {
+    expect(outputOptions({})).toEqual({ importExtension: ".js", emit: "ts", runtime: "shared" });
+    expect(outputOptions({ importExtension: ".ts" })).toEqual({ importExtension: ".ts", emit: "ts", runtime: "shared" });
+    expect(outputOptions({ emit: "js" })).toEqual({ importExtension: ".js", emit: "js", runtime: "shared" });
+    expect(outputOptions({ runtime: "inline" })).toEqual({ importExtension: ".js", emit: "ts", runtime: "inline" });
   });
 
   it("rejects unknown values and .ts imports in JavaScript output", () => {
     expect(() => outputOptions({ importExtension: "ts" })).toThrow(StubgenError);
     expect(() => outputOptions({ importExtension: ".mjs" })).toThrow(/expected importExtension ".js" or ".ts", found ".mjs"/);
     expect(() => outputOptions({ emit: "mjs" })).toThrow(/expected emit "ts" or "js", found "mjs"/);
+    expect(() => outputOptions({ runtime: "copy" })).toThrow(/expected runtime "shared" or "inline", found "copy"/);
     expect(() => outputOptions({ emit: "js", importExtension: ".ts" })).toThrow(/applies to TypeScript output only/);
   });
 });

@@ -1,8 +1,7 @@
-{{> header}}
-//
 // Types that turn the catalog maps (catalog.ts) into the typed client and server API.
+// Revision-independent: what differs by revision (the maps, the methods whose receiver may end
+// them) comes in as type parameters, which client.ts and server.ts fill from the catalog.
 
-import type { ReceiverEndableMethod } from "./catalog.js";
 import type { HandlerContext } from "./endpoint.js";
 import type { RequestOptions, UncancellableRequestOptions } from "./protocol.js";
 
@@ -60,11 +59,11 @@ export type HandlerParams<S extends { params: unknown; paramsRequired: boolean }
 
 /**
  * The handler context with `notify` and `request` typed for the side that handles. `end()` is
- * there only for the methods whose receiver may end them (RULES.endableByReceiver): anywhere
- * else calling it is a compile error.
+ * there only for the methods whose receiver may end them (`Endable`: the catalog's
+ * ReceiverEndableMethod, from RULES.endableByReceiver): anywhere else calling it is a compile error.
  */
-export type TypedHandlerContext<Out extends object, OutN extends object, M = never> = TypedContextBase<Out, OutN> &
-  ([M] extends [ReceiverEndableMethod] ? ([M] extends [never] ? unknown : Pick<HandlerContext, "end">) : unknown);
+export type TypedHandlerContext<Out extends object, OutN extends object, M = never, Endable = never> = TypedContextBase<Out, OutN> &
+  ([M] extends [Endable] ? ([M] extends [never] ? unknown : Pick<HandlerContext, "end">) : unknown);
 
 export interface TypedContextBase<Out extends object, OutN extends object> extends Omit<HandlerContext, "notify" | "request" | "end"> {
   notify<M extends NotifyMethod<OutN>>(method: M, ...args: OutN[M] extends NotificationSpec ? NotifyArgs<OutN[M]> : never): Promise<void>;
@@ -74,10 +73,10 @@ export interface TypedContextBase<Out extends object, OutN extends object> exten
   ): Promise<Out[M] extends RequestSpec ? Out[M]["result"] : never>;
 }
 
-/** Request handlers keyed by method, typed from the catalog. */
-export type RequestHandlers<In extends object, Out extends object, OutN extends object> = {
+/** Request handlers keyed by method, typed from the catalog; `Endable` as in TypedHandlerContext. */
+export type RequestHandlers<In extends object, Out extends object, OutN extends object, Endable = never> = {
   [M in keyof In]?: In[M] extends RequestSpec
-    ? (params: HandlerParams<In[M]>, ctx: TypedHandlerContext<Out, OutN, M>) => In[M]["result"] | Promise<In[M]["result"]>
+    ? (params: HandlerParams<In[M]>, ctx: TypedHandlerContext<Out, OutN, M, Endable>) => In[M]["result"] | Promise<In[M]["result"]>
     : never;
 };
 

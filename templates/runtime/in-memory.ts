@@ -1,5 +1,3 @@
-{{> header}}
-//
 // Two linked transports in one process, for tests and single-process hosts. Messages pass as
 // objects (no JSON), in order, each on its own microtask, like the SDK's InMemoryTransport.
 

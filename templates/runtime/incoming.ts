@@ -1,5 +1,3 @@
-{{> header}}
-//
 // The receive path: requests the peer issued that this side is handling. Each gets an abort
 // signal; a valid notifications/cancelled aborts it and the response is suppressed.
 // This table is separate from the send path's, so a cancel can only reach a request the peer

@@ -1,5 +1,3 @@
-{{> header}}
-//
 // MCPx: MCP between many participants, each message inside an envelope
 //   { protocol: "mcpx/v0.1", id, from, to: [...], kind: "mcp", payload: <JSON-RPC message> }.
 // Cancellation passes through unchanged (MCPx ADR-001, option 1): the payload is a plain

@@ -1,5 +1,3 @@
-{{> header}}
-//
 // One side of a connection: wires a transport to the send path (outgoing.ts) and the receive
 // path (incoming.ts), and dispatches incoming requests and notifications through handler
 // tables keyed by method. Untyped at this level; client.ts and server.ts give it types.

@@ -1,5 +1,3 @@
-{{> header}}
-//
 // The send path: requests this side issued and is waiting on. Only this table is consulted for
 // responses and progress, and only its entries are ever cancelled by this side, so a
 // cancellation can only reference a request "previously issued in the same direction"

@@ -1,5 +1,3 @@
-{{> header}}
-//
 // Wire types, errors, options and events shared by the client and the server runtime.
 // Self-contained: no imports, no runtime dependencies.
 

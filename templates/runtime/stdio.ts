@@ -1,5 +1,3 @@
-{{> header}}
-//
 // Newline-delimited JSON over a pair of byte streams (Transports, stdio: "Messages are
 // delimited by newlines, and MUST NOT contain embedded newlines"). Kept out of index.ts so
 // browser builds can leave it out; works with Node's process.stdin/stdout or a child's pipes.
