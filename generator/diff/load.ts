@@ -13,7 +13,7 @@ export interface DiffOptions {
   readonly fromSchema?: string | undefined;
   /** A schema path or URL for the new side, bypassing the cache (labelled `to`, else the path). */
   readonly toSchema?: string | undefined;
-  /** Schema cache folder (default: the package's schema/). */
+  /** Schema cache folder (default: `.mcp-stubgen/schema` in the working folder). */
   readonly cacheDir?: string | undefined;
   readonly manifest?: Manifest | undefined;
   readonly fetchImpl?: typeof fetch | undefined;

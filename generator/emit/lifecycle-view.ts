@@ -78,12 +78,12 @@ function propertiesOf(doc: SchemaDocument, name: string): ReadonlySet<string> {
 /** The default lifecycle handler of the generated server, or null when the schema has neither request. Pure. */
 export function lifecycleView(doc: SchemaDocument, model: SchemaModel): LifecycleView | null {
   const clientRequests = new Set(model.methods.filter((m) => m.kind === "request" && m.from.includes("client")).map((m) => m.method));
+  const declared = propertiesOf(doc, "ServerCapabilities");
   for (const { method, kind, fills } of LIFECYCLE_METHODS) {
     const record = model.methods.find((m) => m.method === method && m.kind === "request" && m.from.includes("client"));
     if (record === undefined || record.result === null) continue;
     const resultProperties = propertiesOf(doc, record.result);
     if (!fills.every((p) => resultProperties.has(p))) continue;
-    const declared = propertiesOf(doc, "ServerCapabilities");
     const capabilities = CAPABILITY_RULES.filter((rule) => declared.has(rule.capability))
       .map((rule) => ({
         capability: rule.capability,

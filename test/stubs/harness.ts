@@ -2,6 +2,7 @@
  * Test harness for the generated runtime: a client and a server over an in-memory pair whose
  * every sent message is recorded ("the wire"), plus small helpers to wait for conditions.
  */
+import type { PassThrough } from "node:stream";
 import * as R from "../generated/2025-11-25/index.js";
 import type { CancellationEvent, JsonRpcMessage, Transport } from "../generated/2025-11-25/index.js";
 
@@ -191,3 +192,20 @@ export const cancelled = (requestId: unknown, reason?: unknown) => ({
   method: "notifications/cancelled",
   params: reason === undefined ? { requestId } : { requestId, reason },
 });
+
+/** Everything written to a stream, as text. */
+export function collect(stream: PassThrough) {
+  let text = "";
+  stream.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+  return {
+    get text() {
+      return text;
+    },
+    lines: () => text.split("\n").filter((l) => l !== ""),
+    messages: () =>
+      text
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as unknown),
+  };
+}

@@ -9,7 +9,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { McpServer, type JsonRpcMessage } from "../generated/2025-11-25/index.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport, type StdioTransportOptions } from "../generated/2025-11-25/stdio.js";
-import { settle } from "./harness.js";
+import { collect, settle } from "./harness.js";
 
 const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;
@@ -28,17 +28,6 @@ function sized(bytes: number, filler = "a") {
   const message = { ...empty, params: { level: "info", data: pad } };
   expect(Buffer.byteLength(JSON.stringify(message))).toBe(bytes);
   return message;
-}
-
-/** Everything written to a stream, as text. */
-function collect(stream: PassThrough) {
-  let text = "";
-  stream.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-  return {
-    get text() {
-      return text;
-    },
-  };
 }
 
 /**

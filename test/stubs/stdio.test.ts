@@ -13,24 +13,7 @@ import { describe, expect, it } from "vitest";
 import { ConnectionClosedError, McpClient, McpServer, RequestCancelledError, type JsonRpcMessage } from "../generated/2025-11-25/index.js";
 import { StdioTransport } from "../generated/2025-11-25/stdio.js";
 import { PACKAGE_ROOT } from "../../generator/project.js";
-import { aborted, deferred, settle } from "./harness.js";
-
-/** Everything written to a stream, as text. */
-function collect(stream: PassThrough) {
-  let text = "";
-  stream.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-  return {
-    get text() {
-      return text;
-    },
-    lines: () => text.split("\n").filter((l) => l !== ""),
-    messages: () =>
-      text
-        .split("\n")
-        .filter((l) => l !== "")
-        .map((l) => JSON.parse(l) as unknown),
-  };
-}
+import { aborted, collect, deferred, settle } from "./harness.js";
 
 /** A started transport on fresh streams; the test writes to `input` and reads `output`. */
 async function rawTransport() {
