@@ -1,21 +1,33 @@
 #!/usr/bin/env node
 /**
- * `npm run conformance`: the official MCP conformance suite (active server scenarios) against
- * examples/everything-server.ts, the Streamable HTTP server on the generated 2025-11-25 stubs.
+ * `npm run conformance`: the official MCP conformance suite against examples/everything-server.ts,
+ * which serves 2025-11-25 (sessions) and 2026-07-28 (stateless) on one URL. Two runs against one
+ * server:
+ *
+ *   (a) the server active suite at its default versions (2025-11-25 sessions);
+ *   (b) `--requirements 2026-07-28`, the revision's frozen requirement set, with
+ *       `--expected-failures expected-failures.2026-07-28.yaml` (only the Tasks extension's
+ *       scenarios, issue 15).
  *
  * 1. Installs conformance/node_modules (npm ci) when it is missing.
  * 2. Starts the server on a free loopback port with this Node (the machine's, as every root
  *    script), through tsx, and waits for its "listening on <url>" line.
- * 3. Runs the suite's CLI with the Node 22 pinned in conformance/package.json (only the CLI
- *    uses it), cwd conformance/, so that its results land in conformance/results/.
- * 4. Prints the suite's output and a one-line summary, stops the server (also on an error or a
- *    signal) and exits with the suite's exit code.
+ * 3. Runs the suite's CLI for each run with the Node 22 pinned in conformance/package.json (only
+ *    the CLI uses it), each writing into its own folder under conformance/results/.
+ * 4. Prints the suite's output, one summary line per run and a final verdict, stops the server
+ *    (also on an error or a signal) and exits non-zero unless both runs pass.
  *
- * conformance/results/ holds the last run only: one checks.json per scenario, and server.log.
+ * A run passes when the suite exits 0 and its SUMMARY shows no failing scenario except, for (b),
+ * the listed ones. That is stricter than the suite in (b): `--requirements` leaves the pending
+ * and extension scenarios unscored, and this runner counts the pending ones (a failure there
+ * fails the run). A listed scenario that passes is a stale entry and fails the run too.
+ *
+ * conformance/results/ holds the last run only: one folder per suite run (a checks.json per
+ * scenario), and server.log.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
@@ -23,9 +35,22 @@ import { ensureInstalled, HERE, NODE22, ROOT, SUITE_PACKAGE } from "./install.mj
 
 const RESULTS = join(HERE, "results");
 const SERVER_SCRIPT = "examples/everything-server.ts";
-const STUBS = join(ROOT, "out", "2025-11-25", "index.ts");
+/** The generated stubs the server imports, one folder per era it serves. */
+const STUBS = ["2025-11-25", "2026-07-28"].map((revision) => join(ROOT, "out", revision, "index.ts"));
+const EXPECTED_2026 = join(HERE, "expected-failures.2026-07-28.yaml");
 const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 5_000;
+
+/** The suite runs, in order: what to pass the CLI, where its results go, which failures are allowed. */
+const RUNS = [
+  { title: "server active suite (default versions)", args: [], folder: "active" },
+  {
+    title: "--requirements 2026-07-28",
+    args: ["--requirements", "2026-07-28", "--expected-failures", EXPECTED_2026],
+    folder: "requirements-2026-07-28",
+    expectedFile: EXPECTED_2026,
+  },
+];
 
 const started = Date.now();
 const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
@@ -68,6 +93,26 @@ function suiteEntry() {
   const bin = typeof pkg.bin === "string" ? pkg.bin : pkg.bin?.conformance;
   if (typeof bin !== "string") throw new Error(`no "conformance" bin in ${rel(SUITE_PACKAGE)}/package.json`);
   return { entry: join(SUITE_PACKAGE, bin), version: pkg.version };
+}
+
+/**
+ * The scenario names of an expected-failures file's `server:` list (the suite's format: one
+ * `- name` per line, a `# reason` after it). Only whole-scenario entries are used here.
+ */
+function expectedScenarios(path) {
+  const names = [];
+  let inServer = false;
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    const text = line.replace(/#.*/, "").trimEnd();
+    if (text.trim() === "") continue;
+    if (/^\S/.test(text)) {
+      inServer = /^server:\s*(\[\s*\])?$/.test(text);
+      continue;
+    }
+    const name = /^\s+-\s+(\S+)$/.exec(text)?.[1];
+    if (inServer && name !== undefined) names.push(name);
+  }
+  return names;
 }
 
 /** A loopback port nobody listens on right now. */
@@ -124,8 +169,8 @@ function tail(path, count = 20) {
 }
 
 /** Runs the suite's CLI on Node 22; echoes its output and keeps it for the summary. */
-async function runSuite(entry, url) {
-  const cli = spawn(NODE22, [entry, "server", "--url", url, "--output-dir", "results"], {
+async function runSuite(entry, url, run) {
+  const cli = spawn(NODE22, [entry, "server", "--url", url, ...run.args, "--output-dir", join(RESULTS, run.folder)], {
     cwd: HERE,
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -143,16 +188,71 @@ async function runSuite(entry, url) {
 /** From the suite's SUMMARY block: "✓ name: 1 passed, 0 failed" per scenario, then "Total: …". */
 function summarize(output) {
   const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
-  const scenarios = [...plain.matchAll(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed$/gmu)];
+  const scenarios = [...plain.matchAll(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed$/gmu)].map((m) => ({
+    name: m[2],
+    passed: Number(m[3]),
+    failed: Number(m[4]),
+  }));
   const total = /^Total: (\d+) passed, (\d+) failed$/m.exec(plain);
   if (total === null) return undefined;
-  const failedScenarios = scenarios.filter((m) => m[1] === "✗").map((m) => m[2]);
-  return { passed: Number(total[1]), failed: Number(total[2]), scenarios: scenarios.length, failedScenarios };
+  return { passed: Number(total[1]), failed: Number(total[2]), scenarios };
+}
+
+/** WARNING checks (SHOULD-level misses) in a run's checks.json files, by scenario folder. */
+function warnings(folder) {
+  const found = [];
+  let entries = [];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    try {
+      const checks = JSON.parse(readFileSync(join(folder, entry.name, "checks.json"), "utf8"));
+      const scenario = entry.name.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, "");
+      for (const check of checks) if (check.status === "WARNING") found.push(`${scenario}:${check.id}`);
+    } catch {
+      // a scenario without checks.json: the SUMMARY reports it
+    }
+  }
+  return found;
+}
+
+/** One run's verdict and summary line. */
+function judge(run, code, output) {
+  const summary = summarize(output);
+  const where = `results in ${rel(join(RESULTS, run.folder))}/`;
+  if (summary === undefined) return { ok: false, line: `${run.title}: FAILED, no summary from the suite (exit ${code}); ${where}` };
+  const expected = new Set(run.expectedFile === undefined ? [] : expectedScenarios(run.expectedFile));
+  const failing = summary.scenarios.filter((s) => s.failed > 0);
+  const unexpected = failing.filter((s) => !expected.has(s.name)).map((s) => s.name);
+  const expectedFailing = failing.filter((s) => expected.has(s.name));
+  const ran = new Set(summary.scenarios.map((s) => s.name));
+  const stale = [...expected].filter((name) => !ran.has(name) || !failing.some((s) => s.name === name));
+  const outside = summary.scenarios.filter((s) => !expected.has(s.name));
+  const failedOutside = outside.reduce((sum, s) => sum + s.failed, 0);
+  const warned = warnings(join(RESULTS, run.folder)).filter((id) => !expected.has(id.slice(0, id.indexOf(":"))));
+  const ok = code === 0 && unexpected.length === 0 && stale.length === 0;
+  const parts = [
+    `${summary.passed} passed, ${summary.failed} failed checks`,
+    expected.size === 0
+      ? `${outside.length - unexpected.length}/${outside.length} scenarios passed`
+      : `${failedOutside} failed outside the ${expected.size} expected scenarios (${expectedFailing.reduce((sum, s) => sum + s.failed, 0)} failed checks in them); ` +
+        `${outside.length - unexpected.length}/${outside.length} other scenarios passed`,
+  ];
+  if (unexpected.length > 0) parts.push(`failing: ${unexpected.join(", ")}`);
+  if (stale.length > 0) parts.push(`stale expected-failures entries (passing or not run): ${stale.join(", ")}`);
+  if (warned.length > 0) parts.push(`${warned.length} warning(s): ${warned.join(", ")}`);
+  if (code !== 0 && unexpected.length === 0 && stale.length === 0) parts.push(`the suite exited ${code}`);
+  return { ok, line: `${run.title}: ${ok ? "PASSED" : "FAILED"}: ${parts.join("; ")}; ${where}` };
 }
 
 async function main() {
-  if (!existsSync(STUBS)) {
-    throw new Error(`${rel(STUBS)} is missing: run \`npm run generate\` first (the server imports the generated 2025-11-25 stubs)`);
+  const missing = STUBS.filter((path) => !existsSync(path));
+  if (missing.length > 0) {
+    throw new Error(`${missing.map(rel).join(", ")} missing: run \`npm run generate\` first (the server imports the generated stubs)`);
   }
   ensureInstalled();
   const { entry, version } = suiteEntry();
@@ -164,25 +264,23 @@ async function main() {
   server.once("exit", () => (serverDied = true));
   console.log(`conformance: @modelcontextprotocol/conformance ${version} (Node 22 CLI) against ${url} (server on Node ${process.version}), ready after ${seconds()}`);
 
-  const { code, output } = await runSuite(entry, url);
-  if (interrupted) return;
+  const verdicts = [];
+  for (const run of RUNS) {
+    console.log(`\nconformance: ${run.title}\n`);
+    const { code, output } = await runSuite(entry, url, run);
+    if (interrupted) return;
+    verdicts.push(judge(run, code, output));
+    if (serverDied) break;
+  }
   const diedDuringSuite = serverDied;
   await stop(server);
 
-  const summary = summarize(output);
-  const where = `results in ${rel(RESULTS)}/`;
   if (diedDuringSuite) console.error(`conformance: the server exited during the suite; last lines of server.log:\n${tail(join(RESULTS, "server.log"))}`);
-  if (summary === undefined) {
-    console.log(`\nconformance: FAILED, no summary from the suite (exit ${code}) in ${seconds()}; ${where}`);
-  } else {
-    const verdict = summary.failed === 0 && code === 0 ? "PASSED" : "FAILED";
-    const failing = summary.failedScenarios.length === 0 ? "" : ` (failing: ${summary.failedScenarios.join(", ")})`;
-    console.log(
-      `\nconformance: ${verdict}: ${summary.passed} passed, ${summary.failed} failed checks; ` +
-        `${summary.scenarios - summary.failedScenarios.length}/${summary.scenarios} scenarios passed${failing}; ${seconds()}; ${where}`,
-    );
-  }
-  process.exitCode = code !== 0 ? code : summary === undefined || summary.failed > 0 || diedDuringSuite ? 1 : 0;
+  console.log("");
+  for (const { line } of verdicts) console.log(`conformance: ${line}`);
+  const ok = !diedDuringSuite && verdicts.length === RUNS.length && verdicts.every((v) => v.ok);
+  console.log(`conformance: ${ok ? "PASSED" : "FAILED"} (${verdicts.filter((v) => v.ok).length}/${RUNS.length} runs passed) in ${seconds()}`);
+  process.exitCode = ok ? 0 : 1;
 }
 
 main().catch((error) => fail(error instanceof Error ? error.message : String(error)));
