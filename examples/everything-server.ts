@@ -30,11 +30,11 @@ import {
   McpError,
   McpServer,
   type ClientCapabilities,
-  type CompleteRequestParams,
   type LoggingLevel,
   type ServerCapabilities,
 } from "../out/2025-11-25/index.js";
 import { InMemoryEventStore } from "./everything/event-store.js";
+import { complete } from "./everything/completion.js";
 import { findPrompt, PROMPTS } from "./everything/prompts.js";
 import { readResource, RESOURCES, TEMPLATES } from "./everything/resources.js";
 import { SessionTransport } from "./everything/session-transport.js";
@@ -55,7 +55,6 @@ const RESOURCE_NOT_FOUND = -32002;
 /** The SSE `retry` field (ms) of each stream's priming event: how soon a client reconnects. */
 const SSE_RETRY_MS = 500;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
-const COMPLETION_LIMIT = 100;
 
 /** Severity order of logging/setLevel (Logging, Log Levels: RFC 5424). */
 const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -76,15 +75,6 @@ interface SessionState {
 interface Session {
   readonly transport: SessionTransport;
   readonly server: McpServer;
-}
-
-/** The completion suggestions of a prompt's arguments or a resource template's variables. */
-function completionTable(ref: CompleteRequestParams["ref"]): Readonly<Record<string, readonly string[]>> {
-  if (ref.type === "ref/resource") return TEMPLATES.find((entry) => entry.template.uriTemplate === ref.uri)?.complete ?? {};
-  const prompt = findPrompt(ref.name);
-  // Completion, Error Handling: an invalid prompt name is -32602.
-  if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
-  return prompt.complete ?? {};
 }
 
 function createMcpServer(state: SessionState, transport: SessionTransport): McpServer {
@@ -159,8 +149,10 @@ function createMcpServer(state: SessionState, transport: SessionTransport): McpS
       },
 
       "completion/complete": ({ ref, argument }) => {
-        const values = (completionTable(ref)[argument.name] ?? []).filter((value) => value.startsWith(argument.value));
-        return { completion: { values: values.slice(0, COMPLETION_LIMIT), total: values.length, hasMore: values.length > COMPLETION_LIMIT } };
+        const completion = complete(ref, argument);
+        // Completion, Error Handling: an invalid prompt name is -32602.
+        if (completion === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.type === "ref/prompt" ? ref.name : ref.uri}`);
+        return { completion };
       },
     },
     notificationHandlers: {

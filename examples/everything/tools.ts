@@ -1,13 +1,15 @@
 /**
- * The tools of the everything server: one table entry per tool, its definition (what tools/list
- * shows) beside the function that runs it. Names, arguments and results follow the official
- * conformance suite's server scenarios (`npm run conformance`).
+ * The tools of the 2025-11-25 everything server: one table entry per tool, its definition (what
+ * tools/list shows) beside the function that runs it. The era-neutral ones come from
+ * content-tools.ts (shared with the 2026-07-28 server); the ones here ask the client for input
+ * with server->client requests on the call's stream (sampling, elicitation) or close that stream
+ * (SEP-1699), which only the session-based era has. Names, arguments and results follow the
+ * official conformance suite's server scenarios (`npm run conformance`).
  */
 import { setTimeout as pause } from "node:timers/promises";
 import type {
   CallToolResult,
   ClientCapabilities,
-  ContentBlock,
   CreateMessageResult,
   ElicitRequestFormParams,
   LoggingLevel,
@@ -16,7 +18,7 @@ import type {
   Tool,
   TypedContextBase,
 } from "../../out/2025-11-25/index.js";
-import { RED_PIXEL_PNG, SILENT_WAV } from "./media.js";
+import { CONTENT_TOOLS, failure, NO_ARGS, ok, oneString, text, type ToolArgs } from "./content-tools.js";
 
 /** What a tool gets besides its arguments. */
 export interface ToolEnv {
@@ -34,24 +36,10 @@ export interface ToolEnv {
   readonly closeStream: () => boolean;
 }
 
-export type ToolArgs = Readonly<Record<string, unknown>>;
-
 export interface ToolEntry {
   readonly tool: Tool;
   readonly run: (args: ToolArgs, env: ToolEnv) => CallToolResult | Promise<CallToolResult>;
 }
-
-const text = (value: string): ContentBlock => ({ type: "text", text: value });
-const ok = (...content: ContentBlock[]): CallToolResult => ({ content });
-/** A tool execution error: reported in the result (isError), not as a JSON-RPC error (Tools, Error Handling). */
-const failure = (message: string): CallToolResult => ({ content: [text(message)], isError: true });
-
-const NO_ARGS: Tool["inputSchema"] = { type: "object", properties: {} };
-const oneString = (name: string, description: string): Tool["inputSchema"] => ({
-  type: "object",
-  properties: { [name]: { type: "string", description } },
-  required: [name],
-});
 
 /** The text of a sampling reply, whatever kind of content it carries. */
 function describeSampled(content: CreateMessageResult["content"]): string {
@@ -72,79 +60,16 @@ async function elicit(env: ToolEnv, params: Omit<ElicitRequestFormParams, "task"
   return ok(text(`${prefix}: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`));
 }
 
-/** SEP-1613: JSON Schema 2020-12 keywords that tools/list must carry through untouched. */
-const SCHEMA_2020_12 = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  type: "object" as const,
-  $defs: {
-    address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
-  },
-  properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
-  additionalProperties: false,
-};
-
 const RECONNECT_DELAY_MS = 200;
 
+/** A content tool as a 2025-11-25 tool: progress through ctx.sendProgress, log through env.log. */
+const adapt = ({ tool, run }: (typeof CONTENT_TOOLS)[number]): ToolEntry => ({
+  tool,
+  run: (args, env) => run(args, { signal: env.ctx.signal, progress: env.ctx.sendProgress, log: env.log }),
+});
+
 export const TOOLS: readonly ToolEntry[] = [
-  {
-    tool: { name: "test_simple_text", description: "Returns a simple text block.", inputSchema: NO_ARGS },
-    run: () => ok(text("This is a simple text response for testing.")),
-  },
-  {
-    tool: { name: "test_image_content", description: "Returns an image block (a 1x1 red PNG).", inputSchema: NO_ARGS },
-    run: () => ok({ type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" }),
-  },
-  {
-    tool: { name: "test_audio_content", description: "Returns an audio block (10 ms of silence, WAV).", inputSchema: NO_ARGS },
-    run: () => ok({ type: "audio", data: SILENT_WAV, mimeType: "audio/wav" }),
-  },
-  {
-    tool: { name: "test_embedded_resource", description: "Returns an embedded text resource.", inputSchema: NO_ARGS },
-    run: () =>
-      ok({
-        type: "resource",
-        resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
-      }),
-  },
-  {
-    tool: { name: "test_multiple_content_types", description: "Returns text, image and resource blocks together.", inputSchema: NO_ARGS },
-    run: () =>
-      ok(
-        text("Multiple content types test:"),
-        { type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" },
-        {
-          type: "resource",
-          resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) },
-        },
-      ),
-  },
-  {
-    tool: { name: "test_tool_with_logging", description: "Sends three info log messages while it runs.", inputSchema: NO_ARGS },
-    run: async (_args, env) => {
-      await env.log("info", "Tool execution started");
-      await pause(50, undefined, { signal: env.ctx.signal });
-      await env.log("info", "Tool processing data");
-      await pause(50, undefined, { signal: env.ctx.signal });
-      await env.log("info", "Tool execution completed");
-      return ok(text("Tool with logging executed successfully"));
-    },
-  },
-  {
-    tool: { name: "test_error_handling", description: "Always fails, with a tool execution error.", inputSchema: NO_ARGS },
-    run: () => failure("This tool intentionally returns an error for testing"),
-  },
-  {
-    tool: { name: "test_tool_with_progress", description: "Reports progress 0, 50 and 100 of 100 (when asked for a progressToken).", inputSchema: NO_ARGS },
-    run: async (_args, { ctx }) => {
-      // sendProgress is a no-op when the request carried no _meta.progressToken.
-      await ctx.sendProgress(0, 100, "started");
-      await pause(50, undefined, { signal: ctx.signal });
-      await ctx.sendProgress(50, 100, "halfway");
-      await pause(50, undefined, { signal: ctx.signal });
-      await ctx.sendProgress(100, 100, "done");
-      return ok(text("Tool with progress executed successfully"));
-    },
-  },
+  ...CONTENT_TOOLS.map(adapt),
   {
     tool: { name: "test_sampling", description: "Asks the client's LLM (sampling/createMessage) and returns its reply.", inputSchema: oneString("prompt", "The prompt to send to the LLM") },
     run: async (args, env) => {
@@ -241,12 +166,6 @@ export const TOOLS: readonly ToolEntry[] = [
         },
         "Elicitation completed",
       ),
-  },
-  {
-    // Not a fresh object literal, so the keywords the generated Tool type does not spell out
-    // ($defs, additionalProperties) pass through to tools/list as they are.
-    tool: { name: "json_schema_2020_12_tool", description: "Tool with JSON Schema 2020-12 features", inputSchema: SCHEMA_2020_12 },
-    run: (args) => ok(text(`Received: ${JSON.stringify(args)}`)),
   },
   {
     tool: { name: "test_reconnection", description: "Closes its SSE stream mid-call and answers after the client reconnects (SEP-1699).", inputSchema: NO_ARGS },
