@@ -1,0 +1,103 @@
+/**
+ * The tools of the 2026-07-28 everything server: the era-neutral ones of
+ * examples/everything/content-tools.ts, plus the fixtures the conformance suite's 2026-07-28
+ * scenarios call by name (server-stateless, the input-required-result-* scenarios, the
+ * x-mcp-header validation). Each entry is a definition (what tools/list shows) beside the
+ * function that runs it.
+ *
+ * There is no server->client request in this revision: a tool that needs the client (a sampling
+ * reply, an answer from the user, its roots) answers an InputRequiredResult and reads the
+ * client's responses on the retry (multi round-trip requests, basic/patterns/mrtr).
+ */
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  LoggingLevel,
+  ServerNotificationMap,
+  ServerRequestMap,
+  Tool,
+  TypedContextBase,
+} from "../../out/2026-07-28/index.js";
+import { CONTENT_TOOLS, NO_ARGS, ok, text, type ContentResult, type ToolArgs } from "../everything/content-tools.js";
+
+/** Lists whose change the server announces on subscriptions/listen streams. */
+export interface ListChanges {
+  toolsChanged(): void;
+  promptsChanged(): void;
+}
+
+/** What a tool gets besides its arguments. */
+export interface ToolEnv {
+  /** The runtime's context of this tools/call: signal, sendProgress, notify, _meta. */
+  readonly ctx: TypedContextBase<ServerRequestMap, ServerNotificationMap>;
+  /** The capabilities the client declared on this request (`_meta`), `{}` when it declared none. */
+  readonly client: ClientCapabilities;
+  /** notifications/message on this request's stream, at or above the level its `_meta` asked for; nothing when it asked for none. */
+  readonly log: (level: LoggingLevel, data: unknown) => Promise<void>;
+  readonly changes: ListChanges;
+}
+
+export interface ToolEntry {
+  readonly tool: Tool;
+  readonly run: (args: ToolArgs, env: ToolEnv) => CallToolResult | Promise<CallToolResult>;
+}
+
+/** A complete result of this revision: every result says what it is (Result: servers MUST include resultType). */
+const complete = (result: ContentResult): CallToolResult => ({ resultType: "complete", ...result });
+
+/** A content tool as a 2026-07-28 tool: the same answer, marked complete. */
+const adapt = ({ tool, run }: (typeof CONTENT_TOOLS)[number]): ToolEntry => ({
+  tool,
+  run: async (args, env) => complete(await run(args, { signal: env.ctx.signal, progress: env.ctx.sendProgress, log: env.log })),
+});
+
+export const TOOLS: readonly ToolEntry[] = [
+  ...CONTENT_TOOLS.map(adapt),
+  {
+    // SEP-2243: `region` is mirrored into the Mcp-Param-Region header, which the transport checks
+    // against the body (http-custom-header-server-validation).
+    tool: {
+      name: "test_x_mcp_header",
+      description: "Echoes its region argument, which the client also sends as the Mcp-Param-Region header.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          region: { type: "string", description: "Mirrored into Mcp-Param-Region", "x-mcp-header": "Region" },
+          level: { type: "integer", description: "Not mirrored" },
+        },
+      },
+    },
+    run: (args) => complete(ok(text(`region=${typeof args["region"] === "string" ? args["region"] : "<none>"}`))),
+  },
+  {
+    // server-stateless: the response stream of a call carries its result (and notifications), never a request to the client.
+    tool: { name: "test_streaming_elicitation", description: "Answers on its response stream with a result only: no request to the client travels there in this revision.", inputSchema: NO_ARGS },
+    run: () => complete(ok(text("The response stream carried this result and no request to the client."))),
+  },
+  {
+    // server-stateless: logs go out only for a request whose _meta asks for a level (Logging, Per-request log level).
+    tool: { name: "test_logging_tool", description: "Logs one info message, which the client gets only if its request's _meta set a log level.", inputSchema: NO_ARGS },
+    run: async (_args, env) => {
+      await env.log("info", "test_logging_tool ran");
+      return complete(ok(text("Logged one info message (sent only when the request set io.modelcontextprotocol/logLevel).")));
+    },
+  },
+  {
+    tool: { name: "test_trigger_tool_change", description: "Announces a change of the tool list to the subscriptions/listen streams that asked for it.", inputSchema: NO_ARGS },
+    run: (_args, env) => {
+      env.changes.toolsChanged();
+      return complete(ok(text("notifications/tools/list_changed published")));
+    },
+  },
+  {
+    tool: { name: "test_trigger_prompt_change", description: "Announces a change of the prompt list to the subscriptions/listen streams that asked for it.", inputSchema: NO_ARGS },
+    run: (_args, env) => {
+      env.changes.promptsChanged();
+      return complete(ok(text("notifications/prompts/list_changed published")));
+    },
+  },
+];
+
+const BY_NAME = new Map(TOOLS.map((entry) => [entry.tool.name, entry]));
+
+export const findTool = (name: string): ToolEntry | undefined => BY_NAME.get(name);
