@@ -23,6 +23,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
@@ -33,11 +34,14 @@ import {
   type LoggingLevel,
   type ServerCapabilities,
 } from "../out/2025-11-25/index.js";
+import { createHttpHandler, toNodeListener } from "../out/2026-07-28/index.js";
 import { InMemoryEventStore } from "./everything/event-store.js";
 import { complete } from "./everything/completion.js";
 import { findPrompt, PROMPTS } from "./everything/prompts.js";
 import { readResource, RESOURCES, TEMPLATES } from "./everything/resources.js";
 import { SessionTransport } from "./everything/session-transport.js";
+import { isModern } from "./everything-2026/era.js";
+import { createEverything2026Server } from "./everything-2026/server.js";
 import { findTool, TOOLS, type ToolEnv } from "./everything/tools.js";
 
 const SERVER_INFO = { name: "mcp-stubgen-everything", version: "0.1.0" };
@@ -193,7 +197,28 @@ async function openSession(): Promise<Session> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// HTTP: one endpoint, /mcp.
+// 2026-07-28: one stateless McpServer behind the generated Streamable HTTP runtime. Every POST is
+// its own connection of that server; nothing is kept between requests.
+
+const modernServer = createEverything2026Server({
+  changes: { toolsChanged: () => {}, promptsChanged: () => {} },
+  onError: (error) => console.error(`[2026-07-28] ${error.message}`),
+});
+const modernListener = toNodeListener(createHttpHandler(modernServer, { onError: (error) => console.error(`[2026-07-28 http] ${error.message}`) }), {
+  onError: (error) => console.error(`[2026-07-28 http] ${error.message}`),
+});
+
+/**
+ * Hands a request whose body the router has read to the 2026-07-28 listener: the same request
+ * (method, URL, headers, socket) with its bytes replayed as its body.
+ */
+function serveModern(req: IncomingMessage, res: ServerResponse, raw: Buffer): void {
+  const replay = Object.assign(Readable.from(raw.length === 0 ? [] : [raw]), { method: req.method, url: req.url, headers: req.headers, socket: req.socket });
+  modernListener(replay, res);
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP: one endpoint, /mcp, both eras.
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const isLoopbackUrl = (url: string): boolean => URL.canParse(url) && LOOPBACK.has(new URL(url).hostname);
@@ -201,7 +226,8 @@ const isLoopbackUrl = (url: string): boolean => URL.canParse(url) && LOOPBACK.ha
 /**
  * DNS rebinding protection (Transports, Security Warning: servers MUST validate the Origin
  * header; local servers SHOULD bind to localhost only): a page on evil.example whose name
- * resolves to 127.0.0.1 reaches this server with Host and Origin naming evil.example.
+ * resolves to 127.0.0.1 reaches this server with Host and Origin naming evil.example. Checked
+ * here for both eras (the 2026-07-28 runtime checks the same again).
  */
 function rebindingRefusal(req: IncomingMessage): string | undefined {
   const { host, origin } = req.headers;
@@ -217,7 +243,7 @@ function replyError(res: ServerResponse, status: number, code: number, message: 
 
 class BodyTooLarge extends Error {}
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -226,8 +252,11 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
+
+/** The first value of a header node:http may give as a list. */
+const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 const isInitializeRequest = (body: unknown): boolean =>
   typeof body === "object" && body !== null && "method" in body && body.method === "initialize" && "id" in body;
@@ -240,10 +269,12 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return void res.writeHead(405, { Allow: "GET, POST, DELETE" }).end("Method Not Allowed");
   }
 
-  // POST bodies are read here: an initialize without a session id opens a session.
+  // POST bodies are read here: the era of a request may show only in its _meta, and an
+  // initialize without a session id opens a session.
+  let raw: Buffer = Buffer.alloc(0);
   let body: unknown;
+  let parsed = true;
   if (req.method === "POST") {
-    let raw: string;
     try {
       raw = await readBody(req);
     } catch (error) {
@@ -251,13 +282,17 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
       throw error;
     }
     try {
-      body = JSON.parse(raw);
+      body = JSON.parse(raw.toString("utf8"));
     } catch {
-      return replyError(res, 400, ErrorCode.ParseError, "Parse error");
+      parsed = false;
     }
   }
 
   const sessionId = req.headers["mcp-session-id"];
+  if (isModern({ method: req.method, protocolVersion: first(req.headers["mcp-protocol-version"]), sessionId: first(sessionId), body })) {
+    return serveModern(req, res, raw);
+  }
+  if (!parsed) return replyError(res, 400, ErrorCode.ParseError, "Parse error");
   if (sessionId === undefined) {
     if (req.method === "POST" && isInitializeRequest(body)) return (await openSession()).transport.handle(req, res, body);
     return replyError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required (initialize first)");

@@ -1,8 +1,12 @@
 /**
  * The everything-server's two eras on one URL: which requests the router sends to the
- * 2026-07-28 handler (examples/everything-2026/era.ts).
+ * 2026-07-28 handler (examples/everything-2026/era.ts), and the server answering a 2025-11-25
+ * session and 2026-07-28 requests side by side over real HTTP.
  */
-import { describe, expect, it } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isModern, type RoutedRequest } from "../examples/everything-2026/era.js";
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
@@ -36,5 +40,143 @@ describe("isModern (which era a request belongs to)", () => {
     // A _meta without the version key, or a batch, is no claim.
     expect(isModern(post(undefined, { jsonrpc: "2.0", id: 1, method: "ping", params: { _meta: { progressToken: 1 } } }))).toBe(false);
     expect(isModern(post(undefined, [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } }]))).toBe(false);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Over HTTP: the everything-server serves a 2025-11-25 session and 2026-07-28 requests on /mcp.
+
+let server: ChildProcess | undefined;
+let url = "";
+
+beforeAll(async () => {
+  const child = spawn(process.execPath, ["--import", "tsx", "examples/everything-server.ts", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  server = child;
+  const lines = createInterface({ input: child.stdout! });
+  url = await Promise.race([
+    new Promise<string>((resolve) =>
+      lines.on("line", (line) => {
+        const found = /^listening on (\S+)/.exec(line)?.[1];
+        if (found !== undefined) resolve(found);
+      }),
+    ),
+    once(child, "exit").then(([code]) => Promise.reject(new Error(`everything-server exited with ${String(code)}`))),
+  ]);
+});
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    server.kill("SIGTERM");
+    await once(server, "exit");
+  }
+});
+
+interface Answer {
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly sessionId: string | null;
+  /** The JSON-RPC messages of the body: the JSON object, or every SSE data line in order. */
+  readonly messages: unknown[];
+}
+
+async function send(headers: Record<string, string>, body: object): Promise<Answer> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
+  const contentType = response.headers.get("content-type");
+  const text = await response.text();
+  const messages = contentType?.startsWith("text/event-stream")
+    ? [...text.matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]!) as unknown)
+    : text === ""
+      ? []
+      : [JSON.parse(text) as unknown];
+  return { status: response.status, contentType, sessionId: response.headers.get("mcp-session-id"), messages };
+}
+
+/** A 2026-07-28 request: the version header, Mcp-Method, Mcp-Name where the method has one, and _meta. */
+function modern(id: number, method: string, params: Record<string, unknown>, meta: Record<string, unknown> = {}): Promise<Answer> {
+  const name = typeof params["name"] === "string" ? params["name"] : typeof params["uri"] === "string" ? params["uri"] : undefined;
+  return send(
+    { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) },
+    { jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...META, ...meta } } },
+  );
+}
+
+const SERVER_INFO_META = { "io.modelcontextprotocol/serverInfo": { name: "mcp-stubgen-everything", version: "0.1.0" } };
+const SIMPLE_TEXT = [{ type: "text", text: "This is a simple text response for testing." }];
+
+describe("everything-server: 2025-11-25 sessions and 2026-07-28 requests on one URL", () => {
+  it("answers a 2026-07-28 request between the requests of a 2025-11-25 session, each in its own era", async () => {
+    const init = await send(
+      {},
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+    );
+    expect(init.status).toBe(200);
+    const sessionId = init.sessionId!;
+    expect(sessionId).toEqual(expect.any(String));
+    expect(init.messages).toEqual([
+      expect.objectContaining({ jsonrpc: "2.0", id: 1, result: expect.objectContaining({ protocolVersion: "2025-11-25" }) }),
+    ]);
+    const legacy = { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
+    expect((await send(legacy, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
+
+    // The same request id as the session's next one: a 2026-07-28 request is its own connection.
+    const answer = await modern(2, "tools/call", { name: "test_simple_text" });
+    expect(answer).toEqual({
+      status: 200,
+      contentType: "application/json",
+      sessionId: null,
+      messages: [{ jsonrpc: "2.0", id: 2, result: { resultType: "complete", content: SIMPLE_TEXT, _meta: SERVER_INFO_META } }],
+    });
+
+    const inSession = await send(legacy, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "test_simple_text" } });
+    expect(inSession.status).toBe(200);
+    expect(inSession.messages).toEqual([{ jsonrpc: "2.0", id: 2, result: { content: SIMPLE_TEXT } }]);
+
+    // server/discover names this revision only; the lists carry caching hints.
+    const discover = await modern(3, "server/discover", {});
+    expect(discover.messages).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        result: expect.objectContaining({
+          resultType: "complete",
+          supportedVersions: ["2026-07-28"],
+          capabilities: { tools: { listChanged: true }, resources: {}, prompts: { listChanged: true }, completions: {}, logging: {} },
+          _meta: SERVER_INFO_META,
+        }),
+      },
+    ]);
+    const prompts = await modern(4, "prompts/list", {});
+    expect(prompts.messages).toEqual([
+      { jsonrpc: "2.0", id: 4, result: expect.objectContaining({ resultType: "complete", ttlMs: 60_000, cacheScope: "public" }) },
+    ]);
+  });
+
+  it("gives a 2026-07-28 request that era's errors: initialize is an unknown method, an unknown resource is -32602 with its URI", async () => {
+    const initialize = await modern(5, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+    expect(initialize.status).toBe(404);
+    expect(initialize.messages).toEqual([{ jsonrpc: "2.0", id: 5, error: { code: -32601, message: expect.any(String) } }]);
+
+    const missing = await modern(6, "resources/read", { uri: "test://missing" });
+    expect(missing.messages).toEqual([
+      { jsonrpc: "2.0", id: 6, error: { code: -32602, message: "Resource not found: test://missing", data: { uri: "test://missing" } } },
+    ]);
+  });
+
+  it("logs for a 2026-07-28 request only when its _meta asks, at or above the level asked for", async () => {
+    const done = { resultType: "complete", content: [{ type: "text", text: "Logged one info message (sent only when the request set io.modelcontextprotocol/logLevel)." }], _meta: SERVER_INFO_META };
+    const silent = await modern(7, "tools/call", { name: "test_logging_tool" });
+    expect(silent.messages).toEqual([{ jsonrpc: "2.0", id: 7, result: done }]);
+    const above = await modern(8, "tools/call", { name: "test_logging_tool" }, { "io.modelcontextprotocol/logLevel": "warning" });
+    expect(above.messages).toEqual([{ jsonrpc: "2.0", id: 8, result: done }]);
+    const logged = await modern(9, "tools/call", { name: "test_logging_tool" }, { "io.modelcontextprotocol/logLevel": "debug" });
+    expect(logged.contentType).toBe("text/event-stream");
+    expect(logged.messages).toEqual([
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", logger: "everything", data: "test_logging_tool ran" } },
+      { jsonrpc: "2.0", id: 9, result: done },
+    ]);
   });
 });
