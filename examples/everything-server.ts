@@ -1,24 +1,30 @@
 /**
- * An "everything" MCP server on the generated 2025-11-25 stubs, over Streamable HTTP: the
+ * An "everything" MCP server over Streamable HTTP that speaks both protocol eras on one URL: the
  * server the official conformance suite tests (`npm run conformance`; run `npm run generate`
  * first).
  *
  *   npm run example:everything -- --port 3000     # serves http://127.0.0.1:3000/mcp
  *
- * The MCP behaviour is the generated McpServer's: one handler per method, each given the
- * runtime's context (cancellation signal, progress, notifications and requests to the client
- * on the request's own stream). The HTTP side is node:http plus the official SDK's
- * StreamableHTTPServerTransport, which fits the generated Transport interface:
+ * Each POST is routed by its protocol version (examples/everything-2026/era.ts; basic/versioning,
+ * "A dual-era server selects its behavior from how the client opens"):
  *
- * - Stateful sessions: an initialize POST without Mcp-Session-Id opens one, with its own
- *   transport, event store and McpServer; later requests name it in Mcp-Session-Id.
- * - Resumability: the event store gives every SSE event an id, so a client resumes a closed
- *   stream with GET + Last-Event-ID (the `test_reconnection` tool closes its own on purpose).
- * - DNS rebinding protection: only loopback Host and Origin headers are served.
+ * - 2026-07-28 (modern): a request that claims the per-request `_meta` mechanism, outside any
+ *   session, goes to one stateless McpServer generated for 2026-07-28 (examples/everything-2026/)
+ *   behind the generated Streamable HTTP runtime (createHttpHandler + toNodeListener): every
+ *   request is its own connection, answered with JSON or an SSE stream that is its own to cancel.
+ * - 2025-11-25 (legacy): `initialize` opens a session with its own McpServer generated for
+ *   2025-11-25, behind the official SDK's StreamableHTTPServerTransport, which fits the generated
+ *   Transport interface; later requests name it in Mcp-Session-Id. The event store gives every
+ *   SSE event an id, so a client resumes a closed stream with GET + Last-Event-ID (the
+ *   `test_reconnection` tool closes its own on purpose). Sessions end with DELETE or at shutdown
+ *   (SIGINT, SIGTERM); there is no idle expiry.
  *
- * Sessions end with DELETE or at shutdown (SIGINT, SIGTERM); there is no idle expiry.
+ * DNS rebinding protection: only loopback Host and Origin headers are served, in both eras.
  *
- * The tools, resources and prompts are tables in examples/everything/.
+ * The MCP behaviour is the generated McpServers': one handler per method, each given the
+ * runtime's context (cancellation signal, progress, notifications on the request's own stream).
+ * The tools, resources and prompts are tables in examples/everything/ (shared by both eras where
+ * their content is the same) and examples/everything-2026/.
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -45,7 +51,7 @@ import { createEverything2026Server } from "./everything-2026/server.js";
 import { findTool, TOOLS, type ToolEnv } from "./everything/tools.js";
 
 const SERVER_INFO = { name: "mcp-stubgen-everything", version: "0.1.0" };
-/** The revision these stubs were generated from, the only one this server speaks. */
+/** The revision the session half was generated from, the only one its initialize agrees to (2026-07-28 needs no initialize). */
 const PROTOCOL_VERSION = "2025-11-25";
 const CAPABILITIES: ServerCapabilities = {
   tools: {},
@@ -87,7 +93,7 @@ function createMcpServer(state: SessionState, transport: SessionTransport): McpS
       initialize: (params) => {
         state.client = params.capabilities;
         // Version negotiation (Lifecycle): a server answers with the version the client asked
-        // for if it supports it, else with one it does support. This one supports only the
+        // for if it supports it, else with one it does support. Its sessions support only the
         // revision it was generated from; a client that cannot speak it disconnects.
         return {
           protocolVersion: PROTOCOL_VERSION,
