@@ -2,7 +2,7 @@
 export { generate, catalog, type GenerateOptions, type GenerateResult } from "./generate.js";
 export { pullSchemas, listSchemas, readManifest, type Manifest, type RevisionInfo } from "./load/schema-source.js";
 export { readSchemaDocument, type SchemaDocument } from "./load/schema-document.js";
-export { buildModel, type SchemaModel, type MethodRecord } from "./model/model.js";
+export { buildModel, formatResult, type SchemaModel, type MethodRecord } from "./model/model.js";
 export { catalogJson, type CatalogJson, type CatalogEntry } from "./model/catalog-data.js";
 export { policyFor, DEFAULT_POLICY, REVISION_POLICIES, type RevisionPolicy } from "./model/policy.js";
 export { diff, type DiffOptions } from "./diff/load.js";

@@ -16,7 +16,7 @@ export type * from "./types.js";
 export function diffRevisions(from: RevisionInput, to: RevisionInput): RevisionDiff {
   const presence = diffMethodPresence(from.model, to.model);
   const coverage = createCoverage(from.doc, to.doc);
-  const changed = diffMethodChanges(from, to, coverage);
+  const changed = diffMethodChanges(from, to, coverage, createCoverage(to.doc, from.doc));
   const definitions = diffDefinitions(from.doc, to.doc, coverage);
   const policy = diffPolicy(from.policy, to.policy);
   const cancellable = diffCancellable(from.model, to.model);

@@ -83,8 +83,14 @@ function methodChangeLine(c: MethodChange): string {
   const head = `- ${code(c.method)} (${c.kind}): `;
   switch (c.change) {
     case "params":
-    case "result":
-      return `${head}${c.change} ${typeOrNone(c.before)} → ${typeOrNone(c.after)}${mark(c.breaking)}`;
+      return `${head}params ${typeOrNone(c.before)} → ${typeOrNone(c.after)}${mark(c.breaking)}`;
+    case "result": {
+      const how = [
+        ...(c.widened ? ["widened: callers must handle more"] : []),
+        ...(c.narrowed ? ["narrowed: handlers may return less"] : []),
+      ];
+      return `${head}result ${code(c.before)} → ${code(c.after)}${how.length > 0 ? ` (${how.join("; ")})` : ""}${mark(c.breaking)}`;
+    }
     case "paramsRequired":
       return `${head}params ${c.after ? "now required" : "now optional"}${mark(c.breaking)}`;
     case "taskAugmentable":

@@ -1,7 +1,7 @@
 import type { Coverage } from "./covers.js";
-import { compareText, shapeOf, type Shape } from "./shape.js";
+import { compareText, shapeOf, union, type Shape } from "./shape.js";
 import type { CancellableChange, Direction, MethodChange, MethodPresence, RevisionInput } from "./types.js";
-import { DIRECTION_UNIONS, formatTypeExpr, type MethodRecord, type SchemaModel, type TypeExpr } from "../model/model.js";
+import { DIRECTION_UNIONS, formatResult, formatTypeExpr, type MethodRecord, type SchemaModel, type TypeExpr } from "../model/model.js";
 import type { SchemaDocument } from "../load/schema-document.js";
 
 /** The directions in the model's order: client requests, server requests, then notifications. */
@@ -49,15 +49,25 @@ function paramsType(expr: TypeExpr | null): string | null {
 
 /**
  * Changes to methods present in both revisions: params and result types (compared as the
- * catalog prints them), `paramsRequired` and `taskAugmentable` flips. `cancellable` flips
- * are reported with the cancellation policy (diffCancellable).
+ * catalog prints them; a result union's order does not count), `paramsRequired` and
+ * `taskAugmentable` flips. `cancellable` flips are reported with the cancellation policy
+ * (diffCancellable).
  *
- * Breaking: a params or result type that no longer accepts every value the old one did
- * (diff-covers.ts; inline params moved into a named definition with the same properties are
- * not breaking), params that appear and are required or that disappear, params becoming
- * required, and a request no longer task-augmentable.
+ * Breaking: a params type that no longer accepts every value the old one did (diff-covers.ts;
+ * inline params moved into a named definition with the same properties are not breaking),
+ * params that appear and are required or that disappear, params becoming required, a request no
+ * longer task-augmentable, and a result type that changes what it accepts either way: narrowed
+ * (handlers returning what the old type allowed no longer fit) or widened (whoever sends the
+ * request must now handle more: 2026-07-28 `tools/call` may answer `InputRequiredResult`).
+ * `coverage` checks the new schema against the old one, `reverse` the old against the new (for
+ * widening): createCoverage(from.doc, to.doc) and createCoverage(to.doc, from.doc).
  */
-export function diffMethodChanges(from: RevisionInput, to: RevisionInput, { covers }: Coverage): MethodChange[] {
+export function diffMethodChanges(
+  from: RevisionInput,
+  to: RevisionInput,
+  { covers }: Coverage,
+  reverse: Coverage,
+): MethodChange[] {
   const changes: MethodChange[] = [];
   const narrowed = (before: Shape | null, after: Shape | null) => before === null || after === null || !covers(after, before);
   for (const [a, b] of common(from.model, to.model)) {
@@ -67,9 +77,21 @@ export function diffMethodChanges(from: RevisionInput, to: RevisionInput, { cove
         a.params === null ? b.paramsRequired : b.params === null || narrowed(exprShape(from.doc, a.params), exprShape(to.doc, b.params));
       changes.push({ ...base, change: "params", before: a.params && formatTypeExpr(a.params), after: b.params && formatTypeExpr(b.params), breaking });
     }
-    if (a.result !== b.result) {
-      const shape = (name: string | null): Shape | null => (name === null ? null : { kind: "ref", name });
-      changes.push({ ...base, change: "result", before: a.result, after: b.result, breaking: narrowed(shape(a.result), shape(b.result)) });
+    if (a.kind === "request" && a.results !== null && b.results !== null && !sameMembers(a.results, b.results)) {
+      const before = resultShape(a.results);
+      const after = resultShape(b.results);
+      const narrowedResult = !covers(after, before);
+      const widened = !reverse.covers(before, after);
+      changes.push({
+        ...base,
+        kind: "request",
+        change: "result",
+        before: formatResult(a.results)!,
+        after: formatResult(b.results)!,
+        widened,
+        narrowed: narrowedResult,
+        breaking: widened || narrowedResult,
+      });
     }
     if (a.paramsRequired !== b.paramsRequired) {
       changes.push({ ...base, change: "paramsRequired", before: a.paramsRequired, after: b.paramsRequired, breaking: b.paramsRequired });
@@ -79,6 +101,17 @@ export function diffMethodChanges(from: RevisionInput, to: RevisionInput, { cove
     }
   }
   return changes;
+}
+
+/** The same definitions, whatever their order. */
+function sameMembers(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((name) => set.has(name));
+}
+
+/** A result as a shape: a `$ref`, or the union of them. */
+function resultShape(results: readonly string[]): Shape {
+  return union(results.map((name): Shape => ({ kind: "ref", name })));
 }
 
 /** The shape a catalog type expression stands for; null when it cannot be found. */

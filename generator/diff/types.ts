@@ -27,10 +27,26 @@ export type MethodChange =
   | {
       readonly method: string;
       readonly kind: "request" | "notification";
-      readonly change: "params" | "result";
+      readonly change: "params";
       /** The type expression as the catalog prints it; null: none. */
       readonly before: string | null;
       readonly after: string | null;
+      readonly breaking: boolean;
+    }
+  | {
+      readonly method: string;
+      readonly kind: "request";
+      readonly change: "result";
+      /** The result type as the catalog prints it (`CallToolResult | InputRequiredResult`). */
+      readonly before: string;
+      readonly after: string;
+      /**
+       * The new result accepts a value the old one did not (a union gained a member): whoever
+       * sends the request must now handle it. Breaking.
+       */
+      readonly widened: boolean;
+      /** The old result accepted a value the new one does not: handlers that returned it no longer fit. Breaking. */
+      readonly narrowed: boolean;
       readonly breaking: boolean;
     }
   | {

@@ -1,5 +1,5 @@
 import { StubgenError } from "../errors.js";
-import { formatTypeExpr, type MethodRecord, type SchemaModel, type Side } from "../model/model.js";
+import { formatResult, formatTypeExpr, type MethodRecord, type SchemaModel, type Side } from "../model/model.js";
 import type { RevisionPolicy } from "../model/policy.js";
 import type { LifecycleView } from "./lifecycle-view.js";
 
@@ -64,7 +64,7 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
       params: paramsType(m),
       paramsRequired: m.paramsRequired,
       metaOnly: m.paramsMetaOnly && (!m.paramsRequired || fillsMeta),
-      result: `T.${m.result ?? "Result"}`,
+      result: formatResult(m.results, "T.") ?? "T.Result",
       options: m.cancellable ? "RequestOptions" : "UncancellableRequestOptions",
       taskAugmentable: m.taskAugmentable,
     };

@@ -81,9 +81,13 @@ export function lifecycleView(doc: SchemaDocument, model: SchemaModel): Lifecycl
   const declared = propertiesOf(doc, "ServerCapabilities");
   for (const { method, kind, fills } of LIFECYCLE_METHODS) {
     const record = model.methods.find((m) => m.method === method && m.kind === "request" && m.from.includes("client"));
-    if (record === undefined || record.result === null) continue;
-    const resultProperties = propertiesOf(doc, record.result);
-    if (!fills.every((p) => resultProperties.has(p))) continue;
+    // The default handler answers with one result type: the first the result allows that has
+    // every property it fills (a union's other members, InputRequiredResult say, are not its to send).
+    const result = record?.results?.find((name) => {
+      const properties = propertiesOf(doc, name);
+      return fills.every((p) => properties.has(p));
+    });
+    if (result === undefined) continue;
     const capabilities = CAPABILITY_RULES.filter((rule) => declared.has(rule.capability))
       .map((rule) => ({
         capability: rule.capability,
@@ -91,7 +95,7 @@ export function lifecycleView(doc: SchemaDocument, model: SchemaModel): Lifecycl
         when: rule.when.filter((w) => clientRequests.has(w.method)),
       }))
       .filter((rule) => rule.methods.length > 0);
-    return { kind, method, result: record.result, capabilities };
+    return { kind, method, result, capabilities };
   }
   return null;
 }

@@ -1,6 +1,6 @@
 import type { SchemaDocument } from "../load/schema-document.js";
 import { emitTypes } from "./emit-types.js";
-import { formatTypeExpr, type MethodKind, type SchemaModel, type Side } from "../model/model.js";
+import { formatResult, formatTypeExpr, type MethodKind, type SchemaModel, type Side } from "../model/model.js";
 import { TOOL_VERSION } from "../project.js";
 import { loadRuntimeSources, RUNTIME_SOURCE_DIR, templates, type Template } from "./templates.js";
 import { RUNTIME_DIR, type RuntimeLayout } from "./output-options.js";
@@ -33,7 +33,7 @@ export function catalogView(model: SchemaModel, rules: RulesView) {
         from: m.from,
         params: m.params && formatTypeExpr(m.params),
         paramsRequired: m.paramsRequired,
-        result: m.result,
+        result: formatResult(m.results),
         cancellable: m.cancellable,
         taskAugmentable: m.taskAugmentable,
       };
@@ -63,7 +63,7 @@ export function catalogView(model: SchemaModel, rules: RulesView) {
           method: m.method,
           params: m.params ? formatTypeExpr(m.params, "T.") : "undefined",
           paramsRequired: m.paramsRequired,
-          result: m.result && `T.${m.result}`,
+          result: formatResult(m.results, "T."),
           cancellable: m.cancellable,
           taskAugmentable: m.taskAugmentable,
         })),

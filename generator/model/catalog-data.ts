@@ -1,4 +1,4 @@
-import { formatTypeExpr, type SchemaModel } from "./model.js";
+import { formatResult, formatTypeExpr, type SchemaModel } from "./model.js";
 
 /** One method in the catalog's JSON form (`mcp-stubgen catalog --json`). */
 export interface CatalogEntry {
@@ -6,6 +6,7 @@ export interface CatalogEntry {
   readonly kind: "request" | "notification";
   readonly from: readonly ("client" | "server")[];
   readonly params: string | null;
+  /** The result type (requests): a definition name, or names joined by " | " for a union; null for notifications. */
   readonly result: string | null;
   readonly cancellable: boolean;
   readonly taskAugmentable: boolean;
@@ -25,7 +26,7 @@ export function catalogJson(model: SchemaModel): CatalogJson {
       kind: m.kind,
       from: m.from,
       params: m.params && formatTypeExpr(m.params),
-      result: m.result,
+      result: formatResult(m.results),
       cancellable: m.cancellable,
       taskAugmentable: m.taskAugmentable,
     })),

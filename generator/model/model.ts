@@ -31,7 +31,13 @@ export interface MethodRecord {
   readonly paramsMetaOnly: boolean;
   /** The message type's description in the schema. */
   readonly description: string | null;
-  readonly result: string | null;
+  /**
+   * Requests: the definitions the result may be, in order (one, or the members of a union:
+   * 2026-07-28 `tools/call` → `CallToolResult`, `InputRequiredResult`); null for notifications.
+   * formatResult renders it as a type.
+   */
+  readonly results: readonly string[] | null;
+  /** How the result was found (result-mapping.ts); null for notifications. */
   readonly resultRule: ResultRule | null;
   /** May be cancelled with `notifications/cancelled` (requests only). */
   readonly cancellable: boolean;
@@ -124,7 +130,7 @@ export function buildModel(doc: SchemaDocument, options: ModelOptions): SchemaMo
       paramsRequired,
       paramsMetaOnly: paramsAt === null || propertyNames(doc, paramsAt).every((name) => name === "_meta"),
       description: typeof member.target.node["description"] === "string" ? member.target.node["description"] : null,
-      result: result?.type ?? null,
+      results: result?.types ?? null,
       resultRule: result?.rule ?? null,
       cancellable: isRequest && !options.policy.uncancellable.includes(entry.method),
       taskAugmentable: isRequest && paramsAt !== null && hasTaskProperty(doc, paramsAt, options.policy.taskMetadataType),
@@ -237,6 +243,14 @@ function propertyNames(doc: SchemaDocument, at: Located): string[] {
     ? all.flatMap((node, i) => (isSchemaNode(node) ? propertyNames(doc, { node, pointer: join(target.pointer, "allOf", i), name: null }) : []))
     : [];
   return [...own, ...inherited];
+}
+
+/**
+ * A request's result as a TypeScript type, `ns` prefixing each name: `CallToolResult`,
+ * `T.CallToolResult | T.InputRequiredResult`; null for notifications.
+ */
+export function formatResult(results: readonly string[] | null, ns = ""): string | null {
+  return results && results.map((name) => `${ns}${name}`).join(" | ");
 }
 
 /** Renders a TypeExpr as TypeScript; `ns` prefixes definition names (e.g. `T.`). */

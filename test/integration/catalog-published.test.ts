@@ -3,7 +3,8 @@
  * (direction, params, result, cancellable, task-augmentable). The expected tables are written by
  * hand from each revision's spec pages (Lifecycle, Utilities, Server and Client features), not
  * from generator output:
- * - results: each request's result per its spec page; requests whose page says the receiver
+ * - results: each request's result per its spec page (2026-07-28: per its `…ResultResponse`,
+ *   a union where the server may ask for input first); requests whose page says the receiver
  *   answers with an empty result (ping, logging/setLevel, resources/subscribe and unsubscribe)
  *   map to EmptyResult;
  * - cancellable: every request except `initialize` (Cancellation: "The initialize request MUST
@@ -95,18 +96,20 @@ const rev2025_11: Record<string, Row> = {
  * 2026-07-28: stateless lifecycle (no initialize, server/discover instead), subscriptions/listen
  * replaces resources/subscribe, no server → client requests (ServerRequest is absent: sampling,
  * roots and elicitation travel as input requests inside results), and ClientNotification is an
- * inline object: the client's only notification is notifications/cancelled.
+ * inline object: the client's only notification is notifications/cancelled. Results are what
+ * each request's `…ResultResponse` allows: tools/call, prompts/get and resources/read may answer
+ * InputRequiredResult (basic/patterns/mrtr: multi round-trip requests).
  */
 const rev2026: Record<string, Row> = {
   "completion/complete": ["request", C, "CompleteRequestParams", "CompleteResult"],
-  "prompts/get": ["request", C, "GetPromptRequestParams", "GetPromptResult"],
+  "prompts/get": ["request", C, "GetPromptRequestParams", "GetPromptResult | InputRequiredResult"],
   "prompts/list": ["request", C, "PaginatedRequestParams", "ListPromptsResult"],
   "resources/list": ["request", C, "PaginatedRequestParams", "ListResourcesResult"],
-  "resources/read": ["request", C, "ReadResourceRequestParams", "ReadResourceResult"],
+  "resources/read": ["request", C, "ReadResourceRequestParams", "ReadResourceResult | InputRequiredResult"],
   "resources/templates/list": ["request", C, "PaginatedRequestParams", "ListResourceTemplatesResult"],
   "server/discover": ["request", C, "RequestParams", "DiscoverResult"],
   "subscriptions/listen": ["request", C, "SubscriptionsListenRequestParams", "SubscriptionsListenResult"],
-  "tools/call": ["request", C, "CallToolRequestParams", "CallToolResult"],
+  "tools/call": ["request", C, "CallToolRequestParams", "CallToolResult | InputRequiredResult"],
   "tools/list": ["request", C, "PaginatedRequestParams", "ListToolsResult"],
   "notifications/cancelled": ["notification", B, "CancelledNotificationParams", null],
   "notifications/message": ["notification", S, "LoggingMessageNotificationParams", null],

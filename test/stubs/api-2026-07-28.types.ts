@@ -1,7 +1,7 @@
 // Type-level tests of the 2026-07-28 rules, compiled by `npm test` (tsc -p tsconfig.json): each
 // `@ts-expect-error` line must be an error, or tsc fails on the unused directive.
 import type * as T from "../generated/2026-07-28/index.js";
-import { McpClient, McpServer, type ReceiverEndableMethod } from "../generated/2026-07-28/index.js";
+import { McpClient, McpServer, type ClientRequestMap, type ReceiverEndableMethod } from "../generated/2026-07-28/index.js";
 
 declare const client: McpClient;
 declare const signal: AbortSignal;
@@ -50,4 +50,44 @@ export function serverEndsOnlySubscriptions() {
 export async function serverNotifyHasNoCancel(server: McpServer) {
   // @ts-expect-error a server ends a subscription with ctx.end(), never through notify
   await server.notify("notifications/cancelled", { requestId: 1 });
+}
+
+// Results are what each request's `…ResultResponse` allows (CallToolResultResponse: `result` is
+// `CallToolResult | InputRequiredResult`): the client resolves to the union, through the typed
+// method and through request(), and must tell the members apart before reading either's fields.
+assertType<Equal<ClientRequestMap["tools/call"]["result"], T.CallToolResult | T.InputRequiredResult>>();
+assertType<Equal<ClientRequestMap["resources/read"]["result"], T.ReadResourceResult | T.InputRequiredResult>>();
+assertType<Equal<ClientRequestMap["prompts/get"]["result"], T.GetPromptResult | T.InputRequiredResult>>();
+assertType<Equal<ClientRequestMap["tools/list"]["result"], T.ListToolsResult>>();
+assertType<Equal<ClientRequestMap["server/discover"]["result"], T.DiscoverResult>>();
+assertType<Equal<ClientRequestMap["completion/complete"]["result"], T.CompleteResult>>();
+
+export async function clientHandlesInputRequired() {
+  const called = await client.callTool({ name: "x" });
+  const requested = await client.request("tools/call", { name: "x" });
+  const read = await client.readResource({ uri: "file:///a" });
+  const prompt = await client.getPrompt({ name: "p" });
+  assertType<Equal<typeof called, T.CallToolResult | T.InputRequiredResult>>();
+  assertType<Equal<typeof requested, T.CallToolResult | T.InputRequiredResult>>();
+  assertType<Equal<typeof read, T.ReadResourceResult | T.InputRequiredResult>>();
+  assertType<Equal<typeof prompt, T.GetPromptResult | T.InputRequiredResult>>();
+  // @ts-expect-error an InputRequiredResult has no content: check which result came back first
+  called.content;
+  if ("inputRequests" in called || "requestState" in called) return called.requestState;
+  const listed = await client.listTools({});
+  return listed.tools.length;
+}
+
+export function serverMayAskForInput() {
+  new McpServer({
+    handlers: {
+      // A tools/call handler may answer InputRequiredResult instead of CallToolResult,
+      "tools/call": async (params) =>
+        params.name === "needs-input" ? { resultType: "input_required", requestState: "state" } : { resultType: "complete", content: [] },
+      "resources/read": () => ({ resultType: "input_required", requestState: "state" }),
+      // but a tools/list handler may not (ListToolsResultResponse allows ListToolsResult only).
+      // @ts-expect-error tools/list answers ListToolsResult only
+      "tools/list": () => ({ resultType: "input_required", requestState: "state" }),
+    },
+  });
 }

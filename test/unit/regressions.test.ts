@@ -50,7 +50,7 @@ describe("regressions", () => {
         ClientRequest: request("ping"),
       });
       const [ping] = buildModel(doc, { revision: "r", policy: policyFor("r") }).methods;
-      expect(ping).toMatchObject({ method: "ping", result: "EmptyResult", resultRule: "default" });
+      expect(ping).toMatchObject({ method: "ping", results: ["EmptyResult"], resultRule: "default" });
       expect(ping?.typeName).toBeNull();
     });
   });
@@ -110,7 +110,7 @@ describe("regressions", () => {
         MoreResult: { type: "object", description: "The response to a things/do-more request." },
         ClientRequest: { anyOf: [{ $ref: "#/$defs/DoRequest" }] },
       });
-      expect(buildModel(doc, { revision: "r", policy: policyFor("r") }).methods[0]).toMatchObject({ result: "Result", resultRule: "default" });
+      expect(buildModel(doc, { revision: "r", policy: policyFor("r") }).methods[0]).toMatchObject({ results: ["Result"], resultRule: "default" });
     });
   });
 

@@ -57,8 +57,9 @@ describe("params, result and flags of methods present in both (method-types/)", 
       { method: "plain", kind: "request", change: "params", before: null, after: 'NonNullable<PlainRequest["params"]>', breaking: false },
       // FindParams has SearchParams' properties and one more optional: a widening.
       { method: "search", kind: "request", change: "params", before: "SearchParams", after: "FindParams", breaking: false },
-      // FindResult lost `total`: a narrowing.
-      { method: "search", kind: "request", change: "result", before: "SearchResult", after: "FindResult", breaking: true },
+      // FindResult lost `total`: a narrowing (an old result with `total` no longer fits) and a
+      // widening (a new result without `total` is not an old one).
+      { method: "search", kind: "request", change: "result", before: "SearchResult", after: "FindResult", widened: true, narrowed: true, breaking: true },
       { method: "tools/call", kind: "request", change: "taskAugmentable", before: true, after: false, breaking: true },
     ]);
   });
@@ -75,6 +76,41 @@ describe("params, result and flags of methods present in both (method-types/)", 
     });
     // The union swapped SearchRequest for a FindRequest that accepts everything it did.
     expect(diff.definitions.changed.find((c) => c.definition === "ClientRequest")).toMatchObject({ change: "type", breaking: false });
+  });
+});
+
+describe("results from …ResultResponse unions (result-union/)", () => {
+  const diff = diffPair("result-union");
+
+  it("reports a result that became a union as widened and breaking, one that lost a member as narrowed, a renamed twin as neither", () => {
+    expect(diff.methods.changed).toEqual([
+      // EchoedResult → EchoResult: the same shape under another name.
+      { method: "jobs/echo", kind: "request", change: "result", before: "EchoedResult", after: "EchoResult", widened: false, narrowed: false, breaking: false },
+      // jobs/peek: the same members in another order is no change.
+      // Callers of jobs/run must now handle InputRequiredResult.
+      {
+        method: "jobs/run",
+        kind: "request",
+        change: "result",
+        before: "RunJobResult",
+        after: "RunJobResult | InputRequiredResult",
+        widened: true,
+        narrowed: false,
+        breaking: true,
+      },
+      // A jobs/stop handler that answered InputRequiredResult no longer fits.
+      {
+        method: "jobs/stop",
+        kind: "request",
+        change: "result",
+        before: "StopJobResult | InputRequiredResult",
+        after: "StopJobResult",
+        widened: false,
+        narrowed: true,
+        breaking: true,
+      },
+    ]);
+    expect(diff.summary).toMatchObject({ methodsChanged: 3 });
   });
 });
 

@@ -32,7 +32,7 @@ describe("formatDiffMarkdown", () => {
         "- `items/list` (request): params now required — **breaking**",
         '- `plain` (request): params none → `NonNullable<PlainRequest["params"]>`',
         "- `search` (request): params `SearchParams` → `FindParams`",
-        "- `search` (request): result `SearchResult` → `FindResult` — **breaking**",
+        "- `search` (request): result `SearchResult` → `FindResult` (widened: callers must handle more; narrowed: handlers may return less) — **breaking**",
         "- `tools/call` (request): no longer task-augmentable — **breaking**",
         "",
         "## Definitions",
@@ -69,6 +69,22 @@ describe("formatDiffMarkdown", () => {
         "### Cancellable requests",
         "",
         "- `search`: no longer cancellable — **breaking**",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("says which way a result changed: widened, narrowed, or neither", () => {
+    const text = formatDiffMarkdown(diffRevisions(side("result-union", "before"), side("result-union", "after")));
+    const changed = text.slice(text.indexOf("### Changed methods"), text.indexOf("## Definitions"));
+    expect(changed).toBe(
+      [
+        "### Changed methods",
+        "",
+        "- `jobs/echo` (request): result `EchoedResult` → `EchoResult`",
+        "- `jobs/run` (request): result `RunJobResult` → `RunJobResult | InputRequiredResult` (widened: callers must handle more) — **breaking**",
+        "- `jobs/stop` (request): result `StopJobResult | InputRequiredResult` → `StopJobResult` (narrowed: handlers may return less) — **breaking**",
+        "",
         "",
       ].join("\n"),
     );

@@ -209,33 +209,48 @@ describe("2025-11-25 → 2026-07-28", () => {
     ]);
   });
 
-  it("changes exactly these methods present in both: four list requests now need params, tools/call loses tasks", () => {
+  it("changes exactly these methods present in both: four list requests now need params, tools/call loses tasks, three results widen", () => {
     const needsParams = (method: string) => ({ method, kind: "request", change: "paramsRequired", before: false, after: true, breaking: true });
+    // 2026-07-28's CallToolResultResponse, GetPromptResultResponse and ReadResourceResultResponse
+    // allow InputRequiredResult beside the result (MRTR): the caller must now handle it.
+    const widened = (method: string, result: string) => ({
+      method,
+      kind: "request",
+      change: "result",
+      before: result,
+      after: `${result} | InputRequiredResult`,
+      widened: true,
+      narrowed: false,
+      breaking: true,
+    });
     expect(diff.methods.changed).toEqual([
+      widened("prompts/get", "GetPromptResult"),
       needsParams("prompts/list"),
       needsParams("resources/list"),
+      widened("resources/read", "ReadResourceResult"),
       needsParams("resources/templates/list"),
+      widened("tools/call", "CallToolResult"),
       { method: "tools/call", kind: "request", change: "taskAugmentable", before: true, after: false, breaking: true },
       needsParams("tools/list"),
     ]);
   });
 
   it("counts them in the summary: exact numbers", () => {
-    // Methods: 3 added, 23 removed, 5 changed (above). Definitions: 42 names only in 2026-07-28,
-    // 32 only in 2025-11-25 (key sets of $defs compared by hand). The changed-definition count
-    // and the breaking total (23 removed methods + 5 changed + 32 removed definitions + 105
-    // breaking definition changes) are pinned from the reviewed output.
+    // Methods: 3 added, 23 removed, 7 changed in 8 entries (above). Definitions: 42 names only in
+    // 2026-07-28, 32 only in 2025-11-25 (key sets of $defs compared by hand). The
+    // changed-definition count and the breaking total (23 removed methods + 8 method changes + 32
+    // removed definitions + 105 breaking definition changes) are pinned from the reviewed output.
     expect(diff.summary).toEqual({
       methodsAdded: 3,
       methodsRemoved: 23,
-      methodsChanged: 5,
+      methodsChanged: 7,
       definitionsAdded: 42,
       definitionsRemoved: 32,
       definitionsChanged: 59,
       policyKeysChanged: 7,
       cancellableChanged: 0,
-      changes: 229,
-      breaking: 165,
+      changes: 232,
+      breaking: 168,
     });
     expect(diff.definitions.added.filter((d) => d.breaking)).toEqual([]);
     expect(diff.definitions.removed.filter((d) => d.breaking)).toHaveLength(32);

@@ -11,7 +11,7 @@ import { loadFixture, typecheckInMemory } from "../support.js";
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-const FIXTURES = ["draft07-lifecycle.json", "2020-12-inline.json", "2020-12-tasks.json"] as const;
+const FIXTURES = ["draft07-lifecycle.json", "2020-12-inline.json", "2020-12-tasks.json", "result-responses.json"] as const;
 const REVISION = "test-rev";
 const policy = policyFor(REVISION);
 

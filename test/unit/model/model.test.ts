@@ -81,7 +81,7 @@ describe("buildModel", () => {
     it("reads an inline message object (ClientNotification of 2026-07-28)", () => {
       const m = inline();
       const cancelled = method(m, "notifications/cancelled");
-      expect(cancelled).toMatchObject({ kind: "notification", from: ["client"], paramsRequired: true, result: null });
+      expect(cancelled).toMatchObject({ kind: "notification", from: ["client"], paramsRequired: true, results: null });
       expect(cancelled.description).toBe("The client's only notification.");
       expect(params(m, "notifications/cancelled")).toBe('ClientNotification["params"]');
     });
@@ -304,19 +304,19 @@ describe("buildModel", () => {
   describe("results", () => {
     it("derives each request's result and leaves notifications without one", () => {
       const m = lifecycle();
-      expect(m.methods.map((r) => [r.method, r.result, r.resultRule])).toEqual([
-        ["initialize", "InitializeResult", "name"],
-        ["jobs/run", "JobOutcomeResult", "description"],
-        ["jobs/run/more", "MoreOutcomeResult", "description"],
+      expect(m.methods.map((r) => [r.method, r.results, r.resultRule])).toEqual([
+        ["initialize", ["InitializeResult"], "name"],
+        ["jobs/run", ["JobOutcomeResult"], "description"],
+        ["jobs/run/more", ["MoreOutcomeResult"], "description"],
         ["notifications/cancelled", null, null],
         ["notifications/initialized", null, null],
-        ["ping", "EmptyResult", "default"],
+        ["ping", ["EmptyResult"], "default"],
       ]);
     });
 
     it("passes result overrides on", () => {
       const m = model(loadFixture("draft07-lifecycle.json"), POLICY, { ping: "InitializeResult" });
-      expect(method(m, "ping")).toMatchObject({ result: "InitializeResult", resultRule: "override" });
+      expect(method(m, "ping")).toMatchObject({ results: ["InitializeResult"], resultRule: "override" });
     });
   });
 });
