@@ -206,10 +206,7 @@ async function openSession(): Promise<Session> {
 // 2026-07-28: one stateless McpServer behind the generated Streamable HTTP runtime. Every POST is
 // its own connection of that server; nothing is kept between requests.
 
-const modernServer = createEverything2026Server({
-  changes: { toolsChanged: () => {}, promptsChanged: () => {} },
-  onError: (error) => console.error(`[2026-07-28] ${error.message}`),
-});
+const modernServer = createEverything2026Server({ onError: (error) => console.error(`[2026-07-28] ${error.message}`) });
 const modernListener = toNodeListener(createHttpHandler(modernServer, { onError: (error) => console.error(`[2026-07-28 http] ${error.message}`) }), {
   onError: (error) => console.error(`[2026-07-28 http] ${error.message}`),
 });

@@ -179,4 +179,40 @@ describe("everything-server: 2025-11-25 sessions and 2026-07-28 requests on one 
       { jsonrpc: "2.0", id: 9, result: done },
     ]);
   });
+
+  it("asks for input with an InputRequiredResult and completes on the retry that carries the answer (multi round-trip requests)", async () => {
+    const elicitation = { "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    // A client that cannot be asked is refused: MissingRequiredClientCapabilityError, HTTP 400.
+    const refused = await modern(9, "tools/call", { name: "test_input_required_result_elicitation", arguments: {} });
+    expect(refused.status).toBe(400);
+    expect(refused.messages).toEqual([
+      { jsonrpc: "2.0", id: 9, error: { code: -32021, message: expect.any(String), data: { requiredCapabilities: { elicitation: {} } } } },
+    ]);
+    const ask = await modern(10, "tools/call", { name: "test_input_required_result_elicitation", arguments: {} }, elicitation);
+    expect(ask.status).toBe(200);
+    expect(ask.messages).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 10,
+        result: {
+          resultType: "input_required",
+          inputRequests: {
+            user_name: {
+              method: "elicitation/create",
+              params: { message: "What is your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+            },
+          },
+          _meta: SERVER_INFO_META,
+        },
+      },
+    ]);
+    const retry = await modern(11, "tools/call", {
+      name: "test_input_required_result_elicitation",
+      arguments: {},
+      inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } },
+    }, elicitation);
+    expect(retry.messages).toEqual([
+      { jsonrpc: "2.0", id: 11, result: { resultType: "complete", content: [{ type: "text", text: "Hello, Alice!" }], _meta: SERVER_INFO_META } },
+    ]);
+  });
 });

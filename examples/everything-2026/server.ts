@@ -11,12 +11,15 @@
  * - the lists and resources/read carry caching hints (server/utilities/caching);
  * - an unknown resource is -32602 with the URI in `data` (server/resources, Error Handling; SEP-2164);
  * - logs go out only for a request whose `_meta` asks for a level (server/utilities/logging);
- * - input from the client comes through multi round-trip requests (tools.ts).
+ * - input from the client comes through multi round-trip requests (input.ts), under a
+ *   requestState HMAC key of the runtime's (one random key per process: this server runs as one
+ *   instance; behind a load balancer every instance would be given the same key).
  */
 import {
   ErrorCode,
   McpError,
   McpServer,
+  Subscriptions,
   type ClientCapabilities,
   type LoggingLevel,
   type ServerCapabilities,
@@ -27,6 +30,7 @@ import {
 import { complete } from "../everything/completion.js";
 import { findPrompt, PROMPTS } from "../everything/prompts.js";
 import { readResource, RESOURCES, TEMPLATES } from "../everything/resources.js";
+import { INPUT_PROMPT } from "./input.js";
 import { findTool, TOOLS, type ListChanges, type ToolEnv } from "./tools.js";
 
 export const SERVER_INFO = { name: "mcp-stubgen-everything", version: "0.1.0" };
@@ -80,15 +84,22 @@ function requestLogger(ctx: Context): ToolEnv["log"] {
 }
 
 export interface Everything2026Options {
-  /** Where the trigger tools announce list changes (the subscriptions/listen hub). */
-  readonly changes: ListChanges;
   readonly onError?: (error: Error) => void;
 }
 
-export function createEverything2026Server(options: Everything2026Options): McpServer {
+export function createEverything2026Server(options: Everything2026Options = {}): McpServer {
+  // subscriptions/listen (basic/patterns/subscriptions): the hub acknowledges each stream, then
+  // sends it only the list changes it asked for. Nothing here changes on its own: the trigger
+  // tools announce a change, as a server whose tools or prompts changed would.
+  const subscriptions = new Subscriptions({ kinds: ["toolsListChanged", "promptsListChanged"] });
+  const changes: ListChanges = {
+    toolsChanged: () => void subscriptions.publish("notifications/tools/list_changed"),
+    promptsChanged: () => void subscriptions.publish("notifications/prompts/list_changed"),
+  };
   return new McpServer({
     serverInfo: SERVER_INFO,
     capabilities: CAPABILITIES,
+    subscriptions,
     instructions: "The test_* tools, test:// resources and test_* prompts are those of the MCP conformance suite.",
     handlers: {
       "tools/list": () => ({ resultType: "complete", tools: TOOLS.map((entry) => entry.tool), ...CACHE }),
@@ -96,7 +107,7 @@ export function createEverything2026Server(options: Everything2026Options): McpS
         const entry = findTool(params.name);
         // An unknown tool is a protocol error; a tool that fails says so in its result (isError).
         if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-        return entry.run(params.arguments ?? {}, { ctx, client: clientCapabilities(ctx), log: requestLogger(ctx), changes: options.changes });
+        return entry.run(params.arguments ?? {}, { ctx, client: clientCapabilities(ctx), log: requestLogger(ctx), changes });
       },
 
       "resources/list": () => ({ resultType: "complete", resources: RESOURCES.map((entry) => entry.resource), ...CACHE }),
@@ -109,8 +120,15 @@ export function createEverything2026Server(options: Everything2026Options): McpS
         return { resultType: "complete", contents, ...CACHE };
       },
 
-      "prompts/list": () => ({ resultType: "complete", prompts: PROMPTS.map((entry) => entry.prompt), ...CACHE }),
-      "prompts/get": ({ name, arguments: args = {} }) => {
+      "prompts/list": () => ({ resultType: "complete", prompts: [...PROMPTS.map((entry) => entry.prompt), INPUT_PROMPT.prompt], ...CACHE }),
+      "prompts/get": ({ name, arguments: args = {} }, ctx) => {
+        if (name === INPUT_PROMPT.prompt.name) {
+          // prompts/get may answer an InputRequiredResult too (mrtr, Supported Requests).
+          const got = ctx.input.responses(INPUT_PROMPT.ask);
+          if (got === undefined) return ctx.input.required(INPUT_PROMPT.ask);
+          const context = got.user_context.action === "accept" ? got.user_context.content?.["context"] : undefined;
+          return INPUT_PROMPT.render(String(context ?? "none"));
+        }
         const entry = findPrompt(name);
         if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
         const missing = (entry.prompt.arguments ?? []).filter((arg) => arg.required === true && args[arg.name] === undefined);

@@ -7,18 +7,12 @@
  *
  * There is no server->client request in this revision: a tool that needs the client (a sampling
  * reply, an answer from the user, its roots) answers an InputRequiredResult and reads the
- * client's responses on the retry (multi round-trip requests, basic/patterns/mrtr).
+ * client's responses on the retry (multi round-trip requests, basic/patterns/mrtr): those tools
+ * are in input.ts.
  */
-import type {
-  CallToolResult,
-  ClientCapabilities,
-  LoggingLevel,
-  ServerNotificationMap,
-  ServerRequestMap,
-  Tool,
-  TypedContextBase,
-} from "../../out/2026-07-28/index.js";
+import type { CallToolResult, ClientCapabilities, LoggingLevel, McpServerOptions, Tool } from "../../out/2026-07-28/index.js";
 import { CONTENT_TOOLS, NO_ARGS, ok, text, type ContentResult, type ToolArgs } from "../everything/content-tools.js";
+import { INPUT_TOOLS } from "./input.js";
 
 /** Lists whose change the server announces on subscriptions/listen streams. */
 export interface ListChanges {
@@ -26,10 +20,19 @@ export interface ListChanges {
   promptsChanged(): void;
 }
 
+type Handlers = NonNullable<McpServerOptions["handlers"]>;
+type ToolsCall = NonNullable<Handlers["tools/call"]>;
+
+/** The context the runtime gives a tools/call handler: signal, sendProgress, notify, _meta, and input (multi round-trip requests). */
+export type ToolsCallContext = Parameters<ToolsCall>[1];
+
+/** What tools/call answers in this revision: a result, or an InputRequiredResult asking the client for input. */
+export type ToolAnswer = Awaited<ReturnType<ToolsCall>>;
+
 /** What a tool gets besides its arguments. */
 export interface ToolEnv {
-  /** The runtime's context of this tools/call: signal, sendProgress, notify, _meta. */
-  readonly ctx: TypedContextBase<ServerRequestMap, ServerNotificationMap>;
+  /** The runtime's context of this tools/call: signal, sendProgress, notify, _meta, input (multi round-trip requests). */
+  readonly ctx: ToolsCallContext;
   /** The capabilities the client declared on this request (`_meta`), `{}` when it declared none. */
   readonly client: ClientCapabilities;
   /** notifications/message on this request's stream, at or above the level its `_meta` asked for; nothing when it asked for none. */
@@ -39,7 +42,7 @@ export interface ToolEnv {
 
 export interface ToolEntry {
   readonly tool: Tool;
-  readonly run: (args: ToolArgs, env: ToolEnv) => CallToolResult | Promise<CallToolResult>;
+  readonly run: (args: ToolArgs, env: ToolEnv) => ToolAnswer | Promise<ToolAnswer>;
 }
 
 /** A complete result of this revision: every result says what it is (Result: servers MUST include resultType). */
@@ -96,6 +99,7 @@ export const TOOLS: readonly ToolEntry[] = [
       return complete(ok(text("notifications/prompts/list_changed published")));
     },
   },
+  ...INPUT_TOOLS,
 ];
 
 const BY_NAME = new Map(TOOLS.map((entry) => [entry.tool.name, entry]));
