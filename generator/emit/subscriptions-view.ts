@@ -98,7 +98,9 @@ export function subscriptionsView(doc: SchemaDocument, model: SchemaModel): Subs
     return true;
   });
   // The listen result carries `resultType` where the revision's Result does (2026-07-28: "complete").
-  const result = listen.result === null ? null : definition(doc, listen.result);
+  // subscriptions/listen has a single result (no InputRequiredResult): its first is the one.
+  const resultName = listen.results?.[0];
+  const result = resultName === undefined ? null : definition(doc, resultName);
   const completeResult = propertiesOf(doc, result)["resultType"] === undefined ? {} : { resultType: "complete" };
   return {
     listen: LISTEN.listen,
