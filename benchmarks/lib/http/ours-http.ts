@@ -1,0 +1,29 @@
+// Our generated 2026-07-28 server over HTTP: createHttpHandler(server) from out/2026-07-28 (the
+// generated Streamable HTTP handler, web-standard) around one McpServer, with its defaults
+// (Host/Origin validation on for a loopback bind).
+//
+// Read from the module at run time: a generated output without createHttpHandler (older
+// templates) leaves the HTTP rows without our column instead of failing the whole bench.
+import * as v2026 from "../../../out/2026-07-28/index.js";
+import { ECHO_RESULT_COMPLETE, slowToolWithProgress, type Probe } from "../probe.js";
+import type { WebHandler } from "./node-bridge.js";
+
+type CreateHttpHandler = (server: v2026.McpServer) => WebHandler;
+
+const generated: Readonly<Record<string, unknown>> = v2026;
+
+/** Whether out/2026-07-28 has the HTTP handler (else the HTTP rows show ours as missing). */
+export const oursHasHttp = typeof generated["createHttpHandler"] === "function";
+
+export function oursHandler(probe: Probe): WebHandler {
+  const create = generated["createHttpHandler"];
+  if (typeof create !== "function") throw new Error("out/2026-07-28 has no createHttpHandler: regenerate (npm run build && npm run generate)");
+  const server = new v2026.McpServer({
+    logger: null,
+    serverInfo: { name: "bench-server", version: "1.0.0" },
+    handlers: {
+      "tools/call": (params, ctx) => (params.name === "slow" ? slowToolWithProgress(probe, ctx.signal, () => ctx.sendProgress(0)) : ECHO_RESULT_COMPLETE),
+    },
+  });
+  return (create as CreateHttpHandler)(server);
+}
