@@ -82,6 +82,9 @@ async function runMemory(): Promise<Results> {
   const calls = figure(await measure(RUNS, "object", ["tools/call"], (s) => concurrentCalls(s, SIZES.calls)));
   log("cancel storm…");
   const storms = await measure(RUNS, "object", ["tools/call"], (s, p) => cancelStorm(s, p, SIZES.storm));
+  // Right after the storms, so that both see the same machine load.
+  log("cancel storm floor…");
+  const stormFloorMs = await floorMs();
   log("abort latency…");
   const latencies = await measure(LATENCY_RUNS, "object", ["tools/call"], (s, p) => abortLatency(s, p, SIZES.latency));
   log("heap growth…");
@@ -91,8 +94,6 @@ async function runMemory(): Promise<Results> {
   log("JSON pipe…");
   const jsonPings = figure(await measure(RUNS, "json", ["ping"], (s) => sequentialPings(s, SIZES.pings)));
   const jsonCalls = figure(await measure(RUNS, "json", ["tools/call"], (s) => concurrentCalls(s, SIZES.calls)));
-  log("cancel storm floor…");
-  const stormFloorMs = await floorMs();
   return {
     pings,
     calls,

@@ -44,7 +44,8 @@ export interface Results {
  */
 const HEAP_NOISE_MB = 0.5;
 
-type Better = "higher" | "lower" | "none";
+/** "higher"/"lower": which is better; "none": no ratio; "heap": lower is better, no ratio within the noise. */
+type Better = "higher" | "lower" | "none" | "heap";
 
 interface RowSpec {
   readonly measure: string;
@@ -59,8 +60,11 @@ function revisions(r: Sides<Revision>): string {
 }
 
 function versus(spec: RowSpec, sdk: Exclude<Side, "ours">): string {
+  const ours = spec.figure.values.ours;
+  const theirs = spec.figure.values[sdk];
   if (spec.better === "none") return "—";
-  return ratio(spec.figure.values.ours, spec.figure.values[sdk], spec.better);
+  if (spec.better === "heap") return Math.max(Math.abs(ours), Math.abs(theirs)) < HEAP_NOISE_MB ? "— (both ≈ 0)" : ratio(ours, theirs, "lower");
+  return ratio(ours, theirs, spec.better);
 }
 
 function row(spec: RowSpec): string[] {
@@ -71,7 +75,6 @@ function row(spec: RowSpec): string[] {
 export function rows(sizes: Sizes, r: Results): string[][] {
   const k = fmt.count;
   const ms3 = (x: number): string => fmt.ms(x, 3);
-  const heapNoise = Math.max(...Object.values(r.heap.values).map(Math.abs)) < HEAP_NOISE_MB;
   const v = (f: Figure): Sides<number> => f.values;
   const specs: RowSpec[] = [
     { measure: `ping, sequential (${k(sizes.pings)})`, figure: r.pings, format: fmt.rate, better: "higher", target: verdict("≥ 5×", v(r.pings).ours >= 5 * v(r.pings).sdk1) },
@@ -80,7 +83,7 @@ export function rows(sizes: Sizes, r: Results): string[][] {
     { measure: "cancel storm: handlers that saw the abort", figure: r.stormSawAbort, format: (x) => `${k(x)} / ${k(sizes.storm)}`, better: "none", target: verdict("all", v(r.stormSawAbort).ours === sizes.storm) },
     { measure: `abort → handler signal, p50 (${k(sizes.latency)})`, figure: r.p50, format: ms3, better: "lower" },
     { measure: `abort → handler signal, p99 (${k(sizes.latency)})`, figure: r.p99, format: ms3, better: "lower", target: verdict("< 1 ms", v(r.p99).ours < 1) },
-    { measure: `heap growth after ${k(sizes.heap)} cancelled`, figure: r.heap, format: fmt.mb, better: heapNoise ? "none" : "lower", target: verdict("< 1 MB", v(r.heap).ours < 1) },
+    { measure: `heap growth after ${k(sizes.heap)} cancelled`, figure: r.heap, format: fmt.mb, better: "heap", target: verdict("< 1 MB", v(r.heap).ours < 1) },
     { measure: `abort listeners left on 1 signal (${k(sizes.listeners)} settled)`, figure: r.listeners, format: k, better: "none", target: verdict("0", v(r.listeners).ours === 0) },
     { measure: `JSON pipe: ping, sequential (${k(sizes.pings)})`, figure: r.jsonPings, format: fmt.rate, better: "higher" },
     { measure: `JSON pipe: tools/call, ${k(sizes.calls)} concurrent`, figure: r.jsonCalls, format: fmt.rate, better: "higher" },
@@ -101,6 +104,7 @@ export function report(names: Sides<string>, sizes: Sizes, r: Results): string {
     `Cancel-storm floor (the same AbortSignal, DOMException and listener work with no protocol, lib/floor.ts): ${fmt.ms(floor)};` +
       ` no implementation can beat ${names.sdk1} ÷ floor = ${(storm.sdk1 / floor).toFixed(1)}×, ${names.sdk2} ÷ floor = ${(storm.sdk2 / floor).toFixed(1)}× here.` +
       ` Above the floor: mcp-stubgen ${above("ours")}, ${names.sdk1} ${above("sdk1")}, ${names.sdk2} ${above("sdk2")}` +
-      ` (${ratio(storm.ours - floor, storm.sdk1 - floor, "lower")} and ${ratio(storm.ours - floor, storm.sdk2 - floor, "lower")}).`,
+      ` (${ratio(storm.ours - floor, storm.sdk1 - floor, "lower")} and ${ratio(storm.ours - floor, storm.sdk2 - floor, "lower")}).` +
+      (Math.min(...Object.values(storm)) <= floor ? " A storm at or under the floor means the machine's load changed between the two measurements." : ""),
   ].join("\n");
 }

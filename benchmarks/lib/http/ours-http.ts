@@ -12,6 +12,17 @@ type CreateHttpHandler = (server: v2026.McpServer) => WebHandler;
 
 const generated: Readonly<Record<string, unknown>> = v2026;
 
+/** The two tools, with the cache hints SDK 2.x gives its tools/list by default (ttlMs 0, private). */
+const TOOLS: v2026.ListToolsResult = {
+  resultType: "complete",
+  tools: [
+    { name: "echo", description: "answers at once", inputSchema: { type: "object" } },
+    { name: "slow", description: "waits for its signal", inputSchema: { type: "object" } },
+  ],
+  cacheScope: "private",
+  ttlMs: 0,
+};
+
 /** Whether out/2026-07-28 has the HTTP handler (else the HTTP rows show ours as missing). */
 export const oursHasHttp = typeof generated["createHttpHandler"] === "function";
 
@@ -23,6 +34,8 @@ export function oursHandler(probe: Probe): WebHandler {
     serverInfo: { name: "bench-server", version: "1.0.0" },
     handlers: {
       "tools/call": (params, ctx) => (params.name === "slow" ? slowToolWithProgress(probe, ctx.signal, () => ctx.sendProgress(0)) : ECHO_RESULT_COMPLETE),
+      // As a real server has one; the handler may read it for the tools' x-mcp-header declarations.
+      "tools/list": () => TOOLS,
     },
   });
   return (create as CreateHttpHandler)(server);
