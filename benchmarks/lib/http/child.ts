@@ -15,7 +15,8 @@ const listening = await listen(HTTP_SERVERS[side](probe));
 
 function answer(id: number): Answer {
   const { started, aborted, lastAbortAt } = probe;
-  return { id, now: epochNow(), started, aborted, lastAbortAt: lastAbortAt === 0 ? 0 : performance.timeOrigin + lastAbortAt };
+  const cpu = process.cpuUsage();
+  return { id, now: epochNow(), started, aborted, lastAbortAt: lastAbortAt === 0 ? 0 : performance.timeOrigin + lastAbortAt, cpuUs: cpu.user + cpu.system };
 }
 
 async function handle(ask: Ask): Promise<void> {

@@ -5,6 +5,7 @@
 export type Ask =
   | { readonly id: number; readonly op: "reset" }
   | { readonly id: number; readonly op: "clock" }
+  | { readonly id: number; readonly op: "counts" }
   /** Answered once n handlers saw their abort, or after timeoutMs. */
   | { readonly id: number; readonly op: "untilAborted"; readonly n: number; readonly timeoutMs: number };
 
@@ -15,6 +16,8 @@ export interface Answer {
   readonly aborted: number;
   /** When the last abort listener ran (0: none yet). */
   readonly lastAbortAt: number;
+  /** CPU time the server process has used so far (user + system, µs). */
+  readonly cpuUs: number;
 }
 
 export interface Ready {

@@ -65,6 +65,11 @@ export class RemoteServer {
     }
   }
 
+  /** CPU time the server process has used so far (µs). */
+  async cpuUs(): Promise<number> {
+    return (await this.#ask({ op: "counts" })).cpuUs;
+  }
+
   async reset(): Promise<void> {
     await this.#ask({ op: "reset" });
   }

@@ -1,6 +1,6 @@
 // The HTTP rows: one server process per contender, the same fetch clients against each, runs
 // rotating between the contenders, medians.
-import { alternate, fewest, medians, pick } from "../runner.js";
+import { alternate, fewest, pick } from "../runner.js";
 import { collect } from "../stats.js";
 import { RemoteServer } from "./remote.js";
 import { httpCancelStorm, echoThroughput } from "./scenarios.js";
@@ -22,6 +22,8 @@ export interface HttpResults {
   readonly sides: readonly HttpSide[];
   /** Requests per second, one per entry of sizes.clients. */
   readonly throughput: readonly HttpFigure[];
+  /** The server's CPU time per request (µs), one per entry of sizes.clients. */
+  readonly cpuPerCall: readonly HttpFigure[];
   /** Median ms from the aborts to the last handler's abort. */
   readonly stormMs: HttpFigure;
   /** The fewest handlers that saw their abort in any run. */
@@ -41,13 +43,16 @@ export async function runHttp(runs: number, sizes: HttpSizes, log: (line: string
     for (const clients of sizes.clients) await each(1, (s) => echoThroughput(s, clients, Math.ceil(sizes.calls / 5)));
     await each(1, (s) => httpCancelStorm(s, Math.ceil(sizes.storm / 5)));
     const throughput: HttpFigure[] = [];
+    const cpuPerCall: HttpFigure[] = [];
     for (const clients of sizes.clients) {
       log(`HTTP: tools/call, ${clients} concurrent clients…`);
-      throughput.push(medians(await each(runs, (s) => echoThroughput(s, clients, sizes.calls))));
+      const results = await each(runs, (s) => echoThroughput(s, clients, sizes.calls));
+      throughput.push(pick(results, (r) => r.rate));
+      cpuPerCall.push(pick(results, (r) => r.cpuUs));
     }
     log("HTTP: cancel storm…");
     const storms = await each(runs, (s) => httpCancelStorm(s, sizes.storm));
-    return { sides, throughput, stormMs: pick(storms, (r) => r.ms), stormSawAbort: fewest(storms, (r) => r.sawAbort) };
+    return { sides, throughput, cpuPerCall, stormMs: pick(storms, (r) => r.ms), stormSawAbort: fewest(storms, (r) => r.sawAbort) };
   } finally {
     await Promise.all(Object.values<RemoteServer>(servers).map((server) => server.stop()));
   }

@@ -3,18 +3,28 @@ import { callEcho, openSlow } from "./client.js";
 import { epochNow } from "./ipc.js";
 import type { RemoteServer } from "./remote.js";
 
+export interface ThroughputResult {
+  /** Requests per second. */
+  readonly rate: number;
+  /** The server process's CPU time per request (µs): its cost, whoever the bottleneck is. */
+  readonly cpuUs: number;
+}
+
 /**
- * Requests per second of `total` echo calls made by `clients` concurrent clients, each sending
- * its next request once the previous one was answered (all share fetch's connection pool).
+ * `total` echo calls made by `clients` concurrent clients, each sending its next request once the
+ * previous one was answered (all share fetch's connection pool).
  */
-export async function echoThroughput(server: RemoteServer, clients: number, total: number): Promise<number> {
+export async function echoThroughput(server: RemoteServer, clients: number, total: number): Promise<ThroughputResult> {
   let next = 0;
   const client = async (): Promise<void> => {
     for (let id = next++; id < total; id = next++) await callEcho(server.url, id);
   };
+  const cpu0 = await server.cpuUs();
   const t0 = performance.now();
   await Promise.all(Array.from({ length: clients }, client));
-  return total / ((performance.now() - t0) / 1000);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu1 = await server.cpuUs();
+  return { rate: total / seconds, cpuUs: (cpu1 - cpu0) / total };
 }
 
 export interface HttpStormResult {
