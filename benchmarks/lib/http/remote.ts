@@ -12,6 +12,8 @@ export interface AbortReport {
   readonly aborted: number;
   /** When the last one did, on the bench's clock (epoch ms; 0: none did). */
   readonly lastAbortAt: number;
+  /** The server process's CPU time so far (µs), when it answered. */
+  readonly cpuUs: number;
 }
 
 export class RemoteServer {
@@ -76,8 +78,8 @@ export class RemoteServer {
 
   /** Once n handlers saw their abort, or after timeoutMs. */
   async untilAborted(n: number, timeoutMs: number): Promise<AbortReport> {
-    const { aborted, lastAbortAt } = await this.#ask({ op: "untilAborted", n, timeoutMs });
-    return { aborted, lastAbortAt: lastAbortAt === 0 ? 0 : lastAbortAt - this.#offset };
+    const { aborted, lastAbortAt, cpuUs } = await this.#ask({ op: "untilAborted", n, timeoutMs });
+    return { aborted, lastAbortAt: lastAbortAt === 0 ? 0 : lastAbortAt - this.#offset, cpuUs };
   }
 
   stop(): Promise<void> {

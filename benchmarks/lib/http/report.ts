@@ -24,6 +24,7 @@ export function httpReport(names: { readonly ours: string; readonly sdk2: string
       row(`tools/call, ${clients} client${clients === 1 ? "" : "s"}: server CPU per call`, r.cpuPerCall[i] ?? {}, us, "lower"),
     ]),
     row(`cancel storm, ${k(sizes.storm)} streams: abort → last handler abort`, r.stormMs, fmt.ms, "lower"),
+    row("cancel storm: server CPU per aborted stream", r.stormCpu, us, "lower"),
     row("cancel storm: handlers that saw the abort", r.stormSawAbort, (x) => `${k(x)} / ${k(sizes.storm)}`, "none"),
   ];
   const notes = [

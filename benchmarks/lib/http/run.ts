@@ -28,6 +28,8 @@ export interface HttpResults {
   readonly stormMs: HttpFigure;
   /** The fewest handlers that saw their abort in any run. */
   readonly stormSawAbort: HttpFigure;
+  /** The server's CPU time per aborted stream (µs), from the aborts to the last handler's abort. */
+  readonly stormCpu: HttpFigure;
 }
 
 export async function runHttp(runs: number, sizes: HttpSizes, log: (line: string) => void): Promise<HttpResults> {
@@ -52,7 +54,7 @@ export async function runHttp(runs: number, sizes: HttpSizes, log: (line: string
     }
     log("HTTP: cancel storm…");
     const storms = await each(runs, (s) => httpCancelStorm(s, sizes.storm));
-    return { sides, throughput, cpuPerCall, stormMs: pick(storms, (r) => r.ms), stormSawAbort: fewest(storms, (r) => r.sawAbort) };
+    return { sides, throughput, cpuPerCall, stormMs: pick(storms, (r) => r.ms), stormSawAbort: fewest(storms, (r) => r.sawAbort), stormCpu: pick(storms, (r) => r.cpuUs) };
   } finally {
     await Promise.all(Object.values<RemoteServer>(servers).map((server) => server.stop()));
   }

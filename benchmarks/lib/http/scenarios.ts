@@ -32,6 +32,8 @@ export interface HttpStormResult {
   readonly ms: number;
   /** Handlers whose signal fired within 5 s. */
   readonly sawAbort: number;
+  /** The server process's CPU time from just before the aborts to the last handler's abort, per stream (µs). */
+  readonly cpuUs: number;
 }
 
 /**
@@ -43,9 +45,10 @@ export async function httpCancelStorm(server: RemoteServer, k: number): Promise<
   await server.reset();
   const controllers = Array.from({ length: k }, () => new AbortController());
   const open = await Promise.all(controllers.map((controller, id) => openSlow(server.url, id, controller.signal)));
+  const cpu0 = await server.cpuUs();
   const t0 = epochNow();
   for (const controller of controllers) controller.abort();
   const report = await server.untilAborted(k, 5000);
   await Promise.all(open.map((call) => call.ended));
-  return { ms: report.aborted === 0 ? NaN : report.lastAbortAt - t0, sawAbort: report.aborted };
+  return { ms: report.aborted === 0 ? NaN : report.lastAbortAt - t0, sawAbort: report.aborted, cpuUs: (report.cpuUs - cpu0) / k };
 }
