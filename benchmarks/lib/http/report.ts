@@ -31,7 +31,7 @@ export function httpReport(names: { readonly ours: string; readonly sdk2: string
     `All rows on ${HTTP_REVISION}; each server in its own process behind the same node:http bridge (lib/http/node-bridge.ts) on 127.0.0.1; clients are fetch (undici) in the bench process.`,
     `vs column: > 1 means mcp-stubgen is better (throughput: ours ÷ SDK; time and CPU: SDK ÷ ours).`,
     "Server CPU per call: user + system time of the server process over the run ÷ calls; the server's own cost even where the fetch clients are the bottleneck.",
-    "floor: the same requests and streams answered with no MCP at all (lib/http/floor-http.ts): what fetch, node:http and the bridge cost; no server on this bridge can beat it.",
+    "floor: the same requests and streams answered with no MCP at all (lib/http/floor-http.ts): what fetch, node:http and the bridge cost. No server on this bridge beats it by more than the noise; the storm's wall time is mostly connection teardown, so there the noise can reorder the three.",
   ];
   if (!r.sides.includes("ours")) notes.push(`${MISSING}: out/2026-07-28 has no createHttpHandler (regenerate with the HTTP server templates).`);
   return [renderTable(["HTTP (loopback)", names.ours, names.sdk2, `vs ${names.sdk2}`, "floor (no MCP)"], rows), "", ...notes].join("\n");
