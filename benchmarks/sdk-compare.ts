@@ -1,23 +1,44 @@
-// The generated 2025-11-25 runtime against the official SDK 1.x (Client + McpServer), in one
-// process, over the same linked in-memory transport (lib/transport.ts): throughput, a cancel
-// storm, abort latency, heap growth and listener leaks, then the throughput again over a JSON
-// pipe. Prints machine info and a Markdown table of medians (BENCHMARKS.md explains the rows).
-// Run with `npm run bench` (node --expose-gc --import tsx). BENCH_RUNS sets the runs per
-// measurement (default 5; latency uses at most 3, heap growth and listeners 1).
+// The generated runtime against the official SDK 1.x and 2.x. In memory, in one process, over the
+// same linked transport (lib/transport.ts): throughput, a cancel storm, abort latency, heap growth
+// and listener leaks, then the throughput again over a JSON pipe; each implementation on the
+// revision it speaks best that has the row's methods. Over HTTP on loopback (lib/http/): our
+// generated 2026-07-28 handler against SDK 2.x's createMcpHandler, each in its own server process
+// behind the same node:http bridge, driven by fetch: tools/call with N concurrent clients, and a
+// cancel storm of aborted streams. Prints machine info and Markdown tables of medians
+// (BENCHMARKS.md explains the rows).
+//
+// Run with `npm run bench` (node --expose-gc --import tsx). Environment:
+//   BENCH_RUNS   runs per measurement (default 5; latency uses at most 3, heap growth and listeners 1)
+//   BENCH_SCALE  multiplies every workload size (default 1; e.g. 0.1 for a quick check)
+//   BENCH_ONLY   "memory" or "http" to run one part only
 import { stormFloor } from "./lib/floor.js";
+import { httpReport } from "./lib/http/report.js";
+import { runHttp, type HttpSizes } from "./lib/http/run.js";
 import { describeMachine, machineInfo } from "./lib/machine.js";
-import { report, type Results, type Sizes } from "./lib/report.js";
-import { contenders, measure, medians, pick } from "./lib/runner.js";
+import { report, type Figure, type Results, type Sizes } from "./lib/report.js";
+import { contenders, fewest, measure, medians, pick, type Measured } from "./lib/runner.js";
 import { abortLatency, cancelStorm, concurrentCalls, heapGrowth, listenersLeft, sequentialPings } from "./lib/scenarios.js";
 import { collect, median } from "./lib/stats.js";
 
-const SIZES: Sizes = { pings: 20_000, calls: 20_000, storm: 5_000, latency: 10_000, heap: 100_000, listeners: 10_000 };
-/** Heap growth cancels in batches of this many at once. */
-const HEAP_BATCH = 1_000;
-/** Cancels on the same connection before the first heap reading (see heapGrowth). */
-const HEAP_PRIME = 10_000;
 const RUNS = Math.max(1, Number(process.env["BENCH_RUNS"] ?? 5));
 const LATENCY_RUNS = Math.min(RUNS, 3);
+const SCALE = Number(process.env["BENCH_SCALE"] ?? 1) > 0 ? Number(process.env["BENCH_SCALE"] ?? 1) : 1;
+const ONLY = process.env["BENCH_ONLY"];
+const scaled = (n: number): number => Math.max(10, Math.round(n * SCALE));
+
+const SIZES: Sizes = {
+  pings: scaled(20_000),
+  calls: scaled(20_000),
+  storm: scaled(5_000),
+  latency: scaled(10_000),
+  heap: scaled(100_000),
+  listeners: scaled(10_000),
+};
+const HTTP_SIZES: HttpSizes = { calls: scaled(2_000), clients: [1, 16, 64], storm: scaled(1_000) };
+/** Heap growth cancels in batches of this many at once. */
+const HEAP_BATCH = Math.min(1_000, SIZES.heap);
+/** Cancels on the same connection before the first heap reading (see heapGrowth). */
+const HEAP_PRIME = scaled(10_000);
 
 const started = performance.now();
 /** Progress on stderr, with the seconds since start. */
@@ -25,16 +46,17 @@ function log(line: string): void {
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${line}\n`);
 }
 
-/** Every workload once, smaller, on both sides: the JIT has settled before anything is timed. */
+/** Every workload once, smaller, on every side: the JIT has settled before anything is timed. */
 async function warmUp(): Promise<void> {
+  const small = scaled(2_000);
   for (const codec of ["object", "json"] as const) {
-    await measure(1, codec, (s) => sequentialPings(s, 2_000));
-    await measure(1, codec, (s) => concurrentCalls(s, 2_000));
+    await measure(1, codec, ["ping"], (s) => sequentialPings(s, small));
+    await measure(1, codec, ["tools/call"], (s) => concurrentCalls(s, small));
   }
-  await measure(1, "object", (s, p) => cancelStorm(s, p, 1_000));
-  await measure(1, "object", (s, p) => abortLatency(s, p, 1_000));
-  await measure(1, "object", (s, p) => heapGrowth(s, p, 10_000, HEAP_BATCH, 2_000));
-  await stormFloor(1_000);
+  await measure(1, "object", ["tools/call"], (s, p) => cancelStorm(s, p, scaled(1_000)));
+  await measure(1, "object", ["tools/call"], (s, p) => abortLatency(s, p, scaled(1_000)));
+  await measure(1, "object", ["tools/call"], (s, p) => heapGrowth(s, p, scaled(10_000), HEAP_BATCH, small));
+  await stormFloor(scaled(1_000));
 }
 
 async function floorMs(): Promise<number> {
@@ -46,34 +68,42 @@ async function floorMs(): Promise<number> {
   return median(runs);
 }
 
-async function run(): Promise<Results> {
+/** The medians of a measurement of one number per run. */
+const figure = (m: Measured<number>): Figure => ({ values: medians(m.results), revisions: m.revisions });
+/** The medians of one field of a measurement's results. */
+const field = <T>(m: Measured<T>, f: (t: T) => number): Figure => ({ values: pick(m.results, f), revisions: m.revisions });
+
+async function runMemory(): Promise<Results> {
+  log("warming up…");
+  await warmUp();
   log("sequential ping…");
-  const pings = medians(await measure(RUNS, "object", (s) => sequentialPings(s, SIZES.pings)));
+  const pings = figure(await measure(RUNS, "object", ["ping"], (s) => sequentialPings(s, SIZES.pings)));
   log("concurrent tools/call…");
-  const calls = medians(await measure(RUNS, "object", (s) => concurrentCalls(s, SIZES.calls)));
+  const calls = figure(await measure(RUNS, "object", ["tools/call"], (s) => concurrentCalls(s, SIZES.calls)));
   log("cancel storm…");
-  const storms = await measure(RUNS, "object", (s, p) => cancelStorm(s, p, SIZES.storm));
-  log("abort latency…");
-  const latencies = await measure(LATENCY_RUNS, "object", (s, p) => abortLatency(s, p, SIZES.latency));
-  log("heap growth…");
-  const heap = medians(await measure(1, "object", (s, p) => heapGrowth(s, p, SIZES.heap, HEAP_BATCH, HEAP_PRIME)));
-  log("listeners…");
-  const listeners = medians(await measure(1, "object", (s) => listenersLeft(s, SIZES.listeners)));
-  log("JSON pipe…");
-  const jsonPings = medians(await measure(RUNS, "json", (s) => sequentialPings(s, SIZES.pings)));
-  const jsonCalls = medians(await measure(RUNS, "json", (s) => concurrentCalls(s, SIZES.calls)));
+  const storms = await measure(RUNS, "object", ["tools/call"], (s, p) => cancelStorm(s, p, SIZES.storm));
+  // Right after the storms, so that both see the same machine load.
   log("cancel storm floor…");
   const stormFloorMs = await floorMs();
+  log("abort latency…");
+  const latencies = await measure(LATENCY_RUNS, "object", ["tools/call"], (s, p) => abortLatency(s, p, SIZES.latency));
+  log("heap growth…");
+  const heap = figure(await measure(1, "object", ["tools/call"], (s, p) => heapGrowth(s, p, SIZES.heap, HEAP_BATCH, HEAP_PRIME)));
+  log("listeners…");
+  const listeners = figure(await measure(1, "object", ["tools/call"], (s) => listenersLeft(s, SIZES.listeners)));
+  log("JSON pipe…");
+  const jsonPings = figure(await measure(RUNS, "json", ["ping"], (s) => sequentialPings(s, SIZES.pings)));
+  const jsonCalls = figure(await measure(RUNS, "json", ["tools/call"], (s) => concurrentCalls(s, SIZES.calls)));
   return {
     pings,
     calls,
     jsonPings,
     jsonCalls,
-    stormMs: pick(storms, (r) => r.ms),
+    stormMs: field(storms, (r) => r.ms),
     // Every run must reach all of them: the fewest of any run is what counts.
-    stormSawAbort: { ours: Math.min(...storms.ours.map((r) => r.sawAbort)), sdk: Math.min(...storms.sdk.map((r) => r.sawAbort)) },
-    p50: pick(latencies, (r) => r.p50),
-    p99: pick(latencies, (r) => r.p99),
+    stormSawAbort: { values: fewest(storms.results, (r) => r.sawAbort), revisions: storms.revisions },
+    p50: field(latencies, (r) => r.p50),
+    p99: field(latencies, (r) => r.p99),
     heap,
     listeners,
     stormFloorMs,
@@ -81,11 +111,13 @@ async function run(): Promise<Results> {
 }
 
 const machine = machineInfo();
-log("warming up…");
-await warmUp();
-const results = await run();
+const names = { ours: contenders.ours.name, sdk1: contenders.sdk1.name, sdk2: contenders.sdk2.name };
+const memory = ONLY === "http" ? undefined : await runMemory();
+const http = ONLY === "memory" ? undefined : await runHttp(RUNS, HTTP_SIZES, log);
 console.log(describeMachine(machine));
-console.log(`Medians of ${RUNS} runs (latency: ${LATENCY_RUNS}; heap growth and listeners: 1), after a warm-up; a fresh connection per run.`);
-console.log("");
-console.log(report({ ours: contenders.ours.name, sdk: contenders.sdk.name }, SIZES, results));
-console.log(`Total benchmark time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `Medians of ${RUNS} runs (in memory: latency ${LATENCY_RUNS}, heap growth and listeners 1), after a warm-up; a fresh connection per run${SCALE === 1 ? "" : `; sizes × ${SCALE}`}.`,
+);
+if (memory !== undefined) console.log(`\n${report(names, SIZES, memory)}`);
+if (http !== undefined) console.log(`\n${httpReport(names, HTTP_SIZES, http)}`);
+console.log(`\nTotal benchmark time: ${((performance.now() - started) / 1000).toFixed(1)} s`);

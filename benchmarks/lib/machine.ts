@@ -8,7 +8,9 @@ export interface MachineInfo {
   readonly memoryGb: number;
   readonly os: string;
   readonly node: string;
-  readonly sdk: string;
+  /** The installed SDK 1.x and 2.x versions. */
+  readonly sdk1: string;
+  readonly sdk2: string;
   readonly date: string;
 }
 
@@ -20,14 +22,15 @@ export function machineInfo(): MachineInfo {
     memoryGb: Math.round(totalmem() / 2 ** 30),
     os: `${platform()} ${release()} ${arch()}`,
     node: process.version,
-    sdk: sdkVersion(),
+    sdk1: packageVersion("@modelcontextprotocol/sdk"),
+    sdk2: packageVersion("@modelcontextprotocol/server"),
     date: new Date().toISOString().slice(0, 10),
   };
 }
 
-/** The installed @modelcontextprotocol/sdk version (its package.json is not an export). */
-export function sdkVersion(): string {
-  const url = new URL("../../node_modules/@modelcontextprotocol/sdk/package.json", import.meta.url);
+/** The installed version of a package (its package.json is not always an export). */
+export function packageVersion(name: string): string {
+  const url = new URL(`../../node_modules/${name}/package.json`, import.meta.url);
   const pkg: unknown = JSON.parse(readFileSync(url, "utf8"));
   const version = typeof pkg === "object" && pkg !== null && "version" in pkg ? pkg.version : undefined;
   return typeof version === "string" ? version : "unknown";
@@ -36,7 +39,7 @@ export function sdkVersion(): string {
 export function describeMachine(m: MachineInfo): string {
   return [
     `CPU:  ${m.cpu} (${m.cores} cores), ${m.memoryGb} GB RAM, ${m.os}`,
-    `Node: ${m.node}; @modelcontextprotocol/sdk ${m.sdk}`,
+    `Node: ${m.node}; @modelcontextprotocol/sdk ${m.sdk1}; @modelcontextprotocol/server and /client ${m.sdk2}`,
     `Date: ${m.date}`,
   ].join("\n");
 }

@@ -1,27 +1,62 @@
-// The generated 2025-11-25 runtime: McpClient and McpServer from out/.
-import { McpClient, McpServer } from "../../out/2025-11-25/index.js";
-import type { Contender, Session } from "./contender.js";
-import { ECHO_RESULT, slowTool, type Probe } from "./probe.js";
+// The generated runtime: McpClient and McpServer from out/2026-07-28 (the revision it speaks
+// best) and out/2025-11-25 (for the rows that ping: 2026-07-28 has no ping).
+import * as v2025 from "../../out/2025-11-25/index.js";
+import * as v2026 from "../../out/2026-07-28/index.js";
+import type { Contender, Revision, Session } from "./contender.js";
+import { noPing } from "./contender.js";
+import { ECHO_RESULT, ECHO_RESULT_COMPLETE, slowTool, type Probe } from "./probe.js";
 import { createLinkedPair, type Codec } from "./transport.js";
+
+const CLIENT_INFO = { name: "bench-client", version: "1.0.0" };
+const SERVER_INFO = { name: "bench-server", version: "1.0.0" };
+const options = (signal: AbortSignal | undefined) => (signal === undefined ? undefined : { signal });
+
+async function connect2025(codec: Codec, probe: Probe): Promise<Session> {
+  const [clientSide, serverSide] = createLinkedPair(codec);
+  // logger: null on both sides; by default every cancel is logged to stderr.
+  const server = new v2025.McpServer({
+    logger: null,
+    handlers: {
+      "tools/call": (params, ctx) => (params.name === "slow" ? slowTool(probe, ctx.signal) : ECHO_RESULT),
+    },
+  });
+  const client = new v2025.McpClient({ logger: null });
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return {
+    ping: (signal) => client.ping(options(signal)),
+    callTool: (name, signal) => client.callTool({ name }, options(signal)),
+    close: () => client.close(),
+  };
+}
+
+async function connect2026(codec: Codec, probe: Probe): Promise<Session> {
+  const [clientSide, serverSide] = createLinkedPair(codec);
+  const server = new v2026.McpServer({
+    logger: null,
+    serverInfo: SERVER_INFO,
+    handlers: {
+      "tools/call": (params, ctx) => (params.name === "slow" ? slowTool(probe, ctx.signal) : ECHO_RESULT_COMPLETE),
+    },
+  });
+  // Stateless: no handshake; every request carries version, capabilities and clientInfo in _meta.
+  const client = new v2026.McpClient({ logger: null, clientInfo: CLIENT_INFO });
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return {
+    ping: () => noPing("2026-07-28"),
+    callTool: (name, signal) => client.callTool({ name }, options(signal)),
+    close: () => client.close(),
+  };
+}
+
+const CONNECT: Readonly<Record<Revision, (codec: Codec, probe: Probe) => Promise<Session>>> = {
+  "2025-11-25": connect2025,
+  "2026-07-28": connect2026,
+};
 
 export const ours: Contender = {
   name: "mcp-stubgen",
-  async connect(codec: Codec, probe: Probe): Promise<Session> {
-    const [clientSide, serverSide] = createLinkedPair(codec);
-    // logger: null on both sides; by default every cancel is logged to stderr.
-    const server = new McpServer({
-      logger: null,
-      handlers: {
-        "tools/call": (params, ctx) => (params.name === "slow" ? slowTool(probe, ctx.signal) : ECHO_RESULT),
-      },
-    });
-    const client = new McpClient({ logger: null });
-    await server.connect(serverSide);
-    await client.connect(clientSide);
-    return {
-      ping: (signal) => client.ping(signal === undefined ? undefined : { signal }),
-      callTool: (name, signal) => client.callTool({ name }, signal === undefined ? undefined : { signal }),
-      close: () => client.close(),
-    };
-  },
+  revisions: ["2026-07-28", "2025-11-25"],
+  connect: (revision, codec, probe) => CONNECT[revision](codec, probe),
 };

@@ -77,3 +77,17 @@ export function slowTool(probe: Probe, signal: AbortSignal): Promise<never> {
 
 /** Result of the fast tool. */
 export const ECHO_RESULT = { content: [{ type: "text" as const, text: "ok" }] };
+
+/** The same for a 2026-07-28 handler of ours, which returns the result as sent (it says it is complete). */
+export const ECHO_RESULT_COMPLETE = { resultType: "complete" as const, ...ECHO_RESULT };
+
+/**
+ * The slow tool over HTTP: it also reports progress once, which makes its response an SSE
+ * stream whose first event reaches the client while the handler waits; the client then aborts
+ * mid-stream. `progress` sends notifications/progress (a no-op without a progressToken).
+ */
+export function slowToolWithProgress(probe: Probe, signal: AbortSignal, progress: () => Promise<unknown>): Promise<never> {
+  const waiting = slowTool(probe, signal);
+  // Both at once, so that an abort during the progress send is already handled.
+  return Promise.all([waiting, progress()]).then(() => waiting);
+}

@@ -1,6 +1,8 @@
-// The result table: one row per measurement, both figures, the ratio and the issue's target.
-import type { Pairwise } from "./runner.js";
-import { fmt, ratio, renderTable, verdict, type Row } from "./table.js";
+// The in-memory result table: one row per measurement, the three implementations, the revision
+// each ran on, ours against each SDK, and the targets of issue 4 (set against SDK 1.x).
+import type { Revision } from "./contender.js";
+import type { Side, Sides } from "./runner.js";
+import { fmt, ratio, renderTable, verdict } from "./table.js";
 
 export interface Sizes {
   readonly pings: number;
@@ -11,21 +13,27 @@ export interface Sizes {
   readonly listeners: number;
 }
 
+/** One measurement: a figure per side and the revision each side ran it on. */
+export interface Figure {
+  readonly values: Sides<number>;
+  readonly revisions: Sides<Revision>;
+}
+
 export interface Results {
   /** Requests per second. */
-  readonly pings: Pairwise<number>;
-  readonly calls: Pairwise<number>;
-  readonly jsonPings: Pairwise<number>;
-  readonly jsonCalls: Pairwise<number>;
+  readonly pings: Figure;
+  readonly calls: Figure;
+  readonly jsonPings: Figure;
+  readonly jsonCalls: Figure;
   /** Milliseconds. */
-  readonly stormMs: Pairwise<number>;
+  readonly stormMs: Figure;
   /** The fewest handlers that saw their abort in any storm run. */
-  readonly stormSawAbort: Pairwise<number>;
-  readonly p50: Pairwise<number>;
-  readonly p99: Pairwise<number>;
+  readonly stormSawAbort: Figure;
+  readonly p50: Figure;
+  readonly p99: Figure;
   /** MB. */
-  readonly heap: Pairwise<number>;
-  readonly listeners: Pairwise<number>;
+  readonly heap: Figure;
+  readonly listeners: Figure;
   /** The storm's platform floor (lib/floor.ts), ms. */
   readonly stormFloorMs: number;
 }
@@ -36,78 +44,67 @@ export interface Results {
  */
 const HEAP_NOISE_MB = 0.5;
 
-function throughputRow(measure: string, r: Pairwise<number>, goal: number | undefined): Row {
-  return {
-    measure,
-    ours: fmt.rate(r.ours),
-    sdk: fmt.rate(r.sdk),
-    ratio: ratio(r.ours, r.sdk, "higher"),
-    target: goal === undefined ? "" : verdict(`≥ ${goal}×`, r.ours >= goal * r.sdk),
-  };
+/** "higher"/"lower": which is better; "none": no ratio; "heap": lower is better, no ratio within the noise. */
+type Better = "higher" | "lower" | "none" | "heap";
+
+interface RowSpec {
+  readonly measure: string;
+  readonly figure: Figure;
+  readonly format: (value: number) => string;
+  readonly better: Better;
+  readonly target?: string;
 }
 
-export function rows(sizes: Sizes, r: Results): Row[] {
+function revisions(r: Sides<Revision>): string {
+  return `${r.ours} / ${r.sdk1} / ${r.sdk2}`;
+}
+
+function versus(spec: RowSpec, sdk: Exclude<Side, "ours">): string {
+  const ours = spec.figure.values.ours;
+  const theirs = spec.figure.values[sdk];
+  if (spec.better === "none") return "—";
+  if (spec.better === "heap") return Math.max(Math.abs(ours), Math.abs(theirs)) < HEAP_NOISE_MB ? "— (both ≈ 0)" : ratio(ours, theirs, "lower");
+  return ratio(ours, theirs, spec.better);
+}
+
+function row(spec: RowSpec): string[] {
+  const v = spec.figure.values;
+  return [spec.measure, revisions(spec.figure.revisions), spec.format(v.ours), spec.format(v.sdk1), spec.format(v.sdk2), versus(spec, "sdk1"), versus(spec, "sdk2"), spec.target ?? ""];
+}
+
+export function rows(sizes: Sizes, r: Results): string[][] {
   const k = fmt.count;
-  return [
-    throughputRow(`ping, sequential (${k(sizes.pings)})`, r.pings, 5),
-    throughputRow(`tools/call, ${k(sizes.calls)} concurrent`, r.calls, 5),
-    {
-      measure: `cancel storm, ${k(sizes.storm)} calls: total`,
-      ours: fmt.ms(r.stormMs.ours),
-      sdk: fmt.ms(r.stormMs.sdk),
-      ratio: ratio(r.stormMs.ours, r.stormMs.sdk, "lower"),
-      target: verdict("≥ 5×", r.stormMs.sdk >= 5 * r.stormMs.ours),
-    },
-    {
-      measure: "cancel storm: handlers that saw the abort",
-      ours: `${k(r.stormSawAbort.ours)} / ${k(sizes.storm)}`,
-      sdk: `${k(r.stormSawAbort.sdk)} / ${k(sizes.storm)}`,
-      ratio: "—",
-      target: verdict("all", r.stormSawAbort.ours === sizes.storm),
-    },
-    {
-      measure: `abort → handler signal, p50 (${k(sizes.latency)})`,
-      ours: fmt.ms(r.p50.ours, 3),
-      sdk: fmt.ms(r.p50.sdk, 3),
-      ratio: ratio(r.p50.ours, r.p50.sdk, "lower"),
-      target: "",
-    },
-    {
-      measure: `abort → handler signal, p99 (${k(sizes.latency)})`,
-      ours: fmt.ms(r.p99.ours, 3),
-      sdk: fmt.ms(r.p99.sdk, 3),
-      ratio: ratio(r.p99.ours, r.p99.sdk, "lower"),
-      target: verdict("< 1 ms", r.p99.ours < 1),
-    },
-    {
-      measure: `heap growth after ${k(sizes.heap)} cancelled`,
-      ours: fmt.mb(r.heap.ours),
-      sdk: fmt.mb(r.heap.sdk),
-      ratio: Math.max(Math.abs(r.heap.ours), Math.abs(r.heap.sdk)) < HEAP_NOISE_MB ? "— (both ≈ 0)" : ratio(r.heap.ours, r.heap.sdk, "lower"),
-      target: verdict("< 1 MB", r.heap.ours < 1),
-    },
-    {
-      measure: `abort listeners left on 1 signal (${k(sizes.listeners)} settled)`,
-      ours: k(r.listeners.ours),
-      sdk: k(r.listeners.sdk),
-      ratio: "—",
-      target: verdict("0", r.listeners.ours === 0),
-    },
-    throughputRow(`JSON pipe: ping, sequential (${k(sizes.pings)})`, r.jsonPings, undefined),
-    throughputRow(`JSON pipe: tools/call, ${k(sizes.calls)} concurrent`, r.jsonCalls, undefined),
+  const ms3 = (x: number): string => fmt.ms(x, 3);
+  const v = (f: Figure): Sides<number> => f.values;
+  const specs: RowSpec[] = [
+    { measure: `ping, sequential (${k(sizes.pings)})`, figure: r.pings, format: fmt.rate, better: "higher", target: verdict("≥ 5×", v(r.pings).ours >= 5 * v(r.pings).sdk1) },
+    { measure: `tools/call, ${k(sizes.calls)} concurrent`, figure: r.calls, format: fmt.rate, better: "higher", target: verdict("≥ 5×", v(r.calls).ours >= 5 * v(r.calls).sdk1) },
+    { measure: `cancel storm, ${k(sizes.storm)} calls: total`, figure: r.stormMs, format: fmt.ms, better: "lower", target: verdict("≥ 5×", v(r.stormMs).sdk1 >= 5 * v(r.stormMs).ours) },
+    { measure: "cancel storm: handlers that saw the abort", figure: r.stormSawAbort, format: (x) => `${k(x)} / ${k(sizes.storm)}`, better: "none", target: verdict("all", v(r.stormSawAbort).ours === sizes.storm) },
+    { measure: `abort → handler signal, p50 (${k(sizes.latency)})`, figure: r.p50, format: ms3, better: "lower" },
+    { measure: `abort → handler signal, p99 (${k(sizes.latency)})`, figure: r.p99, format: ms3, better: "lower", target: verdict("< 1 ms", v(r.p99).ours < 1) },
+    { measure: `heap growth after ${k(sizes.heap)} cancelled`, figure: r.heap, format: fmt.mb, better: "heap", target: verdict("< 1 MB", v(r.heap).ours < 1) },
+    { measure: `abort listeners left on 1 signal (${k(sizes.listeners)} settled)`, figure: r.listeners, format: k, better: "none", target: verdict("0", v(r.listeners).ours === 0) },
+    { measure: `JSON pipe: ping, sequential (${k(sizes.pings)})`, figure: r.jsonPings, format: fmt.rate, better: "higher" },
+    { measure: `JSON pipe: tools/call, ${k(sizes.calls)} concurrent`, figure: r.jsonCalls, format: fmt.rate, better: "higher" },
   ];
+  return specs.map(row);
 }
 
 /** The table and the notes under it. */
-export function report(names: Pairwise<string>, sizes: Sizes, r: Results): string {
+export function report(names: Sides<string>, sizes: Sizes, r: Results): string {
   const floor = r.stormFloorMs;
+  const storm = r.stormMs.values;
+  const above = (side: Side): string => fmt.ms(storm[side] - floor);
+  const header = ["Measurement", "Revisions (ours / 1.x / 2.x)", names.ours, names.sdk1, names.sdk2, `vs ${names.sdk1}`, `vs ${names.sdk2}`, "Target (vs 1.x)"];
   return [
-    renderTable(names.ours, names.sdk, rows(sizes, r)),
+    renderTable(header, rows(sizes, r)),
     "",
-    "Ratios: throughput rows are ours ÷ SDK, time and memory rows SDK ÷ ours; > 1 means mcp-stubgen is better.",
+    "vs columns: > 1 means mcp-stubgen is better (throughput: ours ÷ SDK; time and memory: SDK ÷ ours); — where a ratio means nothing.",
     `Cancel-storm floor (the same AbortSignal, DOMException and listener work with no protocol, lib/floor.ts): ${fmt.ms(floor)};` +
-      ` no implementation can beat SDK ÷ floor = ${(r.stormMs.sdk / floor).toFixed(1)}× here.` +
-      ` Above the floor: mcp-stubgen ${fmt.ms(r.stormMs.ours - floor)}, SDK ${fmt.ms(r.stormMs.sdk - floor)}` +
-      ` (${ratio(r.stormMs.ours - floor, r.stormMs.sdk - floor, "lower")}).`,
+      ` no implementation can beat ${names.sdk1} ÷ floor = ${(storm.sdk1 / floor).toFixed(1)}×, ${names.sdk2} ÷ floor = ${(storm.sdk2 / floor).toFixed(1)}× here.` +
+      ` Above the floor: mcp-stubgen ${above("ours")}, ${names.sdk1} ${above("sdk1")}, ${names.sdk2} ${above("sdk2")}` +
+      ` (${ratio(storm.ours - floor, storm.sdk1 - floor, "lower")} and ${ratio(storm.ours - floor, storm.sdk2 - floor, "lower")}).` +
+      (Math.min(...Object.values(storm)) <= floor ? " A storm at or under the floor means the machine's load changed between the two measurements." : ""),
   ].join("\n");
 }

@@ -3,7 +3,7 @@
 import { getEventListeners, setMaxListeners } from "node:events";
 import type { Session } from "./contender.js";
 import type { Probe } from "./probe.js";
-import { collect, percentile, tick } from "./stats.js";
+import { collect, percentile, tick, within } from "./stats.js";
 
 const ignore = (): void => {};
 
@@ -21,19 +21,6 @@ export async function concurrentCalls(session: Session, n: number): Promise<numb
   for (let i = 0; i < n; i++) calls.push(session.callTool("echo"));
   await Promise.all(calls);
   return n / ((performance.now() - t0) / 1000);
-}
-
-/** Resolves when `done` does, or after ms; true if `done` won. */
-async function within(done: Promise<void>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(resolve, ms, false);
-  });
-  try {
-    return await Promise.race([done.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
@@ -125,13 +112,13 @@ export async function heapGrowth(session: Session, probe: Probe, n: number, batc
   return (after - before) / 2 ** 20;
 }
 
-/** Abort listeners left on one signal passed to n requests that have all settled. */
+/** Abort listeners left on one signal passed to n tools/call requests that have all settled. */
 export async function listenersLeft(session: Session, n: number): Promise<number> {
   const controller = new AbortController();
   // Silences MaxListenersExceededWarning where listeners pile up; counting them is the point.
   setMaxListeners(n + 1, controller.signal);
   const calls: Promise<unknown>[] = [];
-  for (let i = 0; i < n; i++) calls.push(i % 2 === 0 ? session.ping(controller.signal) : session.callTool("echo", controller.signal));
+  for (let i = 0; i < n; i++) calls.push(session.callTool("echo", controller.signal));
   await Promise.all(calls);
   return getEventListeners(controller.signal, "abort").length;
 }

@@ -1,4 +1,4 @@
-// Small numeric helpers.
+// Small numeric and timing helpers.
 
 export function median(xs: readonly number[]): number {
   return percentile(xs, 50);
@@ -21,4 +21,17 @@ export function collect(): void {
 /** Lets pending microtasks, timers and I/O callbacks run. */
 export function tick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Resolves when `done` does, or after ms; true if `done` won. */
+export async function within(done: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(resolve, ms, false);
+  });
+  try {
+    return await Promise.race([done.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

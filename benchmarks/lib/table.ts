@@ -1,12 +1,4 @@
-// Formatting of the result table (Markdown, so it can be pasted into BENCHMARKS.md as is).
-
-export interface Row {
-  readonly measure: string;
-  readonly ours: string;
-  readonly sdk: string;
-  readonly ratio: string;
-  readonly target: string;
-}
+// Formatting of the result tables (Markdown, so they can be pasted into BENCHMARKS.md as is).
 
 const grouped = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
@@ -22,9 +14,9 @@ export const fmt = {
  * better (throughput), SDK ÷ ours where lower is better (time, memory). "—" when meaningless.
  */
 export function ratio(ours: number, sdk: number, better: "higher" | "lower"): string {
-  const [num, den, label] = better === "higher" ? [ours, sdk, "ours/SDK"] : [sdk, ours, "SDK/ours"];
+  const [num, den] = better === "higher" ? [ours, sdk] : [sdk, ours];
   if (!(num > 0) || !(den > 0)) return "—";
-  return `${(num / den).toFixed(1)}× (${label})`;
+  return `${(num / den).toFixed(1)}×`;
 }
 
 /** "≥ 5×: met" style verdicts. */
@@ -32,14 +24,12 @@ export function verdict(goal: string, met: boolean): string {
   return `${goal}: ${met ? "met" : "MISSED"}`;
 }
 
-export function renderTable(oursName: string, sdkName: string, rows: readonly Row[]): string {
-  const header: Row = { measure: "Measurement", ours: oursName, sdk: sdkName, ratio: "Ratio (>1: ours better)", target: "Target" };
-  const cells = (r: Row): string[] => [r.measure, r.ours, r.sdk, r.ratio, r.target];
-  const all = [header, ...rows].map(cells);
-  const widths = cells(header).map((_, i) => Math.max(...all.map((row) => (row[i] ?? "").length)));
+/** A Markdown table: the first column left-aligned, the others right-aligned, padded to width. */
+export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((row) => (row[i] ?? "").length)));
   const line = (row: readonly string[]): string =>
-    `| ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join(" | ")} |`;
+    `| ${widths.map((w, i) => (i === 0 ? (row[i] ?? "").padEnd(w) : (row[i] ?? "").padStart(w))).join(" | ")} |`;
   const rule = `|${widths.map((w, i) => (i === 0 ? `-${"-".repeat(w)}-` : `-${"-".repeat(w)}:`)).join("|")}|`;
-  const [head, ...body] = all;
-  return [line(head ?? []), rule, ...body.map(line)].join("\n");
+  return [line(header), rule, ...rows.map(line)].join("\n");
 }

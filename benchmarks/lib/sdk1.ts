@@ -1,14 +1,16 @@
-// The official SDK 1.x: Client and McpServer (the high-level server with registerTool).
+// The official SDK 1.x: Client and McpServer (the high-level server with registerTool). It speaks
+// the 2025 revisions only.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Contender, Session } from "./contender.js";
-import { sdkVersion } from "./machine.js";
+import { packageVersion } from "./machine.js";
 import { ECHO_RESULT, slowTool, type Probe } from "./probe.js";
 import { createLinkedPair, type Codec } from "./transport.js";
 
-export const sdk: Contender = {
-  name: `SDK ${sdkVersion()}`,
-  async connect(codec: Codec, probe: Probe): Promise<Session> {
+export const sdk1: Contender = {
+  name: `SDK ${packageVersion("@modelcontextprotocol/sdk")}`,
+  revisions: ["2025-11-25"],
+  async connect(_revision, codec: Codec, probe: Probe): Promise<Session> {
     const [clientSide, serverSide] = createLinkedPair(codec);
     const server = new McpServer({ name: "bench-server", version: "1.0.0" });
     // No inputSchema: no argument validation, as on our side.
