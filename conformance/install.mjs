@@ -4,7 +4,7 @@
  * conformance` (run.mjs) and the tests that need a Node 22 (test/vendoring/import-ext-ts.test.ts).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,9 +15,27 @@ export const SUITE_PACKAGE = join(MODULES, "@modelcontextprotocol", "conformance
 /** The Node 22 binary of the pinned `node` package. */
 export const NODE22 = join(MODULES, ".bin", "node");
 
-/** Installs conformance/node_modules (npm ci) unless the suite and Node 22 are already there. */
+/** The version of an installed package, or undefined when it is not installed. */
+function installedVersion(name) {
+  try {
+    return JSON.parse(readFileSync(join(MODULES, ...name.split("/"), "package.json"), "utf8")).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when every dependency of conformance/package.json is installed at its pinned version (an
+ * earlier pin left in node_modules, such as a previous suite release, does not count).
+ */
+function installedAsPinned() {
+  const { dependencies = {} } = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8"));
+  return existsSync(NODE22) && Object.entries(dependencies).every(([name, version]) => installedVersion(name) === version);
+}
+
+/** Installs conformance/node_modules (npm ci) unless the pinned suite and Node 22 are already there. */
 export function ensureInstalled() {
-  if (existsSync(join(SUITE_PACKAGE, "package.json")) && existsSync(NODE22)) return;
+  if (installedAsPinned()) return;
   console.log(`conformance: installing ${relative(process.cwd(), MODULES) || "."} (npm ci)`);
   const result = spawnSync("npm", ["ci", "--prefix", HERE, "--no-audit", "--no-fund"], { cwd: ROOT, stdio: "inherit" });
   if (result.status !== 0) throw new Error(`npm ci --prefix ${relative(process.cwd(), HERE) || "."} failed (exit ${result.status ?? result.signal})`);
