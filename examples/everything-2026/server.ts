@@ -20,7 +20,6 @@ import {
   McpError,
   McpServer,
   Subscriptions,
-  type ClientCapabilities,
   type LoggingLevel,
   type ServerCapabilities,
   type TypedContextBase,
@@ -60,16 +59,9 @@ const CACHE = { ttlMs: 60_000, cacheScope: "public" } as const;
 /** Severity order of the log levels (Logging, Log Levels: RFC 5424). */
 const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
-const META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 
 type Context = TypedContextBase<ServerRequestMap, ServerNotificationMap>;
-
-/** The client capabilities this request declared in its `_meta` (the runtime has checked that they are there). */
-function clientCapabilities(ctx: Context): ClientCapabilities {
-  const declared = ctx._meta?.[META_CAPABILITIES];
-  return typeof declared === "object" && declared !== null && !Array.isArray(declared) ? (declared as ClientCapabilities) : {};
-}
 
 /**
  * notifications/message on this request's response stream, at or above the level its `_meta`
@@ -107,7 +99,7 @@ export function createEverything2026Server(options: Everything2026Options = {}):
         const entry = findTool(params.name);
         // An unknown tool is a protocol error; a tool that fails says so in its result (isError).
         if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-        return entry.run(params.arguments ?? {}, { ctx, client: clientCapabilities(ctx), log: requestLogger(ctx), changes });
+        return entry.run(params.arguments ?? {}, { ctx, log: requestLogger(ctx), changes });
       },
 
       "resources/list": () => ({ resultType: "complete", resources: RESOURCES.map((entry) => entry.resource), ...CACHE }),

@@ -10,7 +10,7 @@
  * client's responses on the retry (multi round-trip requests, basic/patterns/mrtr): those tools
  * are in input.ts.
  */
-import type { CallToolResult, ClientCapabilities, LoggingLevel, McpServerOptions, Tool } from "../../out/2026-07-28/index.js";
+import type { CallToolResult, LoggingLevel, McpServerOptions, Tool } from "../../out/2026-07-28/index.js";
 import { CONTENT_TOOLS, NO_ARGS, ok, text, type ContentResult, type ToolArgs } from "../everything/content-tools.js";
 import { INPUT_TOOLS } from "./input.js";
 
@@ -31,10 +31,8 @@ export type ToolAnswer = Awaited<ReturnType<ToolsCall>>;
 
 /** What a tool gets besides its arguments. */
 export interface ToolEnv {
-  /** The runtime's context of this tools/call: signal, sendProgress, notify, _meta, input (multi round-trip requests). */
+  /** The runtime's context of this tools/call: signal, sendProgress, notify, _meta, input (multi round-trip requests, which also check the client's capabilities). */
   readonly ctx: ToolsCallContext;
-  /** The capabilities the client declared on this request (`_meta`), `{}` when it declared none. */
-  readonly client: ClientCapabilities;
   /** notifications/message on this request's stream, at or above the level its `_meta` asked for; nothing when it asked for none. */
   readonly log: (level: LoggingLevel, data: unknown) => Promise<void>;
   readonly changes: ListChanges;
