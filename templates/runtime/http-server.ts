@@ -312,6 +312,7 @@ interface HeaderDeclaration {
 /** RFC 9110 token (the `x-mcp-header` name constraint). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const MAX_SCHEMA_DEPTH = 32;
+const MAX_SCHEMA_NODES = 10_000;
 const MAX_DECLARATIONS = 64;
 
 /**
@@ -321,12 +322,17 @@ const MAX_DECLARATIONS = 64;
  * they are not expected here either.
  */
 function headerDeclarations(inputSchema: unknown): readonly HeaderDeclaration[] {
+  if (!isObject(inputSchema)) return NONE;
   const found: HeaderDeclaration[] = [];
   const seen = new Set<string>();
-  const visit = (node: JsonObject, path: readonly string[]): void => {
-    if (path.length >= MAX_SCHEMA_DEPTH) return;
+  // Breadth first, so that the shallowest of two same-named annotations wins; bounded in depth
+  // and in nodes visited, so a schema object shared under many properties (or a cycle, from a
+  // handler's own objects) costs at most MAX_SCHEMA_NODES steps.
+  const queue: Array<{ readonly node: JsonObject; readonly path: readonly string[] }> = [{ node: inputSchema, path: [] }];
+  for (let next = 0; next < queue.length && next < MAX_SCHEMA_NODES; next++) {
+    const { node, path } = queue[next]!;
     const properties = node["properties"];
-    if (!isObject(properties)) return;
+    if (!isObject(properties) || path.length >= MAX_SCHEMA_DEPTH) continue;
     for (const key of Object.keys(properties)) {
       const child = properties[key];
       if (!isObject(child)) continue;
@@ -336,10 +342,9 @@ function headerDeclarations(inputSchema: unknown): readonly HeaderDeclaration[] 
         seen.add(header.toLowerCase());
         found.push({ path: childPath, header });
       }
-      visit(child, childPath);
+      if (queue.length < MAX_SCHEMA_NODES) queue.push({ node: child, path: childPath });
     }
-  };
-  if (isObject(inputSchema)) visit(inputSchema, []);
+  }
   return found.length === 0 ? NONE : found;
 }
 

@@ -43,7 +43,7 @@ export const TOOLS: R.Tool[] = [
 const text = (t: string): R.CallToolResult => ({ resultType: "complete", content: [{ type: "text", text: t }] });
 
 /** The fixture's handlers; `slow` reports its context to `onSlow` so tests can watch its signal. */
-export function fixtureHandlers(onSlow?: (ctx: R.HandlerContext) => void): ServerHandlers {
+export function fixtureHandlers(onSlow?: (ctx: { readonly signal: AbortSignal }) => void): ServerHandlers {
   return {
     "tools/list": () => ({ resultType: "complete", tools: TOOLS, ttlMs: 60_000, cacheScope: "public" }),
     "tools/call": async (params, ctx) => {
