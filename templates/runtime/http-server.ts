@@ -217,6 +217,17 @@ function mediaType(value: string): string {
  */
 function acceptsBoth(accept: string | null): boolean {
   if (accept === null) return false;
+  // Clients send the same value on every request: the last answer is kept.
+  if (accept === lastAccept.value) return lastAccept.answer;
+  const answer = parseAccept(accept);
+  lastAccept.value = accept;
+  lastAccept.answer = answer;
+  return answer;
+}
+
+const lastAccept: { value: string | null; answer: boolean } = { value: null, answer: false };
+
+function parseAccept(accept: string): boolean {
   let json = false;
   let sse = false;
   for (const part of accept.split(",")) {
@@ -372,6 +383,8 @@ function callOwn(server: HttpServable, method: string, params: JsonObject): Prom
 
 const MAX_LIST_PAGES = 100;
 const MAX_TOOLS = 10_000;
+/** After a tools/list that failed (or a server without one), how long until it is asked again. */
+const RETRY_FAILED_LIST_MS = 1000;
 
 /**
  * The `x-mcp-header` annotations of the server's tools, by tool name, read from its own tools/list
@@ -407,6 +420,7 @@ class ToolHeaders {
     const meta = this.#binding.meta;
     const byTool = new Map<string, readonly HeaderDeclaration[]>();
     let ttlMs = 0;
+    let failed = false;
     try {
       let cursor: string | undefined;
       const cursors = new Set<string>();
@@ -429,10 +443,11 @@ class ToolHeaders {
         cursor = next;
       }
     } catch (error) {
+      failed = true;
       guarded(this.#options.onError, error);
     }
     this.#byTool = byTool;
-    this.#expires = Date.now() + (this.#options.toolHeadersTtlMs ?? ttlMs);
+    this.#expires = Date.now() + (this.#options.toolHeadersTtlMs ?? (failed ? RETRY_FAILED_LIST_MS : ttlMs));
   }
 
   #declarations(inputSchema: unknown): readonly HeaderDeclaration[] {

@@ -6,9 +6,9 @@
  * or SSE per request, serverInfo in results, and Host/Origin validation. Exact status, headers
  * and JSON-RPC bodies.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
-import { call, headersFor, META, post, raw, send, SERVER_INFO_META, serve, sseMessages, VERSION, type Served } from "./support.js";
+import { call, deferred, headersFor, META, post, raw, send, SERVER_INFO_META, serve, sseMessages, VERSION, type Served } from "./support.js";
 
 let s: Served;
 beforeAll(async () => {
@@ -95,6 +95,63 @@ describe("a request answered with an SSE stream", () => {
       { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "logged" } },
       { jsonrpc: "2.0", id: 7, result: { resultType: "complete", content: [{ type: "text", text: "done" }], _meta: SERVER_INFO_META } },
     ]);
+  });
+});
+
+describe("long-lived streams (subscriptions/listen)", () => {
+  const LISTEN = { notifications: { toolsListChanged: true } };
+  const ack = { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, _meta: { "io.modelcontextprotocol/subscriptionId": "sub-1" } } };
+
+  it("an idle stream carries SSE comment lines (keepAliveMs), then the response ends it", async () => {
+    const release = deferred<void>();
+    const listening = await serve(
+      {
+        handlers: {
+          "subscriptions/listen": async (_p, ctx) => {
+            await ctx.notify("notifications/subscriptions/acknowledged", ack.params);
+            await release.promise;
+            return { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "sub-1" } };
+          },
+        },
+      },
+      { keepAliveMs: 5 },
+    );
+    try {
+      const response = await fetch(listening.url, { method: "POST", headers: headersFor("subscriptions/listen"), body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { ...LISTEN, _meta: META } }) });
+      expect(response.headers.get("content-type")).toBe("text/event-stream");
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = "";
+      while (!text.includes(":\n\n")) text += decoder.decode((await reader.read()).value, { stream: true });
+      release.resolve();
+      for (let next = await reader.read(); next.done !== true; next = await reader.read()) text += decoder.decode(next.value, { stream: true });
+      const first = `data: ${JSON.stringify(ack)}\n\n`;
+      const last = `data: ${JSON.stringify({ jsonrpc: "2.0", id: 9, result: { resultType: "complete", _meta: { ...SERVER_INFO_META, "io.modelcontextprotocol/subscriptionId": "sub-1" } } })}\n\n`;
+      expect(text.slice(0, first.length)).toBe(first);
+      expect(text.slice(-last.length)).toBe(last);
+      expect(text.slice(first.length, text.length - last.length)).toMatch(/^(?::\n\n)+$/);
+    } finally {
+      await listening.close();
+    }
+  });
+
+  it("the server ending the listen (ctx.end): its notifications/cancelled is the last frame, no response follows", async () => {
+    const listening = await serve({
+      handlers: {
+        "subscriptions/listen": async (_p, ctx) => {
+          await ctx.notify("notifications/subscriptions/acknowledged", ack.params);
+          await ctx.end("shutting down");
+          return { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": "sub-1" } };
+        },
+      },
+    });
+    try {
+      const answer = await call(listening.url, 10, "subscriptions/listen", LISTEN);
+      expect(answer.headers.get("content-type")).toBe("text/event-stream");
+      expect(sseMessages(answer.text)).toEqual([ack, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 10, reason: "shutting down" } }]);
+    } finally {
+      await listening.close();
+    }
   });
 });
 
@@ -371,7 +428,7 @@ describe("Mcp-Param-* from x-mcp-header (HTTP, Custom Headers from Tool Paramete
     }
   });
 
-  it("a tools/list handler that fails: no annotations are known, the failure goes to onError, calls are served", async () => {
+  it("a tools/list handler that fails: no annotations are known, the failure goes to onError, calls are served, it is asked again a second later", async () => {
     const failing = await serve({
       handlers: {
         "tools/list": () => {
@@ -380,10 +437,17 @@ describe("Mcp-Param-* from x-mcp-header (HTTP, Custom Headers from Tool Paramete
         "tools/call": () => ({ resultType: "complete", content: [] }),
       },
     });
+    // Only Date is faked: the retry after a failure is due RETRY_FAILED_LIST_MS (1 s) later.
+    vi.useFakeTimers({ toFake: ["Date"] });
     try {
       expect((await call(failing.url, 1, "tools/call", { name: "t", arguments: { a: "1" } })).status).toBe(200);
+      expect((await call(failing.url, 2, "tools/call", { name: "t", arguments: { a: "1" } })).status).toBe(200);
       expect(failing.errors.map((e) => e.message)).toEqual(["tools/list failed: list broke"]);
+      vi.setSystemTime(Date.now() + 1000);
+      expect((await call(failing.url, 3, "tools/call", { name: "t", arguments: { a: "1" } })).status).toBe(200);
+      expect(failing.errors.map((e) => e.message)).toEqual(["tools/list failed: list broke", "tools/list failed: list broke"]);
     } finally {
+      vi.useRealTimers();
       await failing.close();
     }
   });
