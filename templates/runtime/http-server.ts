@@ -255,7 +255,7 @@ async function readBody(request: Request, max: number): Promise<Uint8Array | typ
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
+    let next: Awaited<ReturnType<typeof reader.read>>;
     try {
       next = await reader.read();
     } catch {
