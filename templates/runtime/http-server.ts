@@ -55,6 +55,12 @@ export interface HttpServable {
 export interface HttpRequestInfo {
   /** The local address the request arrived at; a loopback address turns on the loopback Host/Origin check. */
   readonly localAddress?: string | undefined;
+  /**
+   * The body, already read and parsed as JSON by whoever routed the request here (a server that
+   * serves several protocol eras on one URL looks at it first); the request's own body is then
+   * not read. Its size is the router's to bound.
+   */
+  readonly parsedBody?: unknown;
 }
 
 /** A web-standard HTTP handler; the second argument is optional (toNodeListener passes it). */
@@ -749,16 +755,20 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     if (!acceptsBoth(request.headers.get("accept"))) {
       return rejectWith(406, undefined, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list application/json and text/event-stream");
     }
-    const bytes = await readBody(request, maxBodyBytes);
-    if (bytes === UNREADABLE) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Bad Request: the body could not be read");
-    if (bytes === TOO_LARGE) {
-      return jsonResponse(413, errorMessage(undefined, ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`), { connection: "close" });
-    }
     let body: unknown;
-    try {
-      body = JSON.parse(decoder.decode(bytes));
-    } catch {
-      return rejectWith(400, undefined, ErrorCode.ParseError, "Parse error");
+    if (info !== undefined && "parsedBody" in info) {
+      body = info.parsedBody;
+    } else {
+      const bytes = await readBody(request, maxBodyBytes);
+      if (bytes === UNREADABLE) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Bad Request: the body could not be read");
+      if (bytes === TOO_LARGE) {
+        return jsonResponse(413, errorMessage(undefined, ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`), { connection: "close" });
+      }
+      try {
+        body = JSON.parse(decoder.decode(bytes));
+      } catch {
+        return rejectWith(400, undefined, ErrorCode.ParseError, "Parse error");
+      }
     }
     // HTTP, Sending Messages 4: a single JSON-RPC request or notification, never a response.
     if (Array.isArray(body)) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported");

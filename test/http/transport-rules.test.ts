@@ -453,6 +453,20 @@ describe("Mcp-Param-* from x-mcp-header (HTTP, Custom Headers from Tool Paramete
   });
 });
 
+describe("a body parsed by a router in front (info.parsedBody)", () => {
+  it("is served as if read from the request, whose own body is not read; the header rules still apply", async () => {
+    const handler = R.createHttpHandler(new R.McpServer({ logger: null, handlers: { "tools/call": () => ({ resultType: "complete", content: [] }) } }));
+    const parsedBody = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: {}, _meta: META } };
+    const request = new Request("http://127.0.0.1/mcp", { method: "POST", headers: headersFor("tools/call", { name: "t" }), body: "not JSON: never read" });
+    const response = await handler(request, { parsedBody });
+    expect(response.status).toBe(200);
+    expect(request.bodyUsed).toBe(false);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { resultType: "complete", content: [], _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-server", version: "0.0.0" } } } });
+    const mismatch = await handler(new Request("http://127.0.0.1/mcp", { method: "POST", headers: headersFor("tools/call", { name: "other" }) , body: "" }), { parsedBody });
+    expect(mismatch.status).toBe(400);
+  });
+});
+
 describe("unknown and removed methods (HTTP, Protocol Version Header): 404 and -32601", () => {
   it.each(["unknown/method", "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "constructor", "__proto__"])("%s", async (method) => {
     const answer = await call(s.url, 51, method);
