@@ -18,13 +18,18 @@ import type { RevisionPolicy } from "../model/policy.js";
 
 /**
  * The `Mcp-Name` header's source (Streamable HTTP, Standard Request Headers: "`params.name` or
- * `params.uri`", required for `tools/call`, `resources/read`, `prompts/get`). A row applies when
- * the schema has the client request and its params declare the field.
+ * `params.uri`", required for `tools/call`, `resources/read`, `prompts/get`; the tasks
+ * extension's Streamable HTTP binding, SEP-2663, adds `params.taskId` of `tasks/get`,
+ * `tasks/update`, `tasks/cancel`). A row applies when the schema has the client request and its
+ * params declare the field (the 2026-07-28 core schema has no tasks methods).
  */
 export const MCP_NAME_SOURCES: ReadonlyArray<{ readonly method: string; readonly param: string }> = [
   { method: "tools/call", param: "name" },
   { method: "resources/read", param: "uri" },
   { method: "prompts/get", param: "name" },
+  { method: "tasks/get", param: "taskId" },
+  { method: "tasks/update", param: "taskId" },
+  { method: "tasks/cancel", param: "taskId" },
 ];
 
 /**

@@ -60,17 +60,22 @@ describe("httpView", () => {
     CallToolResult: { type: "object" },
     ReadResourceResult: { type: "object" },
     ReadResourceRequest: request("resources/read", { type: "object", properties: { name: { type: "string" } } }),
-    ClientRequest: { anyOf: [{ $ref: "#/$defs/CallToolRequest" }, { $ref: "#/$defs/ReadResourceRequest" }] },
+    GetTaskRequest: request("tasks/get", { type: "object", properties: { taskId: { type: "string" } } }),
+    GetTaskResult: { type: "object" },
+    ClientRequest: { anyOf: [{ $ref: "#/$defs/CallToolRequest" }, { $ref: "#/$defs/ReadResourceRequest" }, { $ref: "#/$defs/GetTaskRequest" }] },
   };
   const view = (defs: Record<string, unknown>) => {
     const doc = docFrom(defs);
     return httpView(doc, buildModel(doc, { revision: "test", policy: STATELESS }), STATELESS);
   };
 
-  it("a schema with the two transport errors: only the rows it supports (no tools/list, no uri on resources/read, no result _meta)", () => {
+  it("a schema with the two transport errors: only the rows it supports (no tools/list, no uri on resources/read, tasks/get with a taskId, no result _meta)", () => {
     expect(view({ ...base, HeaderMismatchError: errorDef(-32020), UnsupportedProtocolVersionError: errorDef(-32022) })).toEqual({
       requiredMeta: ["io.modelcontextprotocol/protocolVersion"],
-      nameSources: [{ method: "tools/call", param: "name" }],
+      nameSources: [
+        { method: "tools/call", param: "name" },
+        { method: "tasks/get", param: "taskId" },
+      ],
       toolHeaders: null,
       errors: { headerMismatch: -32020, unsupportedProtocolVersion: -32022, missingRequiredClientCapability: null },
       serverInfoMetaKey: null,
