@@ -368,17 +368,34 @@ function headerDeclarations(inputSchema: unknown): readonly HeaderDeclaration[] 
 // ---------------------------------------------------------------------------------------------
 // The server's own requests (tools/list for the x-mcp-header annotations)
 
-/** Sends one request to a new connection of the server and returns its result. */
+/** How long the server's own tools/list may take before the HTTP layer stops waiting (and treats it as failed). */
+const OWN_REQUEST_TIMEOUT_MS = 10_000;
+
+/** Node: a timer alone does not keep the process alive. */
+function unref(timer: unknown): void {
+  if (isObject(timer) && typeof timer["unref"] === "function") (timer["unref"] as () => void).call(timer);
+}
+
+/**
+ * Sends one request to a new connection of the server and returns its result; past
+ * OWN_REQUEST_TIMEOUT_MS the connection closes (the handler's signal aborts) and it rejects.
+ */
 function callOwn(server: HttpServable, method: string, params: JsonObject): Promise<JsonObject> {
   return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`${method} did not answer within ${OWN_REQUEST_TIMEOUT_MS} ms`));
+      void connection.close().catch(() => undefined);
+    }, OWN_REQUEST_TIMEOUT_MS);
+    unref(timer);
     const transport: Transport = {
       start: () => RESOLVED,
       close: () => RESOLVED,
       send: (message) => {
         if ("method" in message) return RESOLVED;
+        clearTimeout(timer);
         if ("error" in message) reject(new Error(`${method} failed: ${message.error.message}`));
         else resolve(message.result);
-        void connection.close();
+        void connection.close().catch(() => undefined);
         return RESOLVED;
       },
     };
@@ -580,9 +597,7 @@ class Exchange implements Transport {
     this.#state = "streaming";
     if (this.#keepAliveMs > 0) {
       const timer = setInterval(() => this.#write(":\n\n"), this.#keepAliveMs);
-      // Node: an open stream alone does not keep the process alive.
-      const handle: unknown = timer;
-      if (isObject(handle) && typeof handle["unref"] === "function") (handle["unref"] as () => void).call(handle);
+      unref(timer); // an open stream alone does not keep the process alive
       this.#keepAlive = timer;
     }
     this.#resolve(new Response(stream, { status: 200, headers: SSE_HEADERS }));

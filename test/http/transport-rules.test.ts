@@ -467,6 +467,38 @@ describe("a body parsed by a router in front (info.parsedBody)", () => {
   });
 });
 
+describe("a tools/list handler that never answers", () => {
+  it("is given up after 10 s: its signal aborts, the failure goes to onError, the waiting call is served", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const errors: Error[] = [];
+      let listSignal: AbortSignal | undefined;
+      const server = new R.McpServer({
+        logger: null,
+        handlers: {
+          "tools/list": async (_p, ctx) => {
+            listSignal = ctx.signal;
+            await new Promise(() => undefined);
+            return { resultType: "complete", tools: [], ttlMs: 0, cacheScope: "public" };
+          },
+          "tools/call": () => ({ resultType: "complete", content: [] }),
+        },
+      });
+      const handler = R.createHttpHandler(server, { onError: (e) => errors.push(e) });
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { a: "1" }, _meta: META } });
+      const answer = handler(new Request("http://127.0.0.1/mcp", { method: "POST", headers: headersFor("tools/call", { name: "t" }), body }));
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect((await answer).status).toBe(200);
+      expect(errors.map((e) => e.message)).toEqual(["tools/list did not answer within 10000 ms"]);
+      expect(listSignal?.aborted).toBe(true);
+      expect(listSignal?.reason).toBe("Connection closed");
+      expect(server.inFlight).toEqual({ sent: 0, received: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("unknown and removed methods (HTTP, Protocol Version Header): 404 and -32601", () => {
   it.each(["unknown/method", "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "constructor", "__proto__"])("%s", async (method) => {
     const answer = await call(s.url, 51, method);
