@@ -52,11 +52,19 @@ function report(onError: ((error: Error) => void) | undefined, error: unknown): 
   }
 }
 
-/** The request body as a web stream, pulled from the IncomingMessage (paused while the reader lags). */
-function bodyOf(request: NodeIncomingMessage): ReadableStream<Uint8Array> {
+/**
+ * The request body as a web stream, pulled from the IncomingMessage (paused while the reader
+ * lags), and `discard()`: what the handler did not read is read and dropped, so that a
+ * keep-alive connection is free for the next request.
+ */
+function bodyOf(request: NodeIncomingMessage): { readonly stream: ReadableStream<Uint8Array>; discard(): void } {
   const encoder = new TextEncoder();
   let done = false;
-  return new ReadableStream<Uint8Array>({
+  const discard = (): void => {
+    done = true;
+    request.resume();
+  };
+  const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       request.on("data", (chunk) => {
         if (done) return;
@@ -77,12 +85,10 @@ function bodyOf(request: NodeIncomingMessage): ReadableStream<Uint8Array> {
     pull() {
       request.resume();
     },
-    cancel() {
-      // The handler read enough (or refused the body): the rest is discarded as it arrives.
-      done = true;
-      request.resume();
-    },
+    // The handler read enough (or refused the body).
+    cancel: discard,
   });
+  return { stream, discard };
 }
 
 /** Writes a web Response to a ServerResponse; SSE and other streamed bodies chunk by chunk. */
@@ -149,6 +155,7 @@ export function toNodeListener(handler: HttpHandler, options: NodeListenerOption
       if (!response.writableFinished) abort.abort(CLIENT_DISCONNECTED);
     });
     let webRequest: Request;
+    let discard = (): void => undefined;
     try {
       const host = typeof request.headers["host"] === "string" ? request.headers["host"] : "localhost";
       const url = new URL(request.url ?? "/", `${request.socket?.encrypted === true ? "https" : "http"}://${host}`);
@@ -161,7 +168,9 @@ export function toNodeListener(handler: HttpHandler, options: NodeListenerOption
       const method = request.method ?? "GET";
       const init: RequestInit & { duplex?: "half" } = { method, headers, signal: abort.signal };
       if (!BODYLESS.has(method)) {
-        init.body = bodyOf(request);
+        const body = bodyOf(request);
+        discard = body.discard;
+        init.body = body.stream;
         init.duplex = "half"; // a streamed body (undici requires it)
       }
       webRequest = new Request(url, init);
@@ -173,6 +182,7 @@ export function toNodeListener(handler: HttpHandler, options: NodeListenerOption
     }
     handler(webRequest, { localAddress: request.socket?.localAddress })
       .then((answer) => writeResponse(answer, response))
+      .finally(discard)
       .catch((error: unknown) => {
         report(options.onError, error);
         if (!response.destroyed) {

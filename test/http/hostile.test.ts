@@ -3,7 +3,7 @@
  * nesting deep enough to break JSON.stringify, annotations that would make a naive schema walk
  * explode, and a server that keeps serving after each.
  */
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
 import { call, headersFor, META, post, serve, type Answer, type Served } from "./support.js";
@@ -87,6 +87,32 @@ describe("bodies past maxBodyBytes", () => {
 
   it("the server keeps serving after them", async () => {
     expect((await call(s.url, 2, "tools/call", { name: "echo", arguments: { text: "still here" } })).status).toBe(200);
+  });
+});
+
+describe("a keep-alive connection after a refused body", () => {
+  it("a large body the handler never read (415) is drained: the next request on the same socket is served", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const target = new URL(s.url);
+    const once = (headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const request = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers, agent }, (response) => {
+          response.resume();
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, socket: request.socket }));
+        });
+        request.on("error", reject);
+        request.end(body);
+      });
+    try {
+      const refused = await once({ ...headersFor("tools/list"), "content-type": "text/plain" }, "x".repeat(1024 * 1024));
+      expect(refused.status).toBe(415);
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "again" }, _meta: META } });
+      const served = await once(headersFor("tools/call", { name: "echo" }), body);
+      expect(served.status).toBe(200);
+      expect(served.socket).toBe(refused.socket);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
