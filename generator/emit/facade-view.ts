@@ -1,10 +1,11 @@
 import { StubgenError } from "../errors.js";
 import { formatResult, formatTypeExpr, type MethodRecord, type SchemaModel, type Side } from "../model/model.js";
 import type { RevisionPolicy } from "../model/policy.js";
+import type { HttpView } from "./http-view.js";
 import type { LifecycleView } from "./lifecycle-view.js";
 
 /** Members of the generated McpClient/McpServer classes that a method name must not shadow. */
-const RESERVED = new Set(["connect", "close", "request", "notify", "inFlight", "constructor"]);
+const RESERVED = new Set(["connect", "close", "request", "notify", "inFlight", "openConnection", "httpBinding", "constructor"]);
 
 /**
  * The typed method name of a request: its type name without `Request`, in lower camel case
@@ -37,9 +38,10 @@ function docLines(record: MethodRecord): string {
 
 /**
  * The view of templates/runtime/facade.ts.hbs for one side. Pure. `lifecycle` (server side) is
- * the default initialize / server/discover handler the server gets (lifecycle-view.ts).
+ * the default initialize / server/discover handler the server gets (lifecycle-view.ts); `http`
+ * (server side) what its Streamable HTTP binding needs (http-view.ts), null where it has none.
  */
-export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side, lifecycle: LifecycleView | null = null) {
+export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side, lifecycle: LifecycleView | null = null, http: HttpView | null = null) {
   const peer: Side = side === "client" ? "server" : "client";
   const cap = (s: Side) => s[0]!.toUpperCase() + s.slice(1);
   const requests = model.methods.filter((m) => m.kind === "request" && m.from.includes(side));
@@ -87,6 +89,10 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     defaultMaxTotalTimeoutMs: policy.defaultMaxTotalTimeoutMs,
     requestMeta: fillsMeta ? policy.requestMeta : null,
     lifecycle: side === "server" ? lifecycle : null,
+    isServer: side === "server",
+    http: side === "server" ? http : null,
+    /** The result `_meta` key the server identifies itself under, where it has the `serverInfo` option. */
+    serverInfoMetaKey: side === "server" && http !== null && lifecycle !== null && lifecycle.kind === "discover" ? http.serverInfoMetaKey : null,
     lifecycleInitialize: lifecycle?.kind === "initialize",
     serverInfoType:
       lifecycle === null

@@ -9,6 +9,7 @@ import { facadeView } from "./facade-view.js";
 import { rulesView, type RulesView } from "./rules-view.js";
 import { lifecycleView } from "./lifecycle-view.js";
 import { subscriptionsTemplateView, subscriptionsView } from "./subscriptions-view.js";
+import { httpView } from "./http-view.js";
 import { constType } from "./const-type.js";
 
 /** Generated files of one output folder (`out/<revision>/`, `out/runtime/`): path relative to it → text. */
@@ -76,7 +77,7 @@ export function catalogView(model: SchemaModel, rules: RulesView) {
  * The revision-independent runtime: `templates/runtime/<name>.ts`, plain TypeScript that tsc
  * checks in place, copied into the output as `<name>.ts` with a generated header.
  */
-export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "in-memory", "mcpx", "stdio", "subscriptions"] as const;
+export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http"] as const;
 
 /**
  * Runtime modules imported by path from a revision folder rather than through its index.ts
@@ -132,7 +133,7 @@ export async function renderRevision(doc: SchemaDocument, model: SchemaModel, po
     ["catalog.ts", render("catalog.ts", catalogView(model, rulesView(doc, model, policy)))],
     ...runtimePart,
     ["client.ts", render("facade.ts", facadeView(model, policy, "client"))],
-    ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model)), subscriptions })],
-    ["index.ts", render("index.ts", { subscriptions })],
+    ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model), httpView(doc, model, policy)), subscriptions })],
+    ["index.ts", render("index.ts", { subscriptions, http: httpView(doc, model, policy) !== null })],
   ]);
 }

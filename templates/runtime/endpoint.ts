@@ -60,6 +60,11 @@ export interface EndpointOptions {
   readonly defaultMaxTotalTimeoutMs?: number | undefined;
   /** Entries merged into every request's `_meta` (under the caller's own); RULES.requestMeta. */
   readonly requestMeta?: JsonObject | undefined;
+  /**
+   * Entries merged into every result's `_meta` (under the handler's own). 2026-07-28, Overview,
+   * per-response protocol fields: servers SHOULD identify themselves in every result's `_meta`.
+   */
+  readonly resultMeta?: JsonObject | undefined;
   /** Transport errors and messages that could not be handled. */
   readonly onError?: ((error: Error) => void) | undefined;
 }
@@ -106,6 +111,26 @@ function responseProblem(message: JsonObject): string | null {
   return null;
 }
 
+/**
+ * What every connection of one endpoint shares, prepared once (Endpoint.openConnection): the
+ * handler tables and the rules derived from the options, so that a connection costs only its
+ * own bookkeeping (one per HTTP request in the Streamable HTTP server).
+ */
+export interface EndpointTables {
+  readonly handlers: ReadonlyMap<string, AnyRequestHandler>;
+  readonly notificationHandlers: ReadonlyMap<string, AnyNotificationHandler>;
+  readonly longLived: ReadonlySet<string>;
+  readonly endableByPeer: ReadonlySet<string>;
+}
+
+/** A connection of an endpoint (Endpoint.openConnection): its own in-flight requests, closed on its own. */
+export interface Connection {
+  /** Closes this connection's transport: its handlers abort, its pending requests reject. */
+  close(): Promise<void>;
+  /** Requests in flight on this connection (sent and awaiting a response, received and being handled). */
+  readonly inFlight: { readonly sent: number; readonly received: number };
+}
+
 /** The functions of a HandlerContext: closures over one request, made by the endpoint. */
 type ContextFunctions = Pick<HandlerContext, "sendProgress" | "notify" | "request" | "end">;
 
@@ -149,7 +174,7 @@ class RequestContext implements HandlerContext {
 }
 
 export class Endpoint {
-  readonly #side: string;
+  readonly #side: "client" | "server";
   readonly #options: EndpointOptions;
   readonly #policy: ReadonlyMap<string, MethodPolicy>;
   readonly #rules: CancellationRules;
@@ -159,21 +184,45 @@ export class Endpoint {
   readonly #incoming = new IncomingRequests();
   readonly #handlers: ReadonlyMap<string, AnyRequestHandler>;
   readonly #notificationHandlers: ReadonlyMap<string, AnyNotificationHandler>;
+  readonly #tables: EndpointTables;
   #transport: Transport | undefined;
+  /** The endpoint this one is a connection of (openConnection), and the connections open on this one. */
+  #parent: Endpoint | undefined;
+  #connections: Set<Endpoint> | undefined;
 
-  constructor(side: "client" | "server", policy: ReadonlyMap<string, MethodPolicy>, rules: CancellationRules, options: EndpointOptions = {}) {
+  /**
+   * `tables`: the prepared tables of the endpoint this one is a connection of (openConnection);
+   * without them they are built from the options.
+   */
+  constructor(
+    side: "client" | "server",
+    policy: ReadonlyMap<string, MethodPolicy>,
+    rules: CancellationRules,
+    options: EndpointOptions = {},
+    tables?: EndpointTables,
+  ) {
     this.#side = side;
     this.#options = options;
     this.#policy = policy;
     this.#rules = rules;
     this.#mayCancel = rules.cancellers.includes(side);
     this.#peerMayCancel = rules.cancellers.includes(side === "client" ? "server" : "client");
-    // Ping: "The receiver MUST respond promptly with an empty response" (Utilities, Ping).
-    this.#handlers = ownHandlers<AnyRequestHandler>({ ping: () => ({}), ...options.handlers });
-    this.#notificationHandlers = ownHandlers(options.notificationHandlers);
-    // Timeouts the platform cannot arm are a usage error here, not a surprise at the first request.
-    timerDelay("defaultTimeoutMs", options.defaultTimeoutMs);
-    timerDelay("defaultMaxTotalTimeoutMs", options.defaultMaxTotalTimeoutMs);
+    if (tables === undefined) {
+      // Timeouts the platform cannot arm are a usage error here, not a surprise at the first request.
+      timerDelay("defaultTimeoutMs", options.defaultTimeoutMs);
+      timerDelay("defaultMaxTotalTimeoutMs", options.defaultMaxTotalTimeoutMs);
+      tables = {
+        // Ping: "The receiver MUST respond promptly with an empty response" (Utilities, Ping), in
+        // the revisions that have it (2026-07-28 removed it: there it is an unknown method).
+        handlers: ownHandlers<AnyRequestHandler>(policy.has("ping") ? { ping: () => ({}), ...options.handlers } : options.handlers),
+        notificationHandlers: ownHandlers(options.notificationHandlers),
+        longLived: new Set(rules.longLived),
+        endableByPeer: new Set(rules.endableByReceiver),
+      };
+    }
+    this.#tables = tables;
+    this.#handlers = tables.handlers;
+    this.#notificationHandlers = tables.notificationHandlers;
     this.#outgoing = new OutgoingRequests(
       {
         send: (message, related) => this.#send(message, related),
@@ -185,10 +234,27 @@ export class Endpoint {
         mayCancel: this.#mayCancel,
         defaultTimeoutMs: options.defaultTimeoutMs ?? rules.defaultTimeoutMs ?? undefined,
         defaultMaxTotalTimeoutMs: options.defaultMaxTotalTimeoutMs ?? rules.defaultMaxTotalTimeoutMs ?? undefined,
-        longLived: new Set(rules.longLived),
-        endableByPeer: new Set(rules.endableByReceiver),
+        longLived: tables.longLived,
+        endableByPeer: tables.endableByPeer,
       },
     );
+  }
+
+  /**
+   * A new connection of this endpoint over `transport`, started at once: it shares this
+   * endpoint's handler tables and options (nothing is rebuilt per connection) and has its own
+   * in-flight requests, so many connections may serve at the same time. A transport whose start
+   * fails closes the connection; the failure goes to onError.
+   */
+  openConnection(transport: Transport): Connection {
+    const connection = new Endpoint(this.#side, this.#policy, this.#rules, this.#options, this.#tables);
+    connection.#parent = this;
+    (this.#connections ??= new Set()).add(connection);
+    connection.#attach(transport).catch((error: unknown) => {
+      connection.#toOnError(error);
+      void connection.close().catch(connection.#toOnError);
+    });
+    return connection;
   }
 
   /** Closes a request's own stream where the transport has one; a throwing transport counts as none. */
@@ -201,13 +267,24 @@ export class Endpoint {
     }
   }
 
-  /** Requests sent and awaiting a response, and requests received and being handled. */
+  /** Requests sent and awaiting a response, and requests received and being handled, on this endpoint and its open connections. */
   get inFlight(): { readonly sent: number; readonly received: number } {
-    return { sent: this.#outgoing.size, received: this.#incoming.size };
+    let sent = this.#outgoing.size;
+    let received = this.#incoming.size;
+    for (const connection of this.#connections ?? []) {
+      sent += connection.#outgoing.size;
+      received += connection.#incoming.size;
+    }
+    return { sent, received };
   }
 
   async connect(transport: Transport): Promise<void> {
     if (this.#transport !== undefined) throw new Error(`this ${this.#side} is already connected`);
+    await this.#attach(transport);
+  }
+
+  /** Wires a transport to this endpoint and starts it (the start's promise, never a throw). */
+  #attach(transport: Transport): Promise<void> {
     this.#transport = transport;
     transport.onmessage = (message) => this.#receive(message);
     transport.onclose = () => this.#closed();
@@ -216,16 +293,26 @@ export class Endpoint {
     if (this.#rules.cancelByClosingStream) {
       transport.onrequeststreamclose = (requestId) => this.#onCancel({ requestId, reason: "request stream closed" });
     }
-    await transport.start();
+    try {
+      return Promise.resolve(transport.start());
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
+  /** Closes this endpoint's transport and every connection open on it (openConnection). */
   async close(): Promise<void> {
+    const connections = this.#connections === undefined ? [] : [...this.#connections].map((c) => c.close());
     const transport = this.#transport;
-    if (transport === undefined) return;
+    if (transport === undefined) {
+      await Promise.all(connections);
+      return;
+    }
     try {
       await transport.close();
     } finally {
       this.#closed();
+      await Promise.all(connections);
     }
   }
 
@@ -241,6 +328,18 @@ export class Endpoint {
     if (fill === undefined) return params;
     const own = isObject(params?.["_meta"]) ? params["_meta"] : undefined;
     return { ...params, _meta: { ...fill, ...own } };
+  }
+
+  /**
+   * Fills a result's `_meta` from the endpoint's resultMeta; keys the handler gave win, and a
+   * `_meta` that is not an object is the handler's to answer for (left as it is).
+   */
+  #withResultMeta(result: JsonObject): JsonObject {
+    const fill = this.#options.resultMeta;
+    if (fill === undefined) return result;
+    const own = result["_meta"];
+    if (own === undefined) return { ...result, _meta: fill };
+    return isObject(own) ? { ...result, _meta: { ...fill, ...own } } : result;
   }
 
   /**
@@ -453,7 +552,7 @@ export class Endpoint {
     let response: OutgoingMessage;
     try {
       const result = await handler(params, this.#context(id, method, params, entry));
-      response = { jsonrpc: "2.0", id, result: isObject(result) ? result : {} };
+      response = { jsonrpc: "2.0", id, result: this.#withResultMeta(isObject(result) ? result : {}) };
     } catch (error) {
       response =
         error instanceof McpError
@@ -499,6 +598,8 @@ export class Endpoint {
   #closed(): void {
     if (this.#transport === undefined) return;
     this.#transport = undefined;
+    const parent = this.#parent;
+    if (parent !== undefined) parent.#connections?.delete(this);
     this.#incoming.abortAll("Connection closed");
     this.#outgoing.closeAll();
   }

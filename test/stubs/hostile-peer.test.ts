@@ -329,7 +329,8 @@ describe("defect 6: timeout values the platform cannot arm", () => {
       });
       await server.connect(b);
       await client.connect(wire as S.Transport);
-      await expect(client.callTool({ name: "t" })).resolves.toEqual({ resultType: "complete", content: [] });
+      // Every 2026-07-28 result identifies the server in its _meta (basic/index, per-response fields).
+      await expect(client.callTool({ name: "t" })).resolves.toEqual({ resultType: "complete", content: [], _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-server", version: "0.0.0" } } });
       expect(wire.cancels()).toEqual([]);
     }
     expect(warnings).toEqual([]);

@@ -341,7 +341,9 @@ describe("MCPx in every generated revision", () => {
     const client = new rev.McpClient({ logger: null });
     await client.connect(rev.createMcpxTransport({ participantId: "c", peerId: "s", link: gateway.join("c") }));
     // tools/list exists in every revision (ping has no typed method in 2026-07-28).
-    await expect(client.request("tools/list", {})).resolves.toEqual({ tools: [] });
+    // Revisions with a stateless HTTP binding identify the server in every result's _meta.
+    const identified = "httpBinding" in server ? { _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-server", version: "0.0.0" } } } : {};
+    await expect(client.request("tools/list", {})).resolves.toEqual({ tools: [], ...identified });
     expect(routed.map((e) => [e.from, e.to, payloadOf(e).method ?? "response"])).toEqual([
       ["c", ["s"], "tools/list"],
       ["s", ["c"], "response"],

@@ -33,7 +33,11 @@ describe("2026-07-28 output", () => {
     await server.connect(b);
     await client.connect(clientWire);
     expect(typeof (client as unknown as { initialize?: unknown }).initialize).toBe("undefined");
-    await expect(client.callTool({ name: "echo", _meta: meta })).resolves.toEqual({ resultType: "complete", content: [{ type: "text", text: "echo" }] });
+    await expect(client.callTool({ name: "echo", _meta: meta })).resolves.toEqual({
+      resultType: "complete",
+      content: [{ type: "text", text: "echo" }],
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-server", version: "0.0.0" } },
+    });
     const ac = new AbortController();
     const slow = client.callTool({ name: "slow", _meta: meta }, { signal: ac.signal }).catch((e: unknown) => e);
     const signal = await started.promise;

@@ -18,6 +18,8 @@ const META_KEYS = {
 } as const;
 const LISTEN = { notifications: { toolsListChanged: true } };
 const CALL_RESULT: R.CallToolResult = { resultType: "complete", content: [] };
+/** CALL_RESULT as the client receives it: the server identifies itself in every result's _meta. */
+const CALL_RECEIVED = { ...CALL_RESULT, _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-server", version: "0.0.0" } } };
 
 type ServerHandlers = NonNullable<R.McpServerOptions["handlers"]>;
 
@@ -117,7 +119,7 @@ describe("only the client cancels; the server ends only subscriptions/listen", (
     // The other request of the client goes on.
     expect(callSignal.aborted).toBe(false);
     releaseCall.resolve();
-    await expect(call).resolves.toEqual(CALL_RESULT);
+    await expect(call).resolves.toEqual(CALL_RECEIVED);
   });
 
   it("ending anything else is refused at run time from untyped code, and nothing is sent", async () => {
@@ -130,7 +132,7 @@ describe("only the client cancels; the server ends only subscriptions/listen", (
         },
       },
     });
-    await expect(client.callTool({ name: "t" })).resolves.toEqual(CALL_RESULT);
+    await expect(client.callTool({ name: "t" })).resolves.toEqual(CALL_RECEIVED);
     expect(refusal).toBeInstanceOf(R.CancellationForbiddenError);
     expect(serverWire.cancels()).toEqual([]);
   });
@@ -144,7 +146,7 @@ describe("only the client cancels; the server ends only subscriptions/listen", (
     await settle();
     expect(clientEvents).toEqual([{ type: "ignored", cause: "not-permitted", requestId: 1, reason: "server wants out" }]);
     release.resolve();
-    await expect(call).resolves.toEqual(CALL_RESULT);
+    await expect(call).resolves.toEqual(CALL_RECEIVED);
   });
 
   it("a client cancel of its own subscriptions/listen is an ordinary cancel", async () => {

@@ -8,6 +8,10 @@ import { describe, expect, it } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
 import { ack, connect, META, note, settle, SUB_ID, TOOLS_AND_RESOURCES } from "./support.js";
 
+/** Results of 2026-07-28 carry the server's identity (basic/index, `_meta`); the test servers set none, so the default. */
+const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+const DEFAULT_INFO = { name: "mcp-server", version: "0.0.0" };
+
 const TOOLS_CHANGED = "notifications/tools/list_changed";
 const PROMPTS_CHANGED = "notifications/prompts/list_changed";
 const RESOURCES_CHANGED = "notifications/resources/list_changed";
@@ -192,7 +196,7 @@ describe("subscriptions/listen: ends, and nothing after", () => {
     await settle();
     expect(c.received).toEqual([
       ack("a", { toolsListChanged: true }),
-      { jsonrpc: "2.0", id: "a", result: { resultType: "complete", _meta: { [SUB_ID]: "a" } } },
+      { jsonrpc: "2.0", id: "a", result: { resultType: "complete", _meta: { [SERVER_INFO]: DEFAULT_INFO, [SUB_ID]: "a" } } },
     ]);
     expect(ends).toEqual([{ subscriptionId: "a", cause: "closed", reason: "closed by the server" }]);
     // The hub still serves new listens.
@@ -421,7 +425,7 @@ describe("subscriptions/listen with the generated client", () => {
     const second = client.subscriptionsListen({ notifications: { toolsListChanged: true } });
     await settle();
     hub.close();
-    await expect(second).resolves.toEqual({ resultType: "complete", _meta: { [SUB_ID]: 2 } });
+    await expect(second).resolves.toEqual({ resultType: "complete", _meta: { [SERVER_INFO]: DEFAULT_INFO, [SUB_ID]: 2 } });
     expect(server.inFlight).toEqual({ sent: 0, received: 0 });
   });
 });

@@ -1,0 +1,815 @@
+// The Streamable HTTP server of the stateless revisions (2026-07-28 and later): a web-standard
+// handler, `(request: Request) => Promise<Response>`, bound to a generated McpServer. Every POST
+// is its own connection of the server (request ids are unique per client only, and there is no
+// session), answered with one JSON object or an SSE stream scoped to that request; closing that
+// stream is the request's cancel.
+//
+// Spec pages (2026-07-28): basic/transports/streamable-http (abbreviated "HTTP" below),
+// basic/index (per-request `_meta`, error codes), basic/versioning, basic/patterns/cancellation.
+// Revision facts (supported versions, `_meta` keys, error codes, `Mcp-Name` sources, tool methods)
+// come from the server's generated `httpBinding`; the runtime knows none of them.
+
+import type { Connection } from "./endpoint.js";
+import {
+  describeValue,
+  ErrorCode,
+  type JsonObject,
+  type JsonRpcMessage,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+} from "./protocol.js";
+
+/** What createHttpHandler needs to know of a revision: generated data (HTTP_RULES in server.ts). */
+export interface HttpBinding {
+  /** The revision the server was generated from (the version of the server's own internal requests). */
+  readonly revision: string;
+  /** Protocol versions the server serves; anything else is UnsupportedProtocolVersion. */
+  readonly supportedVersions: readonly string[];
+  /** The request `_meta` keys (RULES.requestMeta) and those every request MUST carry (the schema's `required`). */
+  readonly meta: {
+    readonly protocolVersion: string;
+    readonly clientCapabilities: string;
+    readonly clientInfo: string;
+    readonly required: readonly string[];
+  };
+  /** Method → the params field the `Mcp-Name` header mirrors (HTTP, Standard Request Headers). */
+  readonly nameSources: { readonly [method: string]: string };
+  /** The tool methods whose `x-mcp-header` annotations map arguments to `Mcp-Param-*` headers; null: none. */
+  readonly toolHeaders: { readonly list: string; readonly call: string; readonly arguments: string } | null;
+  /** The schema's codes of HeaderMismatchError, UnsupportedProtocolVersionError, MissingRequiredClientCapabilityError. */
+  readonly errors: {
+    readonly headerMismatch: number;
+    readonly unsupportedProtocolVersion: number;
+    readonly missingRequiredClientCapability: number | null;
+  };
+}
+
+/** A server createHttpHandler can serve: a generated McpServer of a revision with the stateless HTTP binding. */
+export interface HttpServable {
+  openConnection(transport: Transport): Connection;
+  readonly httpBinding: HttpBinding;
+}
+
+/** What the runtime knows of the connection a request came on (the node adapter fills it). */
+export interface HttpRequestInfo {
+  /** The local address the request arrived at; a loopback address turns on the loopback Host/Origin check. */
+  readonly localAddress?: string | undefined;
+  /**
+   * The body, already read and parsed as JSON by whoever routed the request here (a server that
+   * serves several protocol eras on one URL looks at it first); the request's own body is then
+   * not read. Its size is the router's to bound.
+   */
+  readonly parsedBody?: unknown;
+}
+
+/** A web-standard HTTP handler; the second argument is optional (toNodeListener passes it). */
+export type HttpHandler = (request: Request, info?: HttpRequestInfo) => Promise<Response>;
+
+export interface HttpHandlerOptions {
+  /** Largest request body read, in bytes (default 4 MiB); a larger one is refused with 413. */
+  readonly maxBodyBytes?: number | undefined;
+  /**
+   * DNS rebinding protection (HTTP, Security: servers MUST validate `Origin`). On by default:
+   * a request that arrived at a loopback address (or whose address is unknown) must name a
+   * loopback host (`localhost`, `127.0.0.1`, `[::1]`, any port) in `Host`, and in `Origin` when
+   * it has one; elsewhere an `Origin` must be the request's own. Failures get 403. false: no check.
+   */
+  readonly dnsRebindingProtection?: boolean | undefined;
+  /** The `Host` values accepted, replacing the loopback rule: `name` (any port) or `name:port`. */
+  readonly allowedHosts?: readonly string[] | undefined;
+  /** The `Origin` values accepted (e.g. `https://app.example.com`), replacing the default rule. */
+  readonly allowedOrigins?: readonly string[] | undefined;
+  /**
+   * Interval (ms) of SSE comment lines on open response streams, so that idle long-lived streams
+   * (subscriptions/listen) are not closed by intermediaries (HTTP, Receiving Messages). Default
+   * 15000; 0: none.
+   */
+  readonly keepAliveMs?: number | undefined;
+  /**
+   * How long (ms) the `x-mcp-header` annotations read from the server's own tools/list handler are
+   * reused. Default: the `ttlMs` that handler's result gives (0: read again for every tools/call).
+   */
+  readonly toolHeadersTtlMs?: number | undefined;
+  /** Failures of the HTTP layer itself (a tools/list that fails, a body that cannot be read). */
+  readonly onError?: ((error: Error) => void) | undefined;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_KEEP_ALIVE_MS = 15_000;
+const CANCELLED = "notifications/cancelled";
+const RESOLVED: Promise<void> = Promise.resolve();
+const NONE: readonly HeaderDeclaration[] = [];
+
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  // HTTP, Receiving Messages: servers SHOULD send it so that proxies do not buffer the stream.
+  "x-accel-buffering": "no",
+} as const;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+const isId = (id: unknown): id is RequestId => typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+
+/** A JSON-RPC error response; `id` undefined: the error response has no id (HTTP: "has no `id`"). */
+function errorMessage(id: RequestId | undefined, code: number, message: string, data?: unknown): JsonObject {
+  const error: JsonObject = data === undefined ? { code, message } : { code, message, data };
+  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
+}
+
+function jsonResponse(status: number, body: JsonObject, headers?: Readonly<Record<string, string>>): Response {
+  return new Response(JSON.stringify(body), { status, headers: headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers } });
+}
+
+function rejectWith(status: number, id: RequestId | undefined, code: number, message: string, data?: unknown): Response {
+  return jsonResponse(status, errorMessage(id, code, message, data));
+}
+
+/** Calls a user callback without letting it throw into the HTTP layer. */
+function guarded(callback: ((error: Error) => void) | undefined, error: unknown): void {
+  try {
+    callback?.(error instanceof Error ? error : new Error(String(error)));
+  } catch {
+    // A throwing onError must not break the handler.
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host and Origin (HTTP, Security & Endpoint; DNS rebinding)
+
+const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** The host name of a `Host` value (`name`, `name:port`, `[v6]`, `[v6]:port`), lower case. */
+function hostnameOf(host: string): string {
+  const lower = host.toLowerCase();
+  if (lower.startsWith("[")) {
+    const end = lower.indexOf("]");
+    return end < 0 ? lower : lower.slice(0, end + 1);
+  }
+  const colon = lower.indexOf(":");
+  return colon < 0 ? lower : lower.slice(0, colon);
+}
+
+/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
+function isLoopbackAddress(address: string): boolean {
+  const a = address.toLowerCase();
+  return a === "::1" || a.startsWith("127.") || a.startsWith("::ffff:127.");
+}
+
+/** The host name of an `Origin` value, or null when it is not a URL (`null`, garbage). */
+function originHostname(origin: string): string | null {
+  try {
+    return new URL(origin).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/** Why a request's Host or Origin is refused, or null when it is accepted. */
+function hostProblem(request: Request, info: HttpRequestInfo | undefined, options: HttpHandlerOptions): string | null {
+  if (options.dnsRebindingProtection === false) return null;
+  const local = info?.localAddress === undefined || isLoopbackAddress(info.localAddress);
+  let host = request.headers.get("host");
+  if (host === null) {
+    try {
+      host = new URL(request.url).host;
+    } catch {
+      host = "";
+    }
+  }
+  const allowedHosts = options.allowedHosts;
+  if (allowedHosts !== undefined) {
+    const lower = host.toLowerCase();
+    const name = hostnameOf(lower);
+    if (!allowedHosts.some((h) => h.toLowerCase() === lower || h.toLowerCase() === name)) return `Host ${describeValue(host)} is not allowed`;
+  } else if (local && !LOOPBACK_HOSTNAMES.has(hostnameOf(host))) {
+    return `Host ${describeValue(host)} is not a loopback host`;
+  }
+  const origin = request.headers.get("origin");
+  if (origin === null) return null;
+  const allowedOrigins = options.allowedOrigins;
+  if (allowedOrigins !== undefined) {
+    const lower = origin.toLowerCase();
+    return allowedOrigins.some((o) => o.toLowerCase() === lower) ? null : `Origin ${describeValue(origin)} is not allowed`;
+  }
+  const name = originHostname(origin);
+  if (local) return name !== null && LOOPBACK_HOSTNAMES.has(name) ? null : `Origin ${describeValue(origin)} is not a loopback origin`;
+  // Elsewhere a browser may only call from the server's own origin unless allowedOrigins says otherwise.
+  let sameHost = false;
+  try {
+    sameHost = new URL(origin).host.toLowerCase() === host.toLowerCase();
+  } catch {
+    sameHost = false;
+  }
+  return sameHost ? null : `Origin ${describeValue(origin)} is not this server's origin`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content negotiation and the body
+
+/** The media type of a Content-Type value without parameters, lower case. */
+function mediaType(value: string): string {
+  const semicolon = value.indexOf(";");
+  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/**
+ * Whether an Accept value lists both application/json and text/event-stream (HTTP, Sending
+ * Messages 2), directly or through `type/*` or `*\/*`, with a q above 0.
+ */
+function acceptsBoth(accept: string | null): boolean {
+  if (accept === null) return false;
+  // Clients send the same value on every request: the last answer is kept.
+  if (accept === lastAccept.value) return lastAccept.answer;
+  const answer = parseAccept(accept);
+  lastAccept.value = accept;
+  lastAccept.answer = answer;
+  return answer;
+}
+
+const lastAccept: { value: string | null; answer: boolean } = { value: null, answer: false };
+
+function parseAccept(accept: string): boolean {
+  let json = false;
+  let sse = false;
+  for (const part of accept.split(",")) {
+    const [range = "", ...parameters] = part.split(";");
+    const type = range.trim().toLowerCase();
+    const q = parameters.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) continue;
+    if (type === "*/*") return true;
+    if (type === "application/json" || type === "application/*") json = true;
+    if (type === "text/event-stream" || type === "text/*") sse = true;
+  }
+  return json && sse;
+}
+
+const TOO_LARGE: unique symbol = Symbol("too large");
+const UNREADABLE: unique symbol = Symbol("unreadable");
+
+/** The body, read up to `max` bytes (TOO_LARGE past it; the rest is not read; UNREADABLE: the stream failed). */
+async function readBody(request: Request, max: number): Promise<Uint8Array | typeof TOO_LARGE | typeof UNREADABLE> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > max) return TOO_LARGE;
+  const body = request.body;
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let next: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      next = await reader.read();
+    } catch {
+      return UNREADABLE; // the client went away mid-body, typically
+    }
+    const { done, value } = next;
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      reader.cancel().catch(() => undefined);
+      return TOO_LARGE;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Header values (HTTP, Value Encoding)
+
+const SENTINEL_PREFIX = "=?base64?";
+const SENTINEL_SUFFIX = "?=";
+/** Canonical Base64: full quads, correct padding only at the end (the SEP-2243 test table rejects the rest). */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** Header field values: visible ASCII, space and tab (RFC 9110, Field Values). */
+const PLAIN_VALUE = /^[\x20-\x7e\t]*$/;
+
+/**
+ * A header value as the client meant it: the UTF-8 text inside a `=?base64?…?=` sentinel, or the
+ * value itself. null: invalid (a sentinel that is not canonical Base64 of UTF-8, or characters a
+ * header may not carry), which the server MUST reject.
+ */
+export function decodeHeaderValue(value: string): string | null {
+  if (value.length >= SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length && value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX)) {
+    const payload = value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length);
+    if (!BASE64.test(payload)) return null;
+    try {
+      const binary = atob(payload);
+      const bytes = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+      return decoder.decode(bytes);
+    } catch {
+      return null;
+    }
+  }
+  return PLAIN_VALUE.test(value) ? value : null;
+}
+
+/** Decimal numbers as a header may write an integer (HTTP, Server Validation: compare numerically). */
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/** A tool argument mirrored into `Mcp-Param-{header}`: its path of `properties` keys. */
+interface HeaderDeclaration {
+  readonly path: readonly string[];
+  readonly header: string;
+}
+
+/** RFC 9110 token (the `x-mcp-header` name constraint). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const MAX_SCHEMA_DEPTH = 32;
+const MAX_SCHEMA_NODES = 10_000;
+const MAX_DECLARATIONS = 64;
+
+/**
+ * The `x-mcp-header` annotations of an inputSchema that a client mirrors (HTTP, Schema Extension):
+ * on properties statically reachable through `properties` keys only, with a token name,
+ * case-insensitively unique. Annotations anywhere else are not mirrored by conforming clients, so
+ * they are not expected here either.
+ */
+function headerDeclarations(inputSchema: unknown): readonly HeaderDeclaration[] {
+  if (!isObject(inputSchema)) return NONE;
+  const found: HeaderDeclaration[] = [];
+  const seen = new Set<string>();
+  // Breadth first, so that the shallowest of two same-named annotations wins; bounded in depth
+  // and in nodes visited, so a schema object shared under many properties (or a cycle, from a
+  // handler's own objects) costs at most MAX_SCHEMA_NODES steps.
+  const queue: Array<{ readonly node: JsonObject; readonly path: readonly string[] }> = [{ node: inputSchema, path: [] }];
+  for (let next = 0; next < queue.length && next < MAX_SCHEMA_NODES; next++) {
+    const { node, path } = queue[next]!;
+    const properties = node["properties"];
+    if (!isObject(properties) || path.length >= MAX_SCHEMA_DEPTH) continue;
+    for (const key of Object.keys(properties)) {
+      const child = properties[key];
+      if (!isObject(child)) continue;
+      const childPath = [...path, key];
+      const header = child["x-mcp-header"];
+      if (typeof header === "string" && TOKEN.test(header) && !seen.has(header.toLowerCase()) && found.length < MAX_DECLARATIONS) {
+        seen.add(header.toLowerCase());
+        found.push({ path: childPath, header });
+      }
+      if (queue.length < MAX_SCHEMA_NODES) queue.push({ node: child, path: childPath });
+    }
+  }
+  return found.length === 0 ? NONE : found;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server's own requests (tools/list for the x-mcp-header annotations)
+
+/** How long the server's own tools/list may take before the HTTP layer stops waiting (and treats it as failed). */
+const OWN_REQUEST_TIMEOUT_MS = 10_000;
+
+/** Node: a timer alone does not keep the process alive. */
+function unref(timer: unknown): void {
+  if (isObject(timer) && typeof timer["unref"] === "function") (timer["unref"] as () => void).call(timer);
+}
+
+/**
+ * Sends one request to a new connection of the server and returns its result; past
+ * OWN_REQUEST_TIMEOUT_MS the connection closes (the handler's signal aborts) and it rejects.
+ */
+function callOwn(server: HttpServable, method: string, params: JsonObject): Promise<JsonObject> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`${method} did not answer within ${OWN_REQUEST_TIMEOUT_MS} ms`));
+      void connection.close().catch(() => undefined);
+    }, OWN_REQUEST_TIMEOUT_MS);
+    unref(timer);
+    const transport: Transport = {
+      start: () => RESOLVED,
+      close: () => RESOLVED,
+      send: (message) => {
+        if ("method" in message) return RESOLVED;
+        clearTimeout(timer);
+        if ("error" in message) reject(new Error(`${method} failed: ${message.error.message}`));
+        else resolve(message.result);
+        void connection.close().catch(() => undefined);
+        return RESOLVED;
+      },
+    };
+    const connection = server.openConnection(transport);
+    transport.onmessage?.({ jsonrpc: "2.0", id: 1, method, params });
+  });
+}
+
+const MAX_LIST_PAGES = 100;
+const MAX_TOOLS = 10_000;
+/** After a tools/list that failed (or a server without one), how long until it is asked again. */
+const RETRY_FAILED_LIST_MS = 1000;
+
+/**
+ * The `x-mcp-header` annotations of the server's tools, by tool name, read from its own tools/list
+ * handler and reused for `toolHeadersTtlMs` or the `ttlMs` of that handler's result. Reads are
+ * shared while one is under way; the annotations of an inputSchema object are scanned once.
+ */
+class ToolHeaders {
+  readonly #server: HttpServable;
+  readonly #binding: HttpBinding;
+  readonly #list: string;
+  readonly #options: HttpHandlerOptions;
+  readonly #scanned = new WeakMap<object, readonly HeaderDeclaration[]>();
+  #byTool: ReadonlyMap<string, readonly HeaderDeclaration[]> = new Map();
+  #expires = 0;
+  #reading: Promise<void> | undefined;
+
+  constructor(server: HttpServable, binding: HttpBinding, list: string, options: HttpHandlerOptions) {
+    this.#server = server;
+    this.#binding = binding;
+    this.#list = list;
+    this.#options = options;
+  }
+
+  async of(tool: string): Promise<readonly HeaderDeclaration[]> {
+    if (Date.now() >= this.#expires) {
+      this.#reading ??= this.#read().finally(() => (this.#reading = undefined));
+      await this.#reading;
+    }
+    return this.#byTool.get(tool) ?? NONE;
+  }
+
+  async #read(): Promise<void> {
+    const meta = this.#binding.meta;
+    const byTool = new Map<string, readonly HeaderDeclaration[]>();
+    let ttlMs = 0;
+    let failed = false;
+    try {
+      let cursor: string | undefined;
+      const cursors = new Set<string>();
+      let count = 0;
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const params: JsonObject = { _meta: { [meta.protocolVersion]: this.#binding.revision, [meta.clientCapabilities]: {} } };
+        if (cursor !== undefined) params["cursor"] = cursor;
+        const result = await callOwn(this.#server, this.#list, params);
+        if (page === 0 && typeof result["ttlMs"] === "number" && result["ttlMs"] > 0) ttlMs = result["ttlMs"];
+        const tools = Array.isArray(result["tools"]) ? result["tools"] : [];
+        for (const tool of tools) {
+          if (++count > MAX_TOOLS) break;
+          if (!isObject(tool) || typeof tool["name"] !== "string") continue;
+          const declarations = this.#declarations(tool["inputSchema"]);
+          if (declarations.length > 0) byTool.set(tool["name"], declarations);
+        }
+        const next = result["nextCursor"];
+        if (typeof next !== "string" || cursors.has(next) || count > MAX_TOOLS) break;
+        cursors.add(next);
+        cursor = next;
+      }
+    } catch (error) {
+      failed = true;
+      guarded(this.#options.onError, error);
+    }
+    this.#byTool = byTool;
+    this.#expires = Date.now() + (this.#options.toolHeadersTtlMs ?? (failed ? RETRY_FAILED_LIST_MS : ttlMs));
+  }
+
+  #declarations(inputSchema: unknown): readonly HeaderDeclaration[] {
+    if (!isObject(inputSchema)) return NONE;
+    let declarations = this.#scanned.get(inputSchema);
+    if (declarations === undefined) {
+      declarations = headerDeclarations(inputSchema);
+      this.#scanned.set(inputSchema, declarations);
+    }
+    return declarations;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One request's exchange: the transport of its connection
+
+/**
+ * The transport of one POSTed request's connection. The response is JSON when the handler
+ * answers before it sends anything else; the first related notification (progress, a log
+ * message, a subscription's acknowledgment) turns it into an SSE stream that carries the rest and
+ * ends with the response (HTTP, Sending Messages 6; Receiving Messages). When the client closes
+ * the stream (or the request's signal aborts), that is the request's cancel (HTTP, Cancellation):
+ * the endpoint hears `onrequeststreamclose`, and nothing more is written for it.
+ */
+class Exchange implements Transport {
+  onmessage?: ((message: JsonRpcMessage) => void) | undefined;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onrequeststreamclose?: ((requestId: RequestId) => void) | undefined;
+
+  readonly response: Promise<Response>;
+  readonly #id: RequestId;
+  readonly #statusOf: (code: number) => number;
+  readonly #keepAliveMs: number;
+  readonly #signal: AbortSignal;
+  #resolve!: (response: Response) => void;
+  #state: "pending" | "streaming" | "done" = "pending";
+  #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #keepAlive: ReturnType<typeof setInterval> | undefined;
+  #connection: Connection | undefined;
+
+  constructor(id: RequestId, signal: AbortSignal, statusOf: (code: number) => number, keepAliveMs: number) {
+    this.#id = id;
+    this.#signal = signal;
+    this.#statusOf = statusOf;
+    this.#keepAliveMs = keepAliveMs;
+    this.response = new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  /** Serves the request on a new connection of the server; resolves with the HTTP response. */
+  serve(server: HttpServable, message: JsonRpcMessage): Promise<Response> {
+    // A client already gone has nothing to cancel: the request is never handled.
+    if (this.#signal.aborted) return Promise.resolve(new Response(null, { status: 499 }));
+    this.#connection = server.openConnection(this);
+    this.#signal.addEventListener("abort", this.#onAbort);
+    this.onmessage?.(message);
+    return this.response;
+  }
+
+  start(): Promise<void> {
+    return RESOLVED;
+  }
+
+  send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
+    // Nothing is written after the response, the server's end of the request, or a cancel.
+    if (this.#state === "done") return RESOLVED;
+    if (!("method" in message)) {
+      if (message.id !== this.#id) return RESOLVED;
+      const text = JSON.stringify(message); // throws for what JSON cannot carry: the endpoint answers -32603 instead
+      if (this.#state === "pending") {
+        const status = "error" in message ? this.#statusOf(message.error.code) : 200;
+        this.#resolve(new Response(text, { status, headers: JSON_HEADERS }));
+      } else {
+        this.#write(`data: ${text}\n\n`);
+      }
+      this.#finish();
+      return RESOLVED;
+    }
+    if ("id" in message) {
+      // HTTP, Receiving Messages: the server MUST NOT send independent requests on this stream.
+      return Promise.reject(new Error(`${message.method}: Streamable HTTP carries no server-to-client requests in this revision (ask with an InputRequiredResult)`));
+    }
+    // A notification: only those related to this request have a stream to go on.
+    if (options?.relatedRequestId !== this.#id) return RESOLVED;
+    const text = JSON.stringify(message);
+    if (this.#state === "pending") this.#openStream();
+    this.#write(`data: ${text}\n\n`);
+    // The server ended the request (ctx.end of a subscriptions/listen): no response follows.
+    if (message.method === CANCELLED && isObject(message.params) && message.params["requestId"] === this.#id) this.#finish();
+    return RESOLVED;
+  }
+
+  /** The connection closed (the server's close()): an unanswered request gets 503, a stream ends. */
+  close(): Promise<void> {
+    if (this.#state === "pending") {
+      this.#resolve(rejectWith(503, this.#id, ErrorCode.InternalError, "the server closed the connection before answering"));
+    }
+    if (this.#state !== "done") this.#finish();
+    return RESOLVED;
+  }
+
+  readonly #onAbort = (): void => this.#clientGone();
+
+  /** The client went away (its signal aborted, or it cancelled the response body): the cancel. */
+  #clientGone(): void {
+    if (this.#state === "done") return;
+    const wasPending = this.#state === "pending";
+    this.#finish();
+    try {
+      this.onrequeststreamclose?.(this.#id);
+    } finally {
+      // Nobody reads it; a response must still settle the handler's promise.
+      if (wasPending) this.#resolve(new Response(null, { status: 499 }));
+    }
+  }
+
+  #openStream(): void {
+    const stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#stream = controller;
+      },
+      cancel: () => this.#clientGone(),
+    });
+    this.#state = "streaming";
+    if (this.#keepAliveMs > 0) {
+      const timer = setInterval(() => this.#write(":\n\n"), this.#keepAliveMs);
+      unref(timer); // an open stream alone does not keep the process alive
+      this.#keepAlive = timer;
+    }
+    this.#resolve(new Response(stream, { status: 200, headers: SSE_HEADERS }));
+  }
+
+  #write(text: string): void {
+    try {
+      this.#stream?.enqueue(encoder.encode(text));
+    } catch {
+      // The consumer is gone; its cancel ends the exchange.
+    }
+  }
+
+  /** The end of the exchange: the stream closes, and so does the connection (on a later microtask). */
+  #finish(): void {
+    this.#state = "done";
+    this.#signal.removeEventListener("abort", this.#onAbort);
+    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
+    try {
+      this.#stream?.close();
+    } catch {
+      // Already cancelled by the consumer.
+    }
+    const connection = this.#connection;
+    if (connection !== undefined) queueMicrotask(() => void connection.close().catch(() => undefined));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The handler
+
+/**
+ * The Streamable HTTP handler of a generated McpServer (a revision with the stateless HTTP
+ * binding): POST only; one JSON-RPC request or notification per body; the request `_meta` and
+ * the `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` headers checked
+ * against each other; each request served on its own connection of the server. Serve it with
+ * any fetch-style runtime, or with node:http through toNodeListener.
+ */
+export function createHttpHandler(server: HttpServable, options: HttpHandlerOptions = {}): HttpHandler {
+  const binding = server.httpBinding;
+  const { errors, meta } = binding;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  const supported = [...binding.supportedVersions];
+  const versionsText = supported.join(", ");
+  // HTTP status of an error response (basic/index, Error Codes; HTTP, Protocol Version Header and
+  // Server Validation): 404 for an unknown method, 400 for the transport's own errors and
+  // malformed messages; any other error stays in-band on 200.
+  const statuses = new Map<number, number>([
+    [ErrorCode.MethodNotFound, 404],
+    [ErrorCode.ParseError, 400],
+    [ErrorCode.InvalidRequest, 400],
+    [errors.headerMismatch, 400],
+    [errors.unsupportedProtocolVersion, 400],
+  ]);
+  if (errors.missingRequiredClientCapability !== null) statuses.set(errors.missingRequiredClientCapability, 400);
+  const statusOf = (code: number): number => statuses.get(code) ?? 200;
+  const toolHeaders = binding.toolHeaders === null ? null : new ToolHeaders(server, binding, binding.toolHeaders.list, options);
+
+  const headerMismatch = (id: RequestId | undefined, text: string): Response => rejectWith(400, id, errors.headerMismatch, `Header mismatch: ${text}`);
+  const unsupported = (id: RequestId | undefined, requested: string): Response =>
+    rejectWith(400, id, errors.unsupportedProtocolVersion, "Unsupported protocol version", { supported, requested });
+
+  /** Invalid params when the request `_meta` lacks a required key or has one of the wrong type (basic/index, `_meta`). */
+  const metaProblem = (params: JsonObject | undefined): string | null => {
+    const m = params?.["_meta"];
+    if (!isObject(m)) return `every request carries _meta with ${meta.required.join(" and ")} (protocol versions: ${versionsText})`;
+    for (const key of meta.required) {
+      if (!Object.hasOwn(m, key)) return `_meta lacks ${key} (protocol versions: ${versionsText})`;
+    }
+    const version = m[meta.protocolVersion];
+    if (version !== undefined && typeof version !== "string") return `_meta ${meta.protocolVersion} must be a string`;
+    const capabilities = m[meta.clientCapabilities];
+    if (capabilities !== undefined && !isObject(capabilities)) return `_meta ${meta.clientCapabilities} must be an object`;
+    const client = m[meta.clientInfo];
+    if (client !== undefined && !(isObject(client) && typeof client["name"] === "string" && typeof client["version"] === "string")) {
+      return `_meta ${meta.clientInfo} must be an object with a string name and version`;
+    }
+    return null;
+  };
+
+  /** `Mcp-Param-*` against the arguments, for tools/call (HTTP, Server Behavior for Custom Headers). */
+  const paramHeaderProblem = async (request: Request, params: JsonObject): Promise<string | null> => {
+    const tool = params["name"];
+    if (toolHeaders === null || typeof tool !== "string") return null;
+    const declarations = await toolHeaders.of(tool);
+    if (declarations.length === 0) return null;
+    const args = params[binding.toolHeaders?.arguments ?? "arguments"];
+    for (const { path, header } of declarations) {
+      let value: unknown = args;
+      for (const key of path) value = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+      // A null or absent value: the client omits the header and the server expects none.
+      if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") continue;
+      const name = `Mcp-Param-${header}`;
+      const raw = request.headers.get(name);
+      if (raw === null) return `the ${name} header is missing; the body carries ${path.join(".")}`;
+      const decoded = decodeHeaderValue(raw);
+      if (decoded === null) return `the ${name} header has an invalid value`;
+      const same = typeof value === "number" ? DECIMAL.test(decoded) && Number(decoded) === value : decoded === String(value);
+      if (!same) return `the ${name} header value ${describeValue(decoded)} does not match the body value ${describeValue(value)}`;
+    }
+    return null;
+  };
+
+  const serveNotification = (request: Request, method: string, message: JsonRpcMessage): Response => {
+    // HTTP, Sending Messages: header requirements for notification POSTs are not defined; the
+    // headers a client did send must still agree with the body.
+    const methodHeader = request.headers.get("mcp-method");
+    if (methodHeader !== null && methodHeader !== method) return headerMismatch(undefined, `Mcp-Method ${describeValue(methodHeader)} does not match the body method ${describeValue(method)}`);
+    const version = request.headers.get("mcp-protocol-version");
+    if (version !== null && !supported.includes(version)) return unsupported(undefined, version);
+    // Its own connection, like every POST. A notifications/cancelled names a request of that
+    // connection, which has none: it is ignored (reported as an unknown request). Request ids are
+    // unique per client only and HTTP has no session, so it cannot safely name a request another
+    // POST carries; over HTTP the cancel is closing that request's stream (basic/patterns/cancellation).
+    const sink: Transport = { start: () => RESOLVED, close: () => RESOLVED, send: () => RESOLVED };
+    const connection = server.openConnection(sink);
+    sink.onmessage?.(message);
+    void connection.close().catch(() => undefined);
+    return new Response(null, { status: 202 });
+  };
+
+  const serveRequest = async (request: Request, id: RequestId, method: string, params: JsonObject | undefined, message: JsonRpcMessage): Promise<Response> => {
+    const problem = metaProblem(params);
+    if (problem !== null) return rejectWith(400, id, ErrorCode.InvalidParams, `Invalid params: ${problem}`);
+    const claimed = (params!["_meta"] as JsonObject)[meta.protocolVersion] as string;
+    // HTTP, Protocol Version Header: required, and equal to the `_meta` version; then supported.
+    const version = request.headers.get("mcp-protocol-version");
+    if (version === null) return headerMismatch(id, `the MCP-Protocol-Version header is missing (protocol versions: ${versionsText})`);
+    if (version !== claimed) return headerMismatch(id, `MCP-Protocol-Version header value ${describeValue(version)} does not match body value ${describeValue(claimed)}`);
+    if (!supported.includes(claimed)) return unsupported(id, claimed);
+    // HTTP, Standard Request Headers: Mcp-Method on every request, Mcp-Name where it has a source.
+    const methodHeader = request.headers.get("mcp-method");
+    if (methodHeader === null) return headerMismatch(id, "the Mcp-Method header is missing");
+    if (methodHeader !== method) return headerMismatch(id, `Mcp-Method header value ${describeValue(methodHeader)} does not match body value ${describeValue(method)}`);
+    if (Object.hasOwn(binding.nameSources, method)) {
+      const field = binding.nameSources[method]!;
+      const bodyName = params?.[field];
+      const nameHeader = request.headers.get("mcp-name");
+      if (nameHeader === null) {
+        if (typeof bodyName === "string") return headerMismatch(id, `the Mcp-Name header is missing; the body carries params.${field}`);
+      } else {
+        const decoded = decodeHeaderValue(nameHeader);
+        if (decoded === null) return headerMismatch(id, "the Mcp-Name header has an invalid value");
+        if (typeof bodyName === "string" && decoded !== bodyName) {
+          return headerMismatch(id, `Mcp-Name header value ${describeValue(decoded)} does not match body value ${describeValue(bodyName)}`);
+        }
+      }
+    }
+    if (binding.toolHeaders !== null && method === binding.toolHeaders.call && params !== undefined) {
+      const paramProblem = await paramHeaderProblem(request, params);
+      if (paramProblem !== null) return headerMismatch(id, paramProblem);
+    }
+    return new Exchange(id, request.signal, statusOf, keepAliveMs).serve(server, message);
+  };
+
+  const handle = async (request: Request, info: HttpRequestInfo | undefined): Promise<Response> => {
+    const forbidden = hostProblem(request, info, options);
+    if (forbidden !== null) return rejectWith(403, undefined, ErrorCode.InvalidRequest, `Forbidden: ${forbidden}`);
+    // HTTP, Backward Compatibility: the endpoint is POST only (GET and DELETE: 405).
+    if (request.method !== "POST") {
+      const headers = { allow: "POST" };
+      if (request.method === "HEAD") return new Response(null, { status: 405, headers });
+      return jsonResponse(405, errorMessage(undefined, ErrorCode.InvalidRequest, `Method not allowed: ${request.method}; the MCP endpoint accepts POST`), headers);
+    }
+    const contentType = request.headers.get("content-type");
+    if (contentType === null || mediaType(contentType) !== "application/json") {
+      return rejectWith(415, undefined, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
+    }
+    if (!acceptsBoth(request.headers.get("accept"))) {
+      return rejectWith(406, undefined, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list application/json and text/event-stream");
+    }
+    let body: unknown;
+    if (info !== undefined && "parsedBody" in info) {
+      body = info.parsedBody;
+    } else {
+      const bytes = await readBody(request, maxBodyBytes);
+      if (bytes === UNREADABLE) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Bad Request: the body could not be read");
+      if (bytes === TOO_LARGE) {
+        return jsonResponse(413, errorMessage(undefined, ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`), { connection: "close" });
+      }
+      try {
+        body = JSON.parse(decoder.decode(bytes));
+      } catch {
+        return rejectWith(400, undefined, ErrorCode.ParseError, "Parse error");
+      }
+    }
+    // HTTP, Sending Messages 4: a single JSON-RPC request or notification, never a response.
+    if (Array.isArray(body)) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported");
+    if (!isObject(body)) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: the body must be a JSON-RPC request or notification");
+    const rawId = body["id"];
+    const id = isId(rawId) ? rawId : undefined;
+    const method = body["method"];
+    if (body["jsonrpc"] !== "2.0") return rejectWith(400, id, ErrorCode.InvalidRequest, 'Invalid Request: jsonrpc must be "2.0"');
+    if (typeof method !== "string") {
+      const text = "result" in body || "error" in body ? "a client MUST NOT send JSON-RPC responses" : "the body has no method";
+      return rejectWith(400, undefined, ErrorCode.InvalidRequest, `Invalid Request: ${text}`);
+    }
+    const params = body["params"];
+    if (params !== undefined && !isObject(params)) return rejectWith(400, id, ErrorCode.InvalidRequest, "Invalid Request: params must be an object");
+    const message = body as unknown as JsonRpcMessage;
+    if (!("id" in body)) return serveNotification(request, method, message);
+    if (id === undefined) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: the id must be a string or an integer");
+    return serveRequest(request, id, method, params, message);
+  };
+
+  return async (request, info) => {
+    try {
+      return await handle(request, info);
+    } catch (error) {
+      guarded(options.onError, error);
+      return rejectWith(500, undefined, ErrorCode.InternalError, "Internal error");
+    }
+  };
+}
