@@ -207,15 +207,21 @@ async function openSession(): Promise<Session> {
 // its own connection of that server; nothing is kept between requests.
 
 const modernServer = createEverything2026Server({ onError: (error) => console.error(`[2026-07-28] ${error.message}`) });
-const modernListener = toNodeListener(createHttpHandler(modernServer, { onError: (error) => console.error(`[2026-07-28 http] ${error.message}`) }), {
-  onError: (error) => console.error(`[2026-07-28 http] ${error.message}`),
-});
+const onHttpError = (error: Error): void => console.error(`[2026-07-28 http] ${error.message}`);
+const modernHandler = createHttpHandler(modernServer, { onError: onHttpError });
+const modernListener = toNodeListener(modernHandler, { onError: onHttpError });
 
 /**
- * Hands a request whose body the router has read to the 2026-07-28 listener: the same request
- * (method, URL, headers, socket) with its bytes replayed as its body.
+ * Hands a request whose body the router has read (and bounded) to the 2026-07-28 runtime. A body
+ * the router could parse goes as `parsedBody` (HttpRequestInfo: the runtime then reads nothing of
+ * the request's own); one it could not is replayed as the request's body, for the runtime to
+ * answer with its own Parse error.
  */
-function serveModern(req: IncomingMessage, res: ServerResponse, raw: Buffer): void {
+function serveModern(req: IncomingMessage, res: ServerResponse, raw: Buffer, body: { readonly parsed: unknown } | undefined): void {
+  if (body !== undefined) {
+    toNodeListener((request, info) => modernHandler(request, { ...info, parsedBody: body.parsed }), { onError: onHttpError })(req, res);
+    return;
+  }
   const replay = Object.assign(Readable.from(raw.length === 0 ? [] : [raw]), { method: req.method, url: req.url, headers: req.headers, socket: req.socket });
   modernListener(replay, res);
 }
@@ -293,7 +299,7 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
 
   const sessionId = req.headers["mcp-session-id"];
   if (isModern({ method: req.method, protocolVersion: first(req.headers["mcp-protocol-version"]), sessionId: first(sessionId), body })) {
-    return serveModern(req, res, raw);
+    return serveModern(req, res, raw, parsed ? { parsed: body } : undefined);
   }
   if (!parsed) return replyError(res, 400, ErrorCode.ParseError, "Parse error");
   if (sessionId === undefined) {

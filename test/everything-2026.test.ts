@@ -160,6 +160,15 @@ describe("everything-server: 2025-11-25 sessions and 2026-07-28 requests on one 
     expect(initialize.status).toBe(404);
     expect(initialize.messages).toEqual([{ jsonrpc: "2.0", id: 5, error: { code: -32601, message: expect.any(String) } }]);
 
+    // A body that is not JSON, under a 2026-07-28 header: the runtime's own Parse error (no id to echo).
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+      body: "{not json",
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } });
+
     const missing = await modern(6, "resources/read", { uri: "test://missing" });
     expect(missing.messages).toEqual([
       { jsonrpc: "2.0", id: 6, error: { code: -32602, message: "Resource not found: test://missing", data: { uri: "test://missing" } } },
