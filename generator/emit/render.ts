@@ -161,6 +161,6 @@ export async function renderRevision(doc: SchemaDocument, model: SchemaModel, po
     ...runtimePart,
     ["client.ts", render("facade.ts", facadeView(model, policy, "client"))],
     ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model)), inputRequired: input !== null })],
-    ["index.ts", render("index.ts", {})],
+    ["index.ts", render("index.ts", { inputRequired: input !== null })],
   ]);
 }

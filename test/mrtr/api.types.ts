@@ -4,6 +4,7 @@
 import type * as T from "../generated/2026-07-28/index.js";
 import { McpServer, type InputRequestMap, type InputRequestMethod, type InputRequiredMethod } from "../generated/2026-07-28/index.js";
 import { McpServer as McpServer2025 } from "../generated/2025-11-25/index.js";
+import type { ClientRequestMap, InputContext, RequestHandlers, ServerNotificationMap, ServerRequestMap } from "../generated/2026-07-28/index.js";
 
 type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
 const assertType = <V extends true>(): V | undefined => undefined;
@@ -96,3 +97,11 @@ export const noInputBefore2026 = new McpServer2025({
   // @ts-expect-error nor a requestState option
   requestState: { key: "k".repeat(32) },
 });
+
+// The revision's index exports the handler types with ctx.input filled in.
+export const separately: RequestHandlers<ClientRequestMap, ServerRequestMap, ServerNotificationMap> = {
+  "resources/read": async (_params, ctx) => {
+    const input: InputContext = ctx.input;
+    return input.required({ r: { method: "roots/list" } });
+  },
+};
