@@ -451,11 +451,12 @@ class InputRequired implements InputRequiredHook {
   }
 
   after(method: string, result: unknown, ctx: HandlerContext): void {
-    if (!isObject(result) || result["resultType"] !== RESULT_TYPE || this.#issued.has(result)) return;
+    if (!isObject(result) || result["resultType"] !== RESULT_TYPE) return;
     // Supported Requests: "Servers MUST NOT send InputRequiredResult responses on any other client requests."
     if (!this.#methods.has(method)) {
       throw new McpError(ErrorCode.InternalError, `Internal error: ${method} may not answer ${RESULT_TYPE} (only ${this.#rules.methods.join(", ")})`);
     }
+    if (this.#issued.has(result)) return;
     // A result the handler built itself gets the checks required() makes.
     const requests = result["inputRequests"];
     if (requests !== undefined && !isObject(requests)) throw new McpError(ErrorCode.InternalError, "Internal error: inputRequests must be an object");

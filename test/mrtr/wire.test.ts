@@ -430,6 +430,16 @@ describe("what a handler may answer", () => {
     });
   });
 
+  it("even a result made by required() is refused from such a method", async () => {
+    let made: unknown;
+    const c = await serve({
+      "tools/call": async (_params, ctx) => (made = await ctx.input.required({ r: { method: "roots/list" } })) as R.CallToolResult,
+      "tools/list": () => made as R.ListToolsResult,
+    });
+    expect((await c.call("tools/call", { name: "x" })).result).toEqual({ resultType: "input_required", inputRequests: { r: { method: "roots/list" } } });
+    expect((await c.call("tools/list", {})).error?.code).toBe(-32603);
+  });
+
   it("a hand-built InputRequiredResult with neither inputRequests nor requestState is refused (-32603)", async () => {
     const c = await serve({ "tools/call": () => ({ resultType: "input_required", inputRequests: {} }) as unknown as R.CallToolResult });
     expect((await c.call("tools/call", { name: "x" })).error).toEqual({ code: -32603, message: "Internal error: an InputRequiredResult needs inputRequests or requestState" });
