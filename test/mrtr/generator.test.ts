@@ -97,7 +97,7 @@ describe("2026-07-28", () => {
     const { doc, model, policy } = await modelRevision("2025-11-25", { cacheDir: TEST_CACHE_DIR });
     const files = await renderRevision(doc, model, policy, "inline");
     for (const name of ["catalog.ts", "server.ts", "client.ts"]) {
-      expect(files.get(name)).not.toMatch(/InputRequ|mrtr\.js|requestState/);
+      expect(files.get(name)).not.toMatch(/InputRequest(Map|Method)|InputRequiredMethod|INPUT_REQUIRED|mrtr\.js|requestState/);
     }
     expect(files.has("mrtr.ts")).toBe(true); // the runtime is revision-independent
   });

@@ -115,6 +115,8 @@ export function scenarioServer(options: R.McpServerOptions = {}): R.McpServer {
   return new R.McpServer({
     logger: null,
     requestState: { key: KEY },
+    // The exchanges below are pinned without the server's identity in `_meta` (tested in test/http).
+    serverInfoInResults: false,
     ...options,
     handlers: {
       "tools/call": async (params, ctx) => {
