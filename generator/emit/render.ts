@@ -11,6 +11,7 @@ import { lifecycleView } from "./lifecycle-view.js";
 import { subscriptionsTemplateView, subscriptionsView } from "./subscriptions-view.js";
 import { httpView } from "./http-view.js";
 import { constType } from "./const-type.js";
+import { inputRequestsModel, type InputRequestsModel } from "../model/input-requests.js";
 
 /** Generated files of one output folder (`out/<revision>/`, `out/runtime/`): path relative to it → text. */
 export type FileSet = ReadonlyMap<string, string>;
@@ -22,9 +23,36 @@ const MAPS: ReadonlyArray<{ name: string; methodType: string; kind: MethodKind; 
   { name: "ServerNotificationMap", methodType: "ServerNotificationMethod", kind: "notification", from: "server", doc: "Notifications the server sends: method → params." },
 ];
 
-/** The view the catalog template renders. Pure. */
-export function catalogView(model: SchemaModel, rules: RulesView) {
+/**
+ * The catalog's multi round-trip block (InputRequestMap, InputRequiredMethod, INPUT_REQUIRED),
+ * or null for a revision without an InputRequest union. Pure.
+ */
+export function inputRequiredView(input: InputRequestsModel | null, rules: RulesView) {
+  if (input === null) return null;
+  const line = (value: unknown) => JSON.stringify(value);
   return {
+    entries: input.inputs.map((i) => ({
+      method: i.method,
+      params: i.params ? formatTypeExpr(i.params, "T.") : "undefined",
+      paramsRequired: i.paramsRequired,
+      result: `T.${i.result}`,
+    })),
+    methodType: input.methods.length === 0 ? "never" : input.methods.map((m) => JSON.stringify(m)).join(" | "),
+    methods: `[${input.methods.map((m) => JSON.stringify(m)).join(", ")}]`,
+    capabilitiesMetaKey: line(rules.requestMeta?.clientCapabilities ?? null),
+    missingCapabilityCode: line(input.missingCapabilityCode),
+    inputs: input.inputs.map((i) => ({
+      method: line(i.method),
+      rule: line({ capability: i.capability, subCapabilities: i.subCapabilities, result: i.result }),
+    })),
+    schemas: Object.entries(input.schemas).map(([name, schema]) => ({ name, schema: line(schema) })),
+  };
+}
+
+/** The view the catalog template renders. Pure. */
+export function catalogView(model: SchemaModel, rules: RulesView, input: InputRequestsModel | null = null) {
+  return {
+    inputRequired: inputRequiredView(input, rules),
     revision: model.revision,
     rules,
     endable: rules.endableByReceiver.length === 0 ? "never" : rules.endableByReceiver.map((m) => JSON.stringify(m)).join(" | "),
@@ -77,7 +105,7 @@ export function catalogView(model: SchemaModel, rules: RulesView) {
  * The revision-independent runtime: `templates/runtime/<name>.ts`, plain TypeScript that tsc
  * checks in place, copied into the output as `<name>.ts` with a generated header.
  */
-export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http"] as const;
+export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http"] as const;
 
 /**
  * Runtime modules imported by path from a revision folder rather than through its index.ts
@@ -128,12 +156,15 @@ export async function renderRevision(doc: SchemaDocument, model: SchemaModel, po
     layout === "inline"
       ? [...renderRuntime()]
       : REEXPORTED_RUNTIME_FILES.map((name): [string, string] => [`${name}.ts`, render("reexport.ts", { name })]);
+  const rules = rulesView(doc, model, policy);
+  const clientRequests = model.methods.filter((m) => m.kind === "request" && m.from.includes("client"));
+  const input = inputRequestsModel(doc, clientRequests);
   return new Map([
     ["types.ts", render("types.ts", { body })],
-    ["catalog.ts", render("catalog.ts", catalogView(model, rulesView(doc, model, policy)))],
+    ["catalog.ts", render("catalog.ts", catalogView(model, rules, input))],
     ...runtimePart,
     ["client.ts", render("facade.ts", facadeView(model, policy, "client"))],
-    ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model), httpView(doc, model, policy)), subscriptions })],
-    ["index.ts", render("index.ts", { subscriptions, http: httpView(doc, model, policy) !== null })],
+    ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model), httpView(doc, model, policy)), subscriptions, inputRequired: input !== null })],
+    ["index.ts", render("index.ts", { subscriptions, http: httpView(doc, model, policy) !== null, inputRequired: input !== null })],
   ]);
 }

@@ -3,6 +3,7 @@
 // tables keyed by method. Untyped at this level; client.ts and server.ts give it types.
 
 import { IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
+import type { InputContextApi, InputRequiredHook } from "./mrtr.js";
 import { cancelRule, OutgoingRequests, timerDelay, type MethodPolicy } from "./outgoing.js";
 import {
   CancellationForbiddenError,
@@ -67,6 +68,8 @@ export interface EndpointOptions {
   readonly resultMeta?: JsonObject | undefined;
   /** Transport errors and messages that could not be handled. */
   readonly onError?: ((error: Error) => void) | undefined;
+  /** Multi round-trip requests (mrtr.ts): ctx.input, a retry's checks before its handler, result checks after. */
+  readonly inputRequired?: InputRequiredHook | undefined;
 }
 
 const isId = (id: unknown): id is RequestId =>
@@ -150,7 +153,24 @@ class RequestContext implements HandlerContext {
     configurable: true,
   };
 
+  /**
+   * `input` (multi round-trip requests), only on the contexts of methods that take part: an
+   * accessor like `signal`, so that a request that never reads it pays for no object.
+   */
+  static readonly #input: PropertyDescriptor = {
+    get(this: RequestContext): InputContextApi | undefined {
+      const hook = this.#inputHook;
+      if (hook === undefined) return undefined;
+      return (this.#inputContext ??= hook.context(this, this.#params));
+    },
+    enumerable: true,
+    configurable: true,
+  };
+
   readonly #entry: InFlight;
+  readonly #inputHook: InputRequiredHook | undefined;
+  readonly #params: JsonObject | undefined;
+  #inputContext: InputContextApi | undefined;
   declare readonly signal: AbortSignal;
   declare readonly requestId: RequestId;
   declare readonly method: string;
@@ -160,8 +180,18 @@ class RequestContext implements HandlerContext {
   declare readonly request: ContextFunctions["request"];
   declare readonly end: ContextFunctions["end"];
 
-  constructor(entry: InFlight, requestId: RequestId, method: string, meta: JsonObject | undefined, functions: ContextFunctions) {
+  constructor(
+    entry: InFlight,
+    requestId: RequestId,
+    method: string,
+    meta: JsonObject | undefined,
+    functions: ContextFunctions,
+    input: InputRequiredHook | undefined,
+    params: JsonObject | undefined,
+  ) {
     this.#entry = entry;
+    this.#inputHook = input;
+    this.#params = input === undefined ? undefined : params;
     Object.defineProperty(this, "signal", RequestContext.#signal);
     this.requestId = requestId;
     this.method = method;
@@ -170,6 +200,7 @@ class RequestContext implements HandlerContext {
     this.notify = functions.notify;
     this.request = functions.request;
     this.end = functions.end;
+    if (input !== undefined) Object.defineProperty(this, "input", RequestContext.#input);
   }
 }
 
@@ -551,7 +582,19 @@ export class Endpoint {
     if (entry.aborted) return; // cancelled or closed: no response
     let response: OutgoingMessage;
     try {
-      const result = await handler(params, this.#context(id, method, params, entry));
+      const hook = this.#options.inputRequired;
+      const input = hook !== undefined && hook.has(method) ? hook : undefined;
+      const ctx = this.#context(id, method, params, entry, input);
+      if (input !== undefined) {
+        // A retry's inputResponses and requestState are checked before its handler runs (mrtr.ts).
+        const ready = input.before(ctx as HandlerContext & { readonly input: InputContextApi }, params);
+        if (ready !== undefined) {
+          await ready;
+          if (entry.aborted) return; // cancelled meanwhile: the handler never runs, no response
+        }
+      }
+      const result = await handler(params, ctx);
+      hook?.after(method, result, ctx);
       response = { jsonrpc: "2.0", id, result: this.#withResultMeta(isObject(result) ? result : {}) };
     } catch (error) {
       response =
@@ -563,7 +606,7 @@ export class Endpoint {
   }
 
   /** The ctx of a handler, made as it starts (not when the request arrives: less held per request). */
-  #context(id: RequestId, method: string, params: JsonObject | undefined, entry: InFlight): HandlerContext {
+  #context(id: RequestId, method: string, params: JsonObject | undefined, entry: InFlight, input: InputRequiredHook | undefined): HandlerContext {
     const meta = isObject(params?.["_meta"]) ? params["_meta"] : undefined;
     const progressToken = meta?.["progressToken"];
     // Methods, not arrow properties: they use `endpoint`, never `this`, so they work as well when
@@ -592,7 +635,7 @@ export class Endpoint {
         if (!endpoint.#rules.endableByReceiver.includes(method)) return Promise.reject(new CancellationForbiddenError(method, "not-permitted"));
         return endpoint.#endReceived(id, entry, reason);
       },
-    });
+    }, input, params);
   }
 
   #closed(): void {

@@ -3,6 +3,7 @@
 // them) comes in as type parameters, which client.ts and server.ts fill from the catalog.
 
 import type { HandlerContext } from "./endpoint.js";
+import type { RequiredOptions } from "./mrtr.js";
 import type { RequestOptions, UncancellableRequestOptions } from "./protocol.js";
 
 /** One entry of a request map of catalog.ts. */
@@ -61,9 +62,79 @@ export type HandlerParams<S extends { params: unknown; paramsRequired: boolean }
  * The handler context with `notify` and `request` typed for the side that handles. `end()` is
  * there only for the methods whose receiver may end them (`Endable`: the catalog's
  * ReceiverEndableMethod, from RULES.endableByReceiver): anywhere else calling it is a compile error.
+ * `input` is there only for the methods that may answer InputRequiredResult (`InputMethod`: the
+ * catalog's InputRequiredMethod), typed by its InputRequestMap (`IM`); revisions without multi
+ * round-trip requests have neither.
  */
-export type TypedHandlerContext<Out extends object, OutN extends object, M = never, Endable = never> = TypedContextBase<Out, OutN> &
-  ([M] extends [Endable] ? ([M] extends [never] ? unknown : Pick<HandlerContext, "end">) : unknown);
+export type TypedHandlerContext<
+  Out extends object,
+  OutN extends object,
+  M = never,
+  Endable = never,
+  IM extends object = Record<never, never>,
+  InputMethod = never,
+> = TypedContextBase<Out, OutN> &
+  ([M] extends [Endable] ? ([M] extends [never] ? unknown : Pick<HandlerContext, "end">) : unknown) &
+  ([M] extends [InputMethod] ? ([M] extends [never] ? unknown : { readonly input: InputContext<IM> }) : unknown);
+
+/** One entry of the catalog's InputRequestMap: an input a server may ask the client for. */
+export interface InputSpec {
+  params: unknown;
+  paramsRequired: boolean;
+  result: unknown;
+}
+
+/** An input request of the map: its method and params (params optional where the schema allows). */
+export type InputRequestOf<IM extends object> = {
+  [K in keyof IM & string]: IM[K] extends InputSpec
+    ? IM[K]["paramsRequired"] extends true
+      ? { method: K; params: IM[K]["params"] }
+      : { method: K; params?: IM[K]["params"] }
+    : never;
+}[keyof IM & string];
+
+/** Input requests by key (server-assigned identifiers; InputRequests). */
+export type InputRequestsOf<IM extends object> = { readonly [key: string]: InputRequestOf<IM> };
+
+/** The answers to `R`: each key's answer is the result of the method asked under that key. */
+export type InputResponsesOf<IM extends object, R> = {
+  -readonly [K in keyof R]: R[K] extends { method: infer M } ? (M extends keyof IM ? (IM[M] extends InputSpec ? IM[M]["result"] : never) : never) : never;
+};
+
+/** What ctx.input.required() answers with: an InputRequiredResult of this revision. */
+export interface InputRequiredResultOf<IM extends object> {
+  resultType: "input_required";
+  inputRequests?: { [key: string]: InputRequestOf<IM> };
+  requestState?: string;
+}
+
+/**
+ * `ctx.input` (multi round-trip requests, 2026-07-28 basic/patterns/mrtr): ask the client for
+ * input and read its answers on the retry.
+ */
+export interface InputContext<IM extends object> {
+  /** Whether this request's client capabilities (its `_meta`) allow asking for `method` with these params. */
+  supports<K extends keyof IM & string>(method: K, params?: IM[K] extends InputSpec ? IM[K]["params"] : never): boolean;
+  /**
+   * The state this handler gave `required()` in the previous round, when the retry carries it:
+   * verified (signed by this server, unexpired, issued for this method, name and arguments), or
+   * the request is refused before the handler runs. Undefined when the request carried none.
+   * `S` is what the handler sealed (the server's own JSON; not checked again).
+   */
+  state<S = unknown>(): S | undefined;
+  /**
+   * The answers to `requests` when the retry carries a valid one for every key (each typed by
+   * the method asked); undefined when any is missing: ask again. A malformed answer is refused
+   * (-32602); answers to other keys are ignored.
+   */
+  responses<R extends InputRequestsOf<IM>>(requests: R): InputResponsesOf<IM, R> | undefined;
+  /**
+   * An InputRequiredResult asking for `requests`, with `options.state` sealed into its
+   * `requestState`; return it from the handler. Refused with MissingRequiredClientCapabilityError
+   * when the client's capabilities do not cover a request (check with `supports`).
+   */
+  required(requests: InputRequestsOf<IM>, options?: RequiredOptions): Promise<InputRequiredResultOf<IM>>;
+}
 
 export interface TypedContextBase<Out extends object, OutN extends object> extends Omit<HandlerContext, "notify" | "request" | "end"> {
   notify<M extends NotifyMethod<OutN>>(method: M, ...args: OutN[M] extends NotificationSpec ? NotifyArgs<OutN[M]> : never): Promise<void>;
@@ -73,12 +144,20 @@ export interface TypedContextBase<Out extends object, OutN extends object> exten
   ): Promise<Out[M] extends RequestSpec ? Out[M]["result"] : never>;
 }
 
-/** Request handlers keyed by method, typed from the catalog; `Endable` as in TypedHandlerContext. */
-export type RequestHandlers<In extends object, Out extends object, OutN extends object, Endable = never> = {
+/**
+ * Request handlers keyed by method, typed from the catalog; `Endable`, `IM` and `InputMethod` as
+ * in TypedHandlerContext. A handler of an InputMethod may also answer what ctx.input.required() makes.
+ */
+export type RequestHandlers<In extends object, Out extends object, OutN extends object, Endable = never, IM extends object = Record<never, never>, InputMethod = never> = {
   [M in keyof In]?: In[M] extends RequestSpec
-    ? (params: HandlerParams<In[M]>, ctx: TypedHandlerContext<Out, OutN, M, Endable>) => In[M]["result"] | Promise<In[M]["result"]>
+    ? (
+        params: HandlerParams<In[M]>,
+        ctx: TypedHandlerContext<Out, OutN, M, Endable, IM, InputMethod>,
+      ) => HandlerResult<In[M]["result"] | ([M] extends [InputMethod] ? InputRequiredResultOf<IM> : never)>
     : never;
 };
+
+type HandlerResult<R> = R | Promise<R>;
 
 /** Notification handlers keyed by method. */
 export type NotificationHandlers<InN extends object> = {

@@ -1,0 +1,667 @@
+// Multi round-trip requests (MRTR, SEP-2322; 2026-07-28 `basic/patterns/mrtr`), server side.
+//
+// A handler of a request that may answer `InputRequiredResult` (the catalog's INPUT_REQUIRED
+// methods: prompts/get, resources/read, tools/call) asks the client for input with
+// `ctx.input.required(...)`; the client retries the request with `inputResponses` (and the
+// `requestState` it was given), and the handler reads the typed answers with
+// `ctx.input.responses(...)` and its own state with `ctx.input.state()`.
+//
+// `requestState` is signed with HMAC-SHA256 (Web Crypto) and bound to what it was issued for:
+// "servers MUST treat requestState as an attacker-controlled input … MUST protect its integrity
+// (e.g. HMAC or AEAD) and MUST reject state that fails verification", and "SHOULD include … the
+// authenticated principal, a short expiry (TTL), an identifier for the originating request, e.g.
+// the method name and a digest of its salient parameters" (Server Requirements 4 and 5).
+// The state is signed, not encrypted: the client can read it.
+//
+// Nothing here runs for a request whose params carry neither `inputResponses` nor
+// `requestState` until the handler reads `ctx.input`: no crypto, no allocation.
+
+import type { HandlerContext } from "./endpoint.js";
+import { ErrorCode, McpError, type JsonObject } from "./protocol.js";
+
+/** A JSON Schema subset (generated from the schema's result definitions); `$ref` is a definition name. */
+export type ValidationSchema =
+  | boolean
+  | {
+      readonly type?: string | readonly string[];
+      readonly enum?: readonly unknown[];
+      readonly const?: unknown;
+      readonly properties?: { readonly [name: string]: ValidationSchema };
+      readonly required?: readonly string[];
+      readonly items?: ValidationSchema;
+      readonly additionalProperties?: ValidationSchema;
+      readonly anyOf?: readonly ValidationSchema[];
+      readonly oneOf?: readonly ValidationSchema[];
+      readonly allOf?: readonly ValidationSchema[];
+      readonly $ref?: string;
+    };
+
+/** A sub-capability some uses of an input request need (`elicitation.url` for `mode: "url"`). */
+export interface SubCapabilityRule {
+  /** The param of the input request that decides. */
+  readonly param: string;
+  /** Its values that need the sub-capability (null: the param left out), or "present": any value. */
+  readonly values: readonly (string | null)[] | "present";
+  readonly sub: string;
+  /** A capability object declaring none of its sub-capabilities grants this one too (elicitation: {} is form mode). */
+  readonly impliedByEmpty: boolean;
+}
+
+/** One input a server may ask for (a member of the schema's InputRequest union). */
+export interface InputRule {
+  /** The ClientCapabilities property the client must declare; null: none. */
+  readonly capability: string | null;
+  readonly subCapabilities: readonly SubCapabilityRule[];
+  /** The result definition the answer must match (a key of `schemas`). */
+  readonly result: string;
+}
+
+/** The catalog's INPUT_REQUIRED: the revision's MRTR facts, read from its schema by the generator. */
+export interface InputRequiredRules {
+  /** Requests whose handlers may answer InputRequiredResult ("Supported Requests"). */
+  readonly methods: readonly string[];
+  /** The `_meta` key of the client capabilities of a request; null: none per request. */
+  readonly capabilitiesMetaKey: string | null;
+  /** MissingRequiredClientCapabilityError's code (-32021); null: the schema has none (-32602 then). */
+  readonly missingCapabilityCode: number | null;
+  /** The inputs, by method. */
+  readonly inputs: { readonly [method: string]: InputRule };
+  /** Validation schemas of the inputs' results and what they reference. */
+  readonly schemas: { readonly [name: string]: ValidationSchema };
+}
+
+/** McpServer option `requestState`: how the state of a round is protected. */
+export interface RequestStateOptions {
+  /**
+   * The HMAC-SHA256 key: a string (its UTF-8 bytes) or bytes, at least 32 bytes. Every server
+   * instance that may receive the retry must have the same key (behind a load balancer: set it).
+   * Default: a random key made once per process, shared by every server in it.
+   */
+  readonly key?: string | Uint8Array | undefined;
+  /** How long a state stays valid, in ms (default 600 000: ten minutes, time for a person to answer). */
+  readonly ttlMs?: number | undefined;
+  /**
+   * The authenticated principal a state is bound to (Server Requirements 5: a state presented by
+   * a different principal is refused). Called when a state is issued and when one is verified.
+   */
+  readonly principal?: ((ctx: HandlerContext) => string | undefined) | undefined;
+  /** The clock, in ms since the epoch (default Date.now). */
+  readonly now?: (() => number) | undefined;
+  /** The longest requestState accepted, in characters (default 65 536); longer ones are refused unread. */
+  readonly maxLength?: number | undefined;
+}
+
+/** Options of one `ctx.input.required(...)`. */
+export interface RequiredOptions {
+  /** The handler's state for the retry (JSON), sealed into `requestState`; none: no requestState. */
+  readonly state?: unknown;
+  /** This state's lifetime in ms (default: the server's ttlMs). */
+  readonly ttlMs?: number | undefined;
+}
+
+/** An input request as a handler writes it. */
+export interface InputRequestLike {
+  readonly method: string;
+  readonly params?: unknown;
+}
+
+/** Why a requestState was refused (the error's `data.reason`). */
+export type StateRefusal = "invalid" | "expired" | "mismatch";
+
+/** The untyped `ctx.input` (typed.ts gives it the catalog's types). */
+export interface InputContextApi {
+  supports(method: string, params?: unknown): boolean;
+  state(): unknown;
+  responses(requests: { readonly [key: string]: InputRequestLike }): { [key: string]: unknown } | undefined;
+  required(requests: { readonly [key: string]: InputRequestLike }, options?: RequiredOptions): Promise<JsonObject>;
+}
+
+/** What the endpoint calls around handlers (endpoint.ts, EndpointOptions.inputRequired). */
+export interface InputRequiredHook {
+  /** Whether a method's handler takes part (gets ctx.input; may answer input_required). */
+  has(method: string): boolean;
+  /** The ctx.input of one request; the endpoint makes it on its first read. */
+  context(ctx: HandlerContext, params: JsonObject | undefined): InputContextApi;
+  /**
+   * Before the handler of a method that takes part: a retry's fields are checked (McpError
+   * -32602) and its requestState verified. Undefined, at once, when the params carry neither.
+   */
+  before(ctx: HandlerContext & { readonly input: InputContextApi }, params: JsonObject | undefined): Promise<void> | undefined;
+  /** After every handler: an input_required result is allowed only where the revision allows it. */
+  after(method: string, result: unknown, ctx: HandlerContext): void;
+}
+
+const RESULT_TYPE = "input_required";
+const DEFAULT_TTL_MS = 600_000;
+const DEFAULT_MAX_LENGTH = 65_536;
+const MIN_KEY_BYTES = 32;
+/** Nesting depth beyond which params are not digested nor answers validated (refused instead). */
+const MAX_DEPTH = 64;
+const STATE_PREFIX = "v1.";
+/** Domain separation: the MAC is over "v1.<payload>", the binding tag over this prefix and the binding. */
+const BIND_LABEL = "mcp-stubgen/requestState/bind\n";
+const STATE = /^v1\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
+
+const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+const own = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
+/** Sets a property even when it is named `__proto__` (a key of the peer's or the handler's choosing). */
+function put(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+// --- The platform: Web Crypto and UTF-8, described structurally (no DOM or node types needed). ---
+
+interface Subtle {
+  importKey(format: "raw", key: Uint8Array, algorithm: { name: "HMAC"; hash: "SHA-256" }, extractable: false, usages: string[]): Promise<unknown>;
+  sign(algorithm: "HMAC", key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
+  verify(algorithm: "HMAC", key: unknown, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
+}
+interface Platform {
+  readonly crypto?: { readonly subtle?: Subtle; getRandomValues?(array: Uint8Array): Uint8Array };
+  readonly TextEncoder: new () => { encode(text: string): Uint8Array };
+  readonly TextDecoder: new (label: string, options: { fatal: boolean }) => { decode(bytes: Uint8Array): string };
+}
+const platform = globalThis as unknown as Platform;
+
+function subtle(): Subtle {
+  const s = platform.crypto?.subtle;
+  if (s === undefined) throw new McpError(ErrorCode.InternalError, "requestState needs the Web Crypto API (globalThis.crypto.subtle)");
+  return s;
+}
+
+let utf8Encoder: { encode(text: string): Uint8Array } | undefined;
+const utf8 = (text: string): Uint8Array => (utf8Encoder ??= new platform.TextEncoder()).encode(text);
+
+let processKey: Uint8Array | undefined;
+/** The default key: 32 random bytes, made once per process. */
+function defaultKey(): Uint8Array {
+  if (processKey === undefined) {
+    const random = platform.crypto?.getRandomValues;
+    if (random === undefined) throw new McpError(ErrorCode.InternalError, "requestState needs crypto.getRandomValues for its default key");
+    processKey = random.call(platform.crypto, new Uint8Array(MIN_KEY_BYTES));
+  }
+  return processKey;
+}
+
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const B64_INDEX = new Map([...B64].map((c, i) => [c, i]));
+
+/** base64url without padding (RFC 4648 §5). */
+export function toBase64Url(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]!;
+    if (i + 1 < bytes.length) out += B64[(n >> 6) & 63]!;
+    if (i + 2 < bytes.length) out += B64[n & 63]!;
+  }
+  return out;
+}
+
+/** Decodes base64url without padding; null for anything else (a non-canonical last character included). */
+export function fromBase64Url(text: string): Uint8Array | null {
+  if (text.length % 4 === 1) return null;
+  const bytes = new Uint8Array(Math.floor((text.length * 3) / 4));
+  let bits = 0;
+  let value = 0;
+  let j = 0;
+  for (const c of text) {
+    const v = B64_INDEX.get(c);
+    if (v === undefined) return null;
+    value = (value << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[j++] = (value >> bits) & 255;
+    }
+  }
+  // Leftover bits must be zero, so that each byte string has exactly one encoding.
+  if ((value & ((1 << bits) - 1)) !== 0) return null;
+  return bytes;
+}
+
+/**
+ * JSON with object keys sorted, the same text for the same value however its keys were ordered
+ * on the wire: what the binding digests. Refuses nesting deeper than MAX_DEPTH.
+ */
+export function canonicalJson(value: unknown, depth = 0): string {
+  if (depth > MAX_DEPTH) throw new McpError(ErrorCode.InvalidParams, "Invalid params: nested too deeply");
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, depth + 1)).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k], depth + 1)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** The params that identify a request: all but `_meta` and the round's own fields. */
+function salient(params: JsonObject | undefined): JsonObject {
+  const out: JsonObject = {};
+  if (params === undefined) return out;
+  for (const key of Object.keys(params)) {
+    if (key !== "_meta" && key !== "inputResponses" && key !== "requestState") put(out, key, params[key]);
+  }
+  return out;
+}
+
+// --- Validation of answers against the generated schemas. ---
+
+const typeMatches = (value: unknown, type: string): boolean => {
+  switch (type) {
+    case "object":
+      return isObject(value);
+    case "array":
+      return Array.isArray(value);
+    case "string":
+      return typeof value === "string";
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "null":
+      return value === null;
+    default:
+      return true;
+  }
+};
+
+const article = (type: string): string => (type === "null" ? "null" : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
+const same = (a: unknown, b: unknown): boolean => a === b || (typeof a === "object" && typeof b === "object" && canonicalJson(a) === canonicalJson(b));
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
+}
+
+/**
+ * What is wrong with `value` under `schema` (the subset of ValidationSchema), or null. `path` is
+ * where the value is, for the message. Stops at the first problem; bounded by MAX_DEPTH.
+ */
+export function validate(value: unknown, schema: ValidationSchema, schemas: InputRequiredRules["schemas"], path = "", depth = 0): string | null {
+  if (schema === true) return null;
+  if (schema === false) return `${path || "the value"} is not allowed`;
+  if (depth > MAX_DEPTH) return `${path || "the value"} is nested too deeply`;
+  const at = path || "the value";
+  if (schema.$ref !== undefined) {
+    const target = own(schemas, schema.$ref) ? schemas[schema.$ref] : undefined;
+    if (target !== undefined) {
+      const problem = validate(value, target, schemas, path, depth + 1);
+      if (problem !== null) return problem;
+    }
+  }
+  if (schema.type !== undefined) {
+    const types = typeof schema.type === "string" ? [schema.type] : schema.type;
+    if (!types.some((t) => typeMatches(value, t))) return `${at} must be ${types.map(article).join(" or ")}, got ${describe(value)}`;
+  }
+  if (schema.const !== undefined && !same(value, schema.const)) return `${at} must be ${JSON.stringify(schema.const)}`;
+  if (schema.enum !== undefined && !schema.enum.some((e) => same(value, e))) {
+    return `${at} must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}, got ${describe(value)}`;
+  }
+  if (schema.allOf !== undefined) {
+    for (const part of schema.allOf) {
+      const problem = validate(value, part, schemas, path, depth + 1);
+      if (problem !== null) return problem;
+    }
+  }
+  for (const [keyword, list] of [["anyOf", schema.anyOf], ["oneOf", schema.oneOf]] as const) {
+    if (list === undefined) continue;
+    const problems = list.map((part) => validate(value, part, schemas, path, depth + 1));
+    const matches = problems.filter((p) => p === null).length;
+    if (matches === 0) return problems.length === 1 ? problems[0]! : `${at} matches none of its ${list.length} allowed shapes`;
+    if (keyword === "oneOf" && matches > 1) return `${at} matches more than one of its allowed shapes`;
+  }
+  if (isObject(value)) {
+    for (const name of schema.required ?? []) if (!own(value, name)) return `${path ? `${path}.` : ""}${name} is required`;
+    const props = schema.properties;
+    for (const name of Object.keys(value)) {
+      const sub = props !== undefined && own(props, name) ? props[name] : schema.additionalProperties;
+      if (sub === undefined) continue;
+      const problem = validate(value[name], sub, schemas, path ? `${path}.${name}` : name, depth + 1);
+      if (problem !== null) return problem;
+    }
+  } else if (Array.isArray(value) && schema.items !== undefined) {
+    for (const [i, item] of value.entries()) {
+      const problem = validate(item, schema.items, schemas, `${path}[${i}]`, depth + 1);
+      if (problem !== null) return problem;
+    }
+  }
+  return null;
+}
+
+// --- Capabilities. ---
+
+function applies(rule: SubCapabilityRule, params: unknown): boolean {
+  const value = isObject(params) ? params[rule.param] : undefined;
+  if (rule.values === "present") return value !== undefined;
+  return rule.values.includes(value === undefined ? null : typeof value === "string" ? value : "\u0000");
+}
+
+/**
+ * The capabilities an input request needs that `declared` lacks, as a ClientCapabilities object
+ * (`{ elicitation: { url: {} } }`), or null when it has them all.
+ */
+export function missingCapabilities(rule: InputRule, params: unknown, declared: JsonObject): JsonObject | null {
+  if (rule.capability === null) return null;
+  const needed = rule.subCapabilities.filter((sub) => applies(sub, params));
+  const have = declared[rule.capability];
+  if (!isObject(have)) {
+    const subs: JsonObject = {};
+    for (const sub of needed) if (!sub.impliedByEmpty) put(subs, sub.sub, {});
+    return { [rule.capability]: subs };
+  }
+  const declaresAnySub = rule.subCapabilities.some((sub) => have[sub.sub] !== undefined);
+  const lacking = needed.filter((sub) => !isObject(have[sub.sub]) && !(sub.impliedByEmpty && !declaresAnySub));
+  if (lacking.length === 0) return null;
+  const subs: JsonObject = {};
+  for (const sub of lacking) put(subs, sub.sub, {});
+  return { [rule.capability]: subs };
+}
+
+/** Merges missing-capability objects (two levels deep: capability, then sub-capability). */
+function mergeCapabilities(into: JsonObject, more: JsonObject): void {
+  for (const [capability, subs] of Object.entries(more)) {
+    const existing = into[capability];
+    if (isObject(existing) && isObject(subs)) Object.assign(existing, subs);
+    else put(into, capability, isObject(subs) ? { ...subs } : {});
+  }
+}
+
+// --- The hook. ---
+
+interface Sealed {
+  /** Expiry, ms since the epoch. */
+  readonly e: number;
+  /** Binding tag (base64url, 16 bytes of HMAC). */
+  readonly b: string;
+  /** The handler's state. */
+  readonly s?: unknown;
+}
+
+const STATE_MESSAGES: Readonly<Record<StateRefusal, string>> = {
+  invalid: "Invalid requestState: it failed integrity verification",
+  expired: "Invalid requestState: it has expired",
+  mismatch: "Invalid requestState: it was issued for a different request",
+};
+
+/** The error a refused requestState is answered with: -32602 Invalid params (the tampered-state scenario's code). */
+export function stateError(reason: StateRefusal): McpError {
+  return new McpError(ErrorCode.InvalidParams, STATE_MESSAGES[reason], { reason });
+}
+
+class InputRequired implements InputRequiredHook {
+  readonly #rules: InputRequiredRules;
+  readonly #methods: ReadonlySet<string>;
+  readonly #keyBytes: Uint8Array | undefined;
+  #key: Promise<unknown> | undefined;
+  readonly #ttlMs: number;
+  readonly #maxLength: number;
+  readonly #principal: RequestStateOptions["principal"];
+  readonly #now: () => number;
+  /** Results made by required(): already checked, so after() passes them through. */
+  readonly #issued = new WeakSet<object>();
+
+  constructor(rules: InputRequiredRules, options: RequestStateOptions = {}) {
+    this.#rules = rules;
+    this.#methods = new Set(rules.methods);
+    if (options.key !== undefined) {
+      const bytes = typeof options.key === "string" ? utf8(options.key) : Uint8Array.from(options.key);
+      if (bytes.length < MIN_KEY_BYTES) throw new RangeError(`requestState.key must be at least ${MIN_KEY_BYTES} bytes, got ${bytes.length}`);
+      this.#keyBytes = bytes; // a copy: later changes to the caller's array do not change the key
+    }
+    this.#ttlMs = checkTtl("requestState.ttlMs", options.ttlMs ?? DEFAULT_TTL_MS);
+    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
+    if (!Number.isInteger(maxLength) || maxLength < 64) throw new RangeError(`requestState.maxLength must be an integer of at least 64, got ${String(maxLength)}`);
+    this.#maxLength = maxLength;
+    this.#principal = options.principal;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get schemas(): InputRequiredRules["schemas"] {
+    return this.#rules.schemas;
+  }
+
+  has(method: string): boolean {
+    return this.#methods.has(method);
+  }
+
+  context(ctx: HandlerContext, params: JsonObject | undefined): InputContextApi {
+    return new InputContext(this, ctx, params);
+  }
+
+  before(ctx: HandlerContext & { readonly input: InputContextApi }, params: JsonObject | undefined): Promise<void> | undefined {
+    if (params === undefined) return undefined;
+    const responses = params["inputResponses"];
+    const state = params["requestState"];
+    if (responses === undefined && state === undefined) return undefined; // the hot path
+    // Error Handling: "Servers SHOULD validate that the data provided by the client is a valid
+    // InputResponses object … Protocol errors … SHOULD return a JSON-RPC error response".
+    if (responses !== undefined && !isObject(responses)) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses must be an object, got ${describe(responses)}`);
+    }
+    if (state === undefined) return undefined;
+    if (typeof state !== "string") throw new McpError(ErrorCode.InvalidParams, `Invalid params: requestState must be a string, got ${describe(state)}`);
+    const input = ctx.input;
+    if (!(input instanceof InputContext)) throw new McpError(ErrorCode.InternalError, "ctx.input is not this server's");
+    return this.#open(state, ctx, params).then((sealed) => input.verified(sealed.s));
+  }
+
+  after(method: string, result: unknown, ctx: HandlerContext): void {
+    if (!isObject(result) || result["resultType"] !== RESULT_TYPE) return;
+    // Supported Requests: "Servers MUST NOT send InputRequiredResult responses on any other client requests."
+    if (!this.#methods.has(method)) {
+      throw new McpError(ErrorCode.InternalError, `Internal error: ${method} may not answer ${RESULT_TYPE} (only ${this.#rules.methods.join(", ")})`);
+    }
+    if (this.#issued.has(result)) return;
+    // A result the handler built itself gets the checks required() makes.
+    const requests = result["inputRequests"];
+    if (requests !== undefined && !isObject(requests)) throw new McpError(ErrorCode.InternalError, "Internal error: inputRequests must be an object");
+    const hasRequests = requests !== undefined && Object.keys(requests).length > 0;
+    if (!hasRequests && typeof result["requestState"] !== "string") {
+      throw new McpError(ErrorCode.InternalError, "Internal error: an InputRequiredResult needs inputRequests or requestState");
+    }
+    if (requests !== undefined) this.check(requests as { readonly [key: string]: InputRequestLike }, ctx);
+  }
+
+  /** The rule of an input method, own properties only. */
+  rule(method: unknown): InputRule | undefined {
+    return typeof method === "string" && own(this.#rules.inputs, method) ? this.#rules.inputs[method] : undefined;
+  }
+
+  /** The client capabilities this request declared (its `_meta`), or none. */
+  declared(ctx: HandlerContext): JsonObject {
+    const key = this.#rules.capabilitiesMetaKey;
+    const caps = key === null ? undefined : ctx._meta?.[key];
+    return isObject(caps) ? caps : {};
+  }
+
+  /**
+   * Checks a handler's input requests: known methods (TypeError otherwise: a programming error),
+   * and capabilities the client declared: Server Requirements 7, "Servers MUST NOT send an
+   * inputRequests that the client has not declared support for in its capabilities", answered
+   * with MissingRequiredClientCapabilityError (basic/index: "-32021 whose
+   * data.requiredCapabilities lists the missing capabilities").
+   */
+  check(requests: { readonly [key: string]: InputRequestLike }, ctx: HandlerContext): void {
+    const declared = this.declared(ctx);
+    const missing: JsonObject = {};
+    const names: string[] = [];
+    for (const key of Object.keys(requests)) {
+      const request = requests[key];
+      const rule = isObject(request) ? this.rule(request["method"]) : undefined;
+      if (rule === undefined) {
+        const method = isObject(request) ? request["method"] : undefined;
+        throw new TypeError(`input request ${JSON.stringify(key)}: ${JSON.stringify(method)} is not one of ${Object.keys(this.#rules.inputs).join(", ")}`);
+      }
+      const lacking = missingCapabilities(rule, (request as InputRequestLike).params, declared);
+      if (lacking !== null) {
+        mergeCapabilities(missing, lacking);
+        names.push(`${key} (${String((request as InputRequestLike).method)})`);
+      }
+    }
+    if (names.length === 0) return;
+    const list = Object.entries(missing).map(([cap, subs]) => (isObject(subs) && Object.keys(subs).length > 0 ? Object.keys(subs).map((s) => `${cap}.${s}`).join(", ") : cap));
+    throw new McpError(
+      this.#rules.missingCapabilityCode ?? ErrorCode.InvalidParams,
+      `Missing required client capability: ${list.join(", ")} (to ask for ${names.join(", ")})`,
+      { requiredCapabilities: missing },
+    );
+  }
+
+  /** Builds the InputRequiredResult of required(). */
+  async issue(ctx: HandlerContext, params: JsonObject | undefined, requests: { readonly [key: string]: InputRequestLike }, options: RequiredOptions): Promise<JsonObject> {
+    if (!isObject(requests)) throw new TypeError("ctx.input.required(requests): requests must be an object of input requests");
+    this.check(requests, ctx);
+    const inputRequests: JsonObject = {};
+    for (const key of Object.keys(requests)) {
+      const request = requests[key]!;
+      put(inputRequests, key, request.params === undefined ? { method: request.method } : { method: request.method, params: request.params });
+    }
+    const result: JsonObject = { resultType: RESULT_TYPE };
+    const asks = Object.keys(inputRequests).length > 0;
+    if (asks) result["inputRequests"] = inputRequests;
+    // Server Requirements 6: "at least one of inputRequests or requestState".
+    if (options.state !== undefined) result["requestState"] = await this.#seal(ctx, params, options.state, options.ttlMs);
+    else if (!asks) throw new TypeError("ctx.input.required: give at least one input request or a state");
+    this.#issued.add(result);
+    return result;
+  }
+
+  #cryptoKey(): Promise<unknown> {
+    this.#key ??= subtle().importKey("raw", this.#keyBytes ?? defaultKey(), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    return this.#key;
+  }
+
+  /** The binding tag of a request: method, principal and salient params under the key. */
+  async #bindTag(ctx: HandlerContext, params: JsonObject | undefined): Promise<string> {
+    let principal = "";
+    if (this.#principal !== undefined) {
+      try {
+        principal = this.#principal(ctx) ?? "";
+      } catch (error) {
+        throw new McpError(ErrorCode.InternalError, `requestState.principal threw: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const binding = `${BIND_LABEL}${ctx.method}\n${principal.length}:${principal}\n${canonicalJson(salient(params))}`;
+    const mac = new Uint8Array(await subtle().sign("HMAC", await this.#cryptoKey(), utf8(binding)));
+    return toBase64Url(mac.subarray(0, 16));
+  }
+
+  async #seal(ctx: HandlerContext, params: JsonObject | undefined, state: unknown, ttlMs: number | undefined): Promise<string> {
+    const ttl = ttlMs === undefined ? this.#ttlMs : checkTtl("ttlMs", ttlMs);
+    const sealed: Sealed = { e: this.#now() + ttl, b: await this.#bindTag(ctx, params), s: state };
+    let json: string;
+    try {
+      json = JSON.stringify(sealed);
+    } catch (error) {
+      throw new TypeError(`ctx.input.required: state must be JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const body = `${STATE_PREFIX}${toBase64Url(utf8(json))}`;
+    const mac = new Uint8Array(await subtle().sign("HMAC", await this.#cryptoKey(), utf8(body)));
+    const text = `${body}.${toBase64Url(mac)}`;
+    if (text.length > this.#maxLength) throw new RangeError(`requestState would be ${text.length} characters, over requestState.maxLength (${this.#maxLength})`);
+    return text;
+  }
+
+  /**
+   * Verifies a requestState: its MAC first (anything malformed or forged is "invalid", with no
+   * detail: no oracle), then, on state this server issued, its expiry and its binding.
+   */
+  async #open(text: string, ctx: HandlerContext, params: JsonObject): Promise<Sealed> {
+    const match = text.length <= this.#maxLength ? STATE.exec(text) : null;
+    const body = match && fromBase64Url(match[1]!);
+    const mac = match && fromBase64Url(match[2]!);
+    if (body === null || mac === null || mac.length !== 32) throw stateError("invalid");
+    const ok = await subtle().verify("HMAC", await this.#cryptoKey(), mac, utf8(`${STATE_PREFIX}${match![1]!}`));
+    if (!ok) throw stateError("invalid");
+    let sealed: unknown;
+    try {
+      sealed = JSON.parse(new platform.TextDecoder("utf-8", { fatal: true }).decode(body));
+    } catch {
+      throw stateError("invalid");
+    }
+    if (!isObject(sealed) || typeof sealed["e"] !== "number" || typeof sealed["b"] !== "string") throw stateError("invalid");
+    if (this.#now() >= sealed["e"]) throw stateError("expired");
+    // The tag is itself under the MAC, so a plain comparison leaks nothing an attacker could use.
+    if (sealed["b"] !== (await this.#bindTag(ctx, params))) throw stateError("mismatch");
+    return sealed as unknown as Sealed;
+  }
+}
+
+function checkTtl(name: string, ttl: number): number {
+  if (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0) throw new RangeError(`${name} must be a positive finite number of ms, got ${String(ttl)}`);
+  return ttl;
+}
+
+/** One request's ctx.input. Its functions are bound: a handler may destructure them. */
+class InputContext implements InputContextApi {
+  readonly #hook: InputRequired;
+  readonly #ctx: HandlerContext;
+  readonly #params: JsonObject | undefined;
+  #state: unknown = undefined;
+
+  constructor(hook: InputRequired, ctx: HandlerContext, params: JsonObject | undefined) {
+    this.#hook = hook;
+    this.#ctx = ctx;
+    this.#params = params;
+  }
+
+  /** Called by the hook once the request's requestState is verified. */
+  verified(state: unknown): void {
+    this.#state = state;
+  }
+
+  /** Whether this request's client capabilities allow asking for `method` (with these params). */
+  readonly supports = (method: string, params?: unknown): boolean => {
+    const rule = this.#hook.rule(method);
+    return rule !== undefined && missingCapabilities(rule, params, this.#hook.declared(this.#ctx)) === null;
+  };
+
+  /** The state this handler sealed in the previous round, verified; undefined when the request carried none. */
+  readonly state = (): unknown => this.#state;
+
+  /**
+   * The answers to `requests` when the retry carries one for every key, each checked against
+   * the result of the method asked (-32602 when it does not match: Error Handling, "Protocol
+   * errors … SHOULD return a JSON-RPC error response"); undefined when any is missing (then
+   * ask again: "the server SHOULD respond with a new InputRequiredResult requesting the missing
+   * information again"). Answers to keys not asked are ignored ("SHOULD ignore any information
+   * it does not recognize").
+   */
+  readonly responses = (requests: { readonly [key: string]: InputRequestLike }): { [key: string]: unknown } | undefined => {
+    if (!isObject(requests)) throw new TypeError("ctx.input.responses(requests): requests must be an object of input requests");
+    const given = this.#params?.["inputResponses"];
+    if (!isObject(given)) return undefined;
+    const out: JsonObject = {};
+    let complete = true;
+    for (const key of Object.keys(requests)) {
+      const request = requests[key];
+      const rule = isObject(request) ? this.#hook.rule(request["method"]) : undefined;
+      if (rule === undefined) throw new TypeError(`input request ${JSON.stringify(key)}: unknown method ${JSON.stringify(isObject(request) ? request["method"] : request)}`);
+      if (!own(given, key)) {
+        complete = false;
+        continue;
+      }
+      const answer = given[key];
+      const problem = validate(answer, { $ref: rule.result }, this.#hook.schemas, key);
+      if (problem !== null) {
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses: ${problem} (the answer to ${String((request as InputRequestLike).method)})`);
+      }
+      put(out, key, answer);
+    }
+    return complete ? out : undefined;
+  };
+
+  /** An InputRequiredResult asking for `requests`, with `state` sealed into requestState when given. */
+  readonly required = (requests: { readonly [key: string]: InputRequestLike }, options: RequiredOptions = {}): Promise<JsonObject> =>
+    this.#hook.issue(this.#ctx, this.#params, requests, options);
+}
+
+/** The hook of a server whose revision has multi round-trip requests (its catalog's INPUT_REQUIRED). */
+export function createInputRequired(rules: InputRequiredRules, options?: RequestStateOptions): InputRequiredHook {
+  return new InputRequired(rules, options);
+}

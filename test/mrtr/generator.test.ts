@@ -1,0 +1,206 @@
+/**
+ * The generator's multi round-trip facts (generator/model/input-requests.ts) and the catalog
+ * block they render: on the published 2026-07-28 schema, on the small fixture
+ * test/fixtures/mrtr-inputs.json, and on schemas that disagree with the pattern.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { catalogView, renderRevision } from "../../generator/emit/render.js";
+import { rulesView } from "../../generator/emit/rules-view.js";
+import { modelRevision } from "../../generator/generate.js";
+import type { SchemaDocument } from "../../generator/load/schema-document.js";
+import { inputRequestsModel, type InputRequestsModel } from "../../generator/model/input-requests.js";
+import { buildModel, type SchemaModel } from "../../generator/model/model.js";
+import { policyFor } from "../../generator/model/policy.js";
+import { TEST_CACHE_DIR } from "../helpers/schemas.js";
+import { catchStubgenError, docFrom, loadFixture, typecheckInMemory } from "../unit/support.js";
+
+const clientRequests = (model: SchemaModel) => model.methods.filter((m) => m.kind === "request" && m.from.includes("client"));
+const factsOf = (doc: SchemaDocument, model: SchemaModel) => inputRequestsModel(doc, clientRequests(model));
+
+describe("2026-07-28", () => {
+  let facts: InputRequestsModel;
+  beforeAll(async () => {
+    const { doc, model } = await modelRevision("2026-07-28", { cacheDir: TEST_CACHE_DIR });
+    facts = factsOf(doc, model)!;
+  });
+
+  it("has the three members of InputRequest, with params and results found as for any request", () => {
+    expect(facts.inputs.map(({ method, typeName, params, paramsRequired, result, resultRule }) => ({ method, typeName, params, paramsRequired, result, resultRule }))).toEqual([
+      { method: "elicitation/create", typeName: "ElicitRequest", params: { kind: "named", name: "ElicitRequestParams" }, paramsRequired: true, result: "ElicitResult", resultRule: "name" },
+      {
+        method: "roots/list",
+        typeName: "ListRootsRequest",
+        params: { kind: "paramsOf", owner: { kind: "named", name: "ListRootsRequest" }, optional: true },
+        paramsRequired: false,
+        result: "ListRootsResult",
+        resultRule: "name",
+      },
+      {
+        method: "sampling/createMessage",
+        typeName: "CreateMessageRequest",
+        params: { kind: "named", name: "CreateMessageRequestParams" },
+        paramsRequired: true,
+        result: "CreateMessageResult",
+        resultRule: "name",
+      },
+    ]);
+  });
+
+  it("names the client capability of each, with the sub-capabilities of the client pages", () => {
+    expect(facts.inputs.map((i) => [i.method, i.capability, i.subCapabilities.map((s) => s.sub)])).toEqual([
+      ["elicitation/create", "elicitation", ["url", "form"]],
+      ["roots/list", "roots", []],
+      ["sampling/createMessage", "sampling", ["tools", "context"]],
+    ]);
+  });
+
+  it("lets prompts/get, resources/read and tools/call answer InputRequiredResult (Supported Requests), nothing else", () => {
+    expect(facts.methods).toEqual(["prompts/get", "resources/read", "tools/call"]);
+  });
+
+  it("reads -32021 from MissingRequiredClientCapabilityError", () => {
+    expect(facts.missingCapabilityCode).toBe(-32021);
+  });
+
+  it("keeps validation schemas of the three results and what they reference, without annotations", () => {
+    expect(Object.keys(facts.schemas)).toEqual(expect.arrayContaining(["ElicitResult", "CreateMessageResult", "ListRootsResult", "Root", "TextContent", "Role"]));
+    expect(Object.keys(facts.schemas)).toEqual([...Object.keys(facts.schemas)].sort());
+    expect(facts.schemas["ListRootsResult"]).toEqual({ properties: { roots: { items: { $ref: "Root" }, type: "array" } }, required: ["roots"], type: "object" });
+    expect(facts.schemas["Role"]).toEqual({ enum: ["assistant", "user"], type: "string" });
+    expect(JSON.stringify(facts.schemas)).not.toMatch(/"(description|title|format)":"/); // a property named description stays
+  });
+
+  it("has no MRTR facts before 2026-07-28, and the same ones in the draft", async () => {
+    const old = await modelRevision("2025-11-25", { cacheDir: TEST_CACHE_DIR });
+    expect(factsOf(old.doc, old.model)).toBeNull();
+    const draft = await modelRevision("draft", { cacheDir: TEST_CACHE_DIR });
+    expect(factsOf(draft.doc, draft.model)?.methods).toEqual(["prompts/get", "resources/read", "tools/call"]);
+  });
+
+  it("renders InputRequestMap, InputRequiredMethod and INPUT_REQUIRED in the catalog, and ctx.input in the server only", async () => {
+    const { doc, model, policy } = await modelRevision("2026-07-28", { cacheDir: TEST_CACHE_DIR });
+    const files = await renderRevision(doc, model, policy, "inline");
+    const catalog = files.get("catalog.ts")!;
+    expect(catalog).toContain('import type { InputRequiredRules } from "./mrtr.js";');
+    expect(catalog).toContain('  "elicitation/create": { params: T.ElicitRequestParams; paramsRequired: true; result: T.ElicitResult };');
+    expect(catalog).toContain('  "roots/list": { params: NonNullable<T.ListRootsRequest["params"]>; paramsRequired: false; result: T.ListRootsResult };');
+    expect(catalog).toContain('export type InputRequiredMethod = "prompts/get" | "resources/read" | "tools/call";');
+    expect(catalog).toContain('  capabilitiesMetaKey: "io.modelcontextprotocol/clientCapabilities",');
+    expect(catalog).toContain("  missingCapabilityCode: -32021,");
+    expect(files.get("server.ts")).toContain("inputRequired: createInputRequired(INPUT_REQUIRED, options.requestState),");
+    expect(files.get("server.ts")).toContain("ReceiverEndableMethod, InputRequestMap, InputRequiredMethod>");
+    expect(files.get("client.ts")).not.toContain("InputRequestMap");
+    expect(files.get("client.ts")).not.toContain("mrtr.js");
+  });
+
+  it("renders nothing of it for 2025-11-25", async () => {
+    const { doc, model, policy } = await modelRevision("2025-11-25", { cacheDir: TEST_CACHE_DIR });
+    const files = await renderRevision(doc, model, policy, "inline");
+    for (const name of ["catalog.ts", "server.ts", "client.ts"]) {
+      expect(files.get(name)).not.toMatch(/InputRequest(Map|Method)|InputRequiredMethod|INPUT_REQUIRED|mrtr\.js|requestState/);
+    }
+    expect(files.has("mrtr.ts")).toBe(true); // the runtime is revision-independent
+  });
+});
+
+describe("the fixture mrtr-inputs.json", () => {
+  const doc = loadFixture("mrtr-inputs.json");
+  const model = buildModel(doc, { revision: "test-rev", policy: policyFor("test-rev") });
+  const facts = factsOf(doc, model)!;
+
+  it("finds results by name and by description", () => {
+    expect(facts.inputs.map((i) => [i.method, i.result, i.resultRule])).toEqual([
+      ["ask/question", "AskResult", "name"],
+      ["elicitation/create", "ElicitResult", "name"],
+      ["peek/list", "PeekingResult", "description"],
+    ]);
+  });
+
+  it("gives inline params as the member's params property, optional where the member does not require them", () => {
+    expect(facts.inputs.find((i) => i.method === "peek/list")).toMatchObject({
+      params: { kind: "paramsOf", owner: { kind: "named", name: "PeekRequest" }, optional: true },
+      paramsRequired: false,
+    });
+  });
+
+  it("takes a capability only where ClientCapabilities names the method's namespace, and sub-capabilities only where declared", () => {
+    expect(facts.inputs.map((i) => [i.method, i.capability, i.subCapabilities.map((s) => s.sub)])).toEqual([
+      ["ask/question", "ask", []],
+      ["elicitation/create", "elicitation", ["form"]],
+      ["peek/list", null, []],
+    ]);
+  });
+
+  it("counts only requests whose params reference InputResponses (through allOf too), and reads the error code", () => {
+    expect(facts.methods).toEqual(["jobs/run"]);
+    expect(facts.missingCapabilityCode).toBe(-32099);
+  });
+
+  it("keeps type, enum, const, required, properties, items and the combinators; drops format, minimum and annotations", () => {
+    expect(facts.schemas).toEqual({
+      AskResult: { properties: { answer: { type: "string" }, mood: { $ref: "Mood" } }, required: ["answer"], type: "object" },
+      ElicitResult: { properties: { action: { enum: ["accept", "decline", "cancel"], type: "string" } }, required: ["action"], type: "object" },
+      Mood: { enum: ["calm", "cross"], type: "string" },
+      PeekingResult: { properties: { seen: { items: { type: "integer" }, type: "array" } }, required: ["seen"], type: "object" },
+    });
+  });
+
+  it("renders a catalog and server that type-check under the strictest options", async () => {
+    const policy = policyFor("test-rev");
+    const files = await renderRevision(doc, model, policy, "inline");
+    expect(files.get("catalog.ts")).toContain('export type InputRequiredMethod = "jobs/run";');
+    expect(files.get("catalog.ts")).toContain('  "peek/list": { params: NonNullable<T.PeekRequest["params"]>; paramsRequired: false; result: T.PeekingResult };');
+    const sources: Record<string, string> = {};
+    for (const [name, text] of files) if (name !== "stdio.ts") sources[`/out/mrtr/${name}`] = text;
+    expect(typecheckInMemory(sources)).toEqual([]);
+  });
+
+  it("gives catalogView no block without the facts", () => {
+    const rules = rulesView(doc, model, policyFor("test-rev"));
+    expect(catalogView(model, rules).inputRequired).toBeNull();
+    expect(catalogView(model, rules, facts).inputRequired?.methodType).toBe('"jobs/run"');
+  });
+});
+
+describe("schemas that disagree with the pattern", () => {
+  const base = {
+    ClientRequest: { anyOf: [{ $ref: "#/$defs/GoRequest" }] },
+    GoRequest: { type: "object", properties: { method: { const: "go" }, params: { $ref: "#/$defs/GoParams" } }, required: ["method", "params"] },
+    GoParams: { type: "object", properties: { inputResponses: { $ref: "#/$defs/InputResponses" }, requestState: { type: "string" } } },
+    GoResult: { type: "object" },
+    InputResponses: { type: "object" },
+    InputRequest: { anyOf: [{ $ref: "#/$defs/AskRequest" }] },
+    AskRequest: { type: "object", properties: { method: { const: "ask" } }, required: ["method"] },
+    AskResult: { type: "object" },
+    InputRequiredResult: { type: "object", properties: { resultType: { type: "string" }, inputRequests: { type: "object" }, requestState: { type: "string" } } },
+  };
+  const facts = (defs: Record<string, unknown>) => {
+    const doc = docFrom(defs);
+    return () => factsOf(doc, buildModel(doc, { revision: "x", policy: policyFor("x") }));
+  };
+
+  it("accepts the base schema", () => {
+    expect(facts(base)()?.methods).toEqual(["go"]);
+    expect(facts(base)()?.missingCapabilityCode).toBeNull();
+  });
+
+  it("refuses an InputRequest union without InputRequiredResult", () => {
+    const { InputRequiredResult: _, ...defs } = base;
+    expect(catchStubgenError(facts(defs)).message).toMatch(/expected a definition InputRequiredResult beside InputRequest/);
+  });
+
+  it("refuses an InputRequiredResult without requestState", () => {
+    const defs = { ...base, InputRequiredResult: { type: "object", properties: { resultType: {}, inputRequests: {} } } };
+    expect(catchStubgenError(facts(defs)).message).toMatch(/expected InputRequiredResult to declare "requestState"/);
+  });
+
+  it("refuses params that take inputResponses without requestState", () => {
+    const defs = { ...base, GoParams: { type: "object", properties: { inputResponses: { $ref: "#/$defs/InputResponses" } } } };
+    expect(catchStubgenError(facts(defs)).message).toMatch(/expected GoParams to declare "requestState"/);
+  });
+
+  it("refuses a member without a method const", () => {
+    const defs = { ...base, AskRequest: { type: "object", properties: {} } };
+    expect(catchStubgenError(facts(defs)).message).toMatch(/properties\.method\.const/);
+  });
+});
