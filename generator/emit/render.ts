@@ -163,7 +163,7 @@ export async function renderRevision(doc: SchemaDocument, model: SchemaModel, po
     ["types.ts", render("types.ts", { body })],
     ["catalog.ts", render("catalog.ts", catalogView(model, rules, input))],
     ...runtimePart,
-    ["client.ts", render("facade.ts", facadeView(model, policy, "client"))],
+    ["client.ts", render("facade.ts", { ...facadeView(model, policy, "client"), answersInput: input !== null })],
     ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model), httpView(doc, model, policy)), subscriptions, inputRequired: input !== null })],
     ["index.ts", render("index.ts", { subscriptions, http: httpView(doc, model, policy) !== null, inputRequired: input !== null })],
   ]);
