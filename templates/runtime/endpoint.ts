@@ -80,6 +80,9 @@ export interface EndpointOptions {
   readonly answerInput?: AnswerInputOptions | undefined;
 }
 
+/** Most input requests answered in one round of a multi round-trip request; more are refused. */
+const MAX_INPUT_REQUESTS = 64;
+
 /** The sending side's share of multi round-trip requests (EndpointOptions.answerInput). */
 export interface AnswerInputOptions {
   /** The requests that may answer InputRequiredResult (INPUT_REQUIRED.methods). */
@@ -459,7 +462,10 @@ export class Endpoint {
     total: number | undefined,
   ): Promise<JsonObject> {
     const jobs: Array<[string, AnyRequestHandler, string, JsonObject | undefined]> = [];
-    for (const key of Object.keys(inputRequests)) {
+    const keys = Object.keys(inputRequests);
+    // The server's map is hostile input: a bounded number of handlers run for one round.
+    if (keys.length > MAX_INPUT_REQUESTS) throw new InputRequiredError(method, "invalid", result, `more than ${MAX_INPUT_REQUESTS} input requests`);
+    for (const key of keys) {
       const request = inputRequests[key];
       const inputMethod = isObject(request) ? request["method"] : undefined;
       const inputParams = isObject(request) ? request["params"] : undefined;

@@ -158,3 +158,44 @@ describe("HttpClientTransport: hostile servers", () => {
     expect((await brokenCall(url)).message).toMatch(/not JSON/);
   });
 });
+
+describe("McpClient: hostile InputRequiredResults", () => {
+  const answerWith = (result: object): Script => (_req, res, id) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ jsonrpc: "2.0", id, result }));
+  };
+  const roots = { method: "roots/list" };
+  it.each([
+    ["neither inputRequests nor requestState", { resultType: "input_required" }],
+    ["a requestState that is not a string", { resultType: "input_required", requestState: 7 }],
+    ["inputRequests that is not an object", { resultType: "input_required", inputRequests: [roots] }],
+    ["an input request a server may not send", { resultType: "input_required", inputRequests: { a: { method: "tools/call", params: { name: "x" } } } }],
+    ["params that are not an object", { resultType: "input_required", inputRequests: { a: { method: "roots/list", params: "x" } } }],
+    ["more than 64 input requests", { resultType: "input_required", inputRequests: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, roots])) }],
+  ])("%s: InputRequiredError (invalid), no handler runs, no retry", async (_name, result) => {
+    const url = await hostile(answerWith(result));
+    let ran = 0;
+    const { client, posted } = await connectClient(url, { capabilities: { roots: {} }, handlers: { "roots/list": () => (ran++, { roots: [] }) } });
+    const error = await client.callTool({ name: "x", arguments: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(R.InputRequiredError);
+    expect((error as R.InputRequiredError).why).toBe("invalid");
+    expect(ran).toBe(0);
+    expect(posted).toHaveLength(1);
+    await client.close();
+  });
+
+  it("a key named __proto__ is answered as an own key", async () => {
+    let retried: unknown;
+    const url = await hostile((req, res, id) => {
+      if (retried === undefined && id === 1) return answerWith({ resultType: "input_required", inputRequests: JSON.parse('{"__proto__": {"method": "roots/list"}}') as object })(req, res, id);
+      retried = true;
+      answerWith({ content: [] })(req, res, id);
+    });
+    const { client, posted } = await connectClient(url, { capabilities: { roots: {} }, handlers: { "roots/list": () => ({ roots: [{ uri: "file:///p" }] }) } });
+    await expect(client.callTool({ name: "x", arguments: {} })).resolves.toEqual({ content: [] });
+    const responses = (posted[1]!.body["params"] as { inputResponses: object }).inputResponses;
+    expect(Object.getOwnPropertyNames(responses)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(responses)).toBe(Object.prototype);
+    await client.close();
+  });
+});
