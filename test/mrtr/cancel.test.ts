@@ -127,7 +127,7 @@ describe("over the typed client and over stdio", () => {
     });
     const [a, b] = R.createInMemoryTransportPair();
     await server.connect(b);
-    const client = new R.McpClient({ logger: null, capabilities: ALL_CAPS });
+    const client = new R.McpClient({ logger: null, capabilities: ALL_CAPS, returnInputRequired: true });
     await client.connect(a);
     const ac = new AbortController();
     const slow = client.callTool({ name: "slow" }, { signal: ac.signal }).catch((e: unknown) => e);
@@ -145,7 +145,7 @@ describe("over the typed client and over stdio", () => {
     const c2s = new PassThrough();
     const s2c = new PassThrough();
     const server = scenarioServer();
-    const client = new R.McpClient({ logger: null, capabilities: ALL_CAPS });
+    const client = new R.McpClient({ logger: null, capabilities: ALL_CAPS, returnInputRequired: true });
     await server.connect(new StdioTransport({ input: c2s, output: s2c }));
     await client.connect(new StdioTransport({ input: s2c, output: c2s }));
     const name = "test_input_required_result_multi_round";

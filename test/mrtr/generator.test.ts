@@ -89,7 +89,9 @@ describe("2026-07-28", () => {
     expect(catalog).toContain("  missingCapabilityCode: -32021,");
     expect(files.get("server.ts")).toContain("inputRequired: createInputRequired(INPUT_REQUIRED, options.requestState),");
     expect(files.get("server.ts")).toContain("ReceiverEndableMethod, InputRequestMap, InputRequiredMethod>");
-    expect(files.get("client.ts")).not.toContain("InputRequestMap");
+    // The client answers input requests through its handlers (endpoint.ts answerInput), not ctx.input.
+    expect(files.get("client.ts")).toContain("handlers?: RequestHandlers<ServerRequestMap & InputRequestSpecs,");
+    expect(files.get("client.ts")).toContain("answerInput: {");
     expect(files.get("client.ts")).not.toContain("mrtr.js");
   });
 
