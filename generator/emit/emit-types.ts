@@ -2,6 +2,7 @@ import { compile, type JSONSchema } from "json-schema-to-typescript";
 import type { SchemaDocument, SchemaNode } from "../load/schema-document.js";
 import { isSchemaNode, refName } from "../load/schema-document.js";
 import { mapSubschemas } from "../load/schema-walk.js";
+import { isTsObject, openDefinitions, specTypeFact } from "./spec-typing.js";
 
 /** Name of the throw-away root type json-schema-to-typescript needs; removed from the output. */
 const ROOT = "McpStubgenSchemaRoot";
@@ -18,7 +19,15 @@ const ROOT = "McpStubgenSchemaRoot";
  */
 export async function emitTypes(doc: SchemaDocument, revision: string): Promise<string> {
   const definitions: Record<string, JSONSchema> = {};
-  for (const [name, node] of doc.defs) definitions[name] = refsToTsType(doc, node) as JSONSchema;
+  const open = openDefinitions(doc);
+  for (const [name, node] of doc.defs) {
+    const schema = refsToTsType(doc, node) as JSONSchema;
+    // Open in the spec's TypeScript (see spec-typing.ts): an index signature, as the spec has.
+    if (open.has(name) && schema.additionalProperties === undefined) schema.additionalProperties = {};
+    // A per-revision fact the schema has no evidence of (a table in spec-typing.ts, one reason per entry).
+    const fact = specTypeFact(revision, name);
+    definitions[name] = fact === undefined ? schema : ({ description: schema.description, tsType: fact } as JSONSchema);
+  }
   const raw = await compile(
     { title: ROOT, type: "object", properties: {}, additionalProperties: false, definitions },
     ROOT,
@@ -83,6 +92,7 @@ function refsToTsType(doc: SchemaDocument, node: unknown): unknown {
   const keys = Object.keys(node);
   if (keys.length === 1 && isSchemaNode(node["not"]) && Object.keys(node["not"]).length === 0) out["tsType"] = "never";
   if (!CONSTRAINS_TYPE.some((k) => k in node)) out["tsType"] = "unknown";
+  if (isTsObject(node)) out["tsType"] = "object";
   return out satisfies SchemaNode;
 }
 
