@@ -17,9 +17,19 @@ const ROOT = "McpStubgenSchemaRoot";
  * and never copies a referenced schema inline (which it otherwise does when a `$ref` carries a
  * sibling `description`, yielding `Annotations1`, `Annotations2`, … in 2025-11-25).
  */
-export async function emitTypes(doc: SchemaDocument, revision: string): Promise<string> {
+export interface EmitTypesOptions {
+  /**
+   * Index signatures only where a definition's own schema writes `additionalProperties`: no
+   * inherited ones, no open `{ type: "object" }` definitions. Object literals of results then
+   * reject misspelt properties, at the price of assignability with the spec's `schema.ts`
+   * (values of the spec's or an SDK's result types no longer fit ours). Default off.
+   */
+  readonly strictObjects?: boolean | undefined;
+}
+
+export async function emitTypes(doc: SchemaDocument, revision: string, options: EmitTypesOptions = {}): Promise<string> {
   const definitions: Record<string, JSONSchema> = {};
-  const open = openDefinitions(doc);
+  const open = options.strictObjects === true ? new Set<string>() : openDefinitions(doc);
   for (const [name, node] of doc.defs) {
     const schema = refsToTsType(doc, node) as JSONSchema;
     // Open in the spec's TypeScript (see spec-typing.ts): an index signature, as the spec has.

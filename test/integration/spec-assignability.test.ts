@@ -32,4 +32,12 @@ describe("generated types and the spec's schema.ts are mutually assignable", () 
     expect(report.names).toBeGreaterThan(70);
     expect(report.failures.map((f) => `${f.name} ${f.direction}: ${f.reason}`)).toEqual([]);
   });
+
+  it("with strictObjects (--strict-objects), the spec's values still fit ours, but ours lack the spec's inherited index signatures", async () => {
+    const strictOut = mkdtempSync(join(tmpdir(), "mcp-stubgen-spec-strict-"));
+    await generate({ revisions: ["2025-11-25"], out: strictOut, cacheDir: TEST_CACHE_DIR, strictObjects: true });
+    const [report] = checkOutput(SHARED_SCHEMAS, strictOut, ["2025-11-25"]);
+    expect(report!.failures.filter((f) => f.direction === "spec→ours")).toEqual([]);
+    expect(report!.failures.map((f) => f.name)).toContain("ListToolsResult");
+  });
 });
