@@ -2,7 +2,7 @@ import { compile, type JSONSchema } from "json-schema-to-typescript";
 import type { SchemaDocument, SchemaNode } from "../load/schema-document.js";
 import { isSchemaNode, refName } from "../load/schema-document.js";
 import { mapSubschemas } from "../load/schema-walk.js";
-import { isTsObject, openDefinitions, specTypeFact } from "./spec-typing.js";
+import { isTsObject, openDefinitions, specTypeFact } from "../model/spec-typing.js";
 
 /** Name of the throw-away root type json-schema-to-typescript needs; removed from the output. */
 const ROOT = "McpStubgenSchemaRoot";

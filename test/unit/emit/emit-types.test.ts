@@ -112,7 +112,7 @@ describe("emitTypes", () => {
     });
   });
 
-  describe("typed as the spec's schema.ts means it (generator/emit/spec-typing.ts)", () => {
+  describe("typed as the spec's schema.ts means it (generator/model/spec-typing.ts)", () => {
     /** An index signature of the declaration itself, not of a nested object. */
     const TOP_LEVEL_INDEX = /^  \[k: string\]: unknown$/m;
     const meta = { type: "object", additionalProperties: {}, description: "Meta." };

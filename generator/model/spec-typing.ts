@@ -76,6 +76,22 @@ function extendsBase(doc: SchemaDocument, name: string, node: SchemaNode, base: 
   return baseProps.length > 0 && baseProps.every(([k, v]) => repeats(doc, props[k], v));
 }
 
+const openByDoc = new WeakMap<SchemaDocument, ReadonlySet<unknown>>();
+
+/**
+ * Whether `node` is the schema node of a definition that is open in the spec's TypeScript
+ * (`openDefinitions`): `mcp-stubgen diff` reads a missing `additionalProperties` there as an
+ * index signature, as types.ts writes it.
+ */
+export function isOpenDefinitionNode(doc: SchemaDocument, node: unknown): boolean {
+  let nodes = openByDoc.get(doc);
+  if (nodes === undefined) {
+    nodes = new Set([...openDefinitions(doc)].map((name) => doc.defs.get(name)));
+    openByDoc.set(doc, nodes);
+  }
+  return nodes.has(node);
+}
+
 /** `{ type: "object", properties: {}, additionalProperties: true }` (and a description at most): TypeScript's `object`. */
 export function isTsObject(node: SchemaNode): boolean {
   const keys = Object.keys(node).filter((k) => k !== "description" && k !== "title" && k !== "$comment");
