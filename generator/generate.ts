@@ -32,6 +32,12 @@ export interface GenerateOptions {
    * every `<out>/<revision>/` imports it; `inline`: each revision folder holds its own copy.
    */
   readonly runtime?: RuntimeLayout | undefined;
+  /**
+   * Result and other object types without the index signatures the spec's TypeScript inherits
+   * (misspelt properties in handler results become errors; the types are then not assignable
+   * from the spec's `schema.ts` types). Default false.
+   */
+  readonly strictObjects?: boolean | undefined;
   /** Schema cache folder (default: `.mcp-stubgen/schema` in the working folder). */
   readonly cacheDir?: string | undefined;
   /** The schema is a fragment: no MCP direction unions is fine (else an error). */
@@ -128,7 +134,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   for (const revision of selected) {
     const { doc, model, policy } = await modelRevision(revision, { ...options, manifest });
     if (!options.fragment) checkDirectionUnions(doc);
-    revisionOutput.set(revision, await finishFiles(await renderRevision(doc, model, policy, finish.runtime), finish, runtimeNames));
+    revisionOutput.set(revision, await finishFiles(await renderRevision(doc, model, policy, finish.runtime, { strictObjects: options.strictObjects }), finish, runtimeNames));
   }
   const output = new Map<string, FileSet>();
   if (shared) output.set(RUNTIME_DIR, await finishFiles(renderRuntime(), finish));

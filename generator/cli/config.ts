@@ -21,11 +21,13 @@ export interface StubgenConfig {
   readonly emit?: "ts" | "js";
   /** The runtime once in `<out>/runtime/`, or a copy in each revision folder (generate). */
   readonly runtime?: "shared" | "inline";
+  /** No inherited index signatures in the generated types (generate; see --strict-objects). */
+  readonly strictObjects?: boolean;
 }
 
 export const CONFIG_FILE = "mcp-stubgen.config.json";
 
-const KEYS = "revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime";
+const KEYS = "revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects";
 
 /** A config and the file it came from (null: no config file, the empty config). */
 export interface LoadedConfig {
@@ -94,6 +96,7 @@ export function validateConfig(value: unknown, file: string, at: string): Stubge
         break;
       case "all":
       case "fragment":
+      case "strictObjects":
         if (typeof v !== "boolean") fail(where, "true or false");
         config[key] = v as boolean;
         break;

@@ -78,6 +78,7 @@ function options(args: CommonArgs & Record<string, unknown>, { config, cacheDir 
     importExtension: oneOf(args, "import-ext", ["js", "ts"] as const, (ext) => `.${ext}` as const) ?? config.importExtension,
     emit: oneOf(args, "emit", ["ts", "js"] as const, (emit) => emit) ?? config.emit,
     runtime: oneOf(args, "runtime", ["shared", "inline"] as const, (runtime) => runtime) ?? config.runtime,
+    strictObjects: (args["strict-objects"] as boolean | undefined) ?? config.strictObjects,
   };
 }
 
@@ -120,6 +121,11 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           .option("runtime", {
             type: "string",
             describe: "shared (default): the runtime once in <out>/runtime/, imported by every revision; inline: a copy in each revision folder",
+          })
+          .option("strict-objects", {
+            type: "boolean",
+            describe:
+              "Index signatures only where a definition itself allows extra properties: misspelt properties in results become errors, but the types no longer accept values of the spec's own TypeScript types (default: off)",
           })
           .example("$0 generate --all", "every known revision into out/")
           .example("$0 generate -r 2025-11-25 --check", "exit 1 when out/2025-11-25 is stale"),

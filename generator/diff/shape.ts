@@ -1,4 +1,5 @@
 import { isSchemaNode, refName, type SchemaDocument } from "../load/schema-document.js";
+import { isOpenDefinitionNode } from "../model/spec-typing.js";
 
 /**
  * A normalized view of a JSON Schema node, for `mcp-stubgen diff`: only what decides the
@@ -69,7 +70,10 @@ function objectShape(doc: SchemaDocument, node: { readonly [key: string]: unknow
     .sort(compareText)
     .map((name) => ({ name, required: required.includes(name), shape: shapeOf(doc, props[name]) }));
   const extra = node["additionalProperties"];
-  const additional = extra === undefined || extra === false ? null : shapeOf(doc, extra);
+  // A definition the spec's TypeScript leaves open (an inherited index signature, spec-typing.ts)
+  // is open here too, as in types.ts.
+  const open = extra === undefined && isOpenDefinitionNode(doc, node);
+  const additional = open ? UNKNOWN : extra === undefined || extra === false ? null : shapeOf(doc, extra);
   return { kind: "object", properties, additional };
 }
 

@@ -2,6 +2,7 @@ import { compile, type JSONSchema } from "json-schema-to-typescript";
 import type { SchemaDocument, SchemaNode } from "../load/schema-document.js";
 import { isSchemaNode, refName } from "../load/schema-document.js";
 import { mapSubschemas } from "../load/schema-walk.js";
+import { isTsObject, openDefinitions, specTypeFact } from "../model/spec-typing.js";
 
 /** Name of the throw-away root type json-schema-to-typescript needs; removed from the output. */
 const ROOT = "McpStubgenSchemaRoot";
@@ -16,9 +17,27 @@ const ROOT = "McpStubgenSchemaRoot";
  * and never copies a referenced schema inline (which it otherwise does when a `$ref` carries a
  * sibling `description`, yielding `Annotations1`, `Annotations2`, … in 2025-11-25).
  */
-export async function emitTypes(doc: SchemaDocument, revision: string): Promise<string> {
+export interface EmitTypesOptions {
+  /**
+   * Index signatures only where a definition's own schema writes `additionalProperties`: no
+   * inherited ones, no open `{ type: "object" }` definitions. Object literals of results then
+   * reject misspelt properties, at the price of assignability with the spec's `schema.ts`
+   * (values of the spec's or an SDK's result types no longer fit ours). Default off.
+   */
+  readonly strictObjects?: boolean | undefined;
+}
+
+export async function emitTypes(doc: SchemaDocument, revision: string, options: EmitTypesOptions = {}): Promise<string> {
   const definitions: Record<string, JSONSchema> = {};
-  for (const [name, node] of doc.defs) definitions[name] = refsToTsType(doc, node) as JSONSchema;
+  const open = options.strictObjects === true ? new Set<string>() : openDefinitions(doc);
+  for (const [name, node] of doc.defs) {
+    const schema = refsToTsType(doc, node) as JSONSchema;
+    // Open in the spec's TypeScript (see spec-typing.ts): an index signature, as the spec has.
+    if (open.has(name) && schema.additionalProperties === undefined) schema.additionalProperties = {};
+    // A per-revision fact the schema has no evidence of (a table in spec-typing.ts, one reason per entry).
+    const fact = specTypeFact(revision, name);
+    definitions[name] = fact === undefined ? schema : ({ description: schema.description, tsType: fact } as JSONSchema);
+  }
   const raw = await compile(
     { title: ROOT, type: "object", properties: {}, additionalProperties: false, definitions },
     ROOT,
@@ -83,6 +102,7 @@ function refsToTsType(doc: SchemaDocument, node: unknown): unknown {
   const keys = Object.keys(node);
   if (keys.length === 1 && isSchemaNode(node["not"]) && Object.keys(node["not"]).length === 0) out["tsType"] = "never";
   if (!CONSTRAINS_TYPE.some((k) => k in node)) out["tsType"] = "unknown";
+  if (isTsObject(node)) out["tsType"] = "object";
   return out satisfies SchemaNode;
 }
 

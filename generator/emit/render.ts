@@ -1,5 +1,5 @@
 import type { SchemaDocument } from "../load/schema-document.js";
-import { emitTypes } from "./emit-types.js";
+import { emitTypes, type EmitTypesOptions } from "./emit-types.js";
 import { formatResult, formatTypeExpr, type MethodKind, type SchemaModel, type Side } from "../model/model.js";
 import { TOOL_VERSION } from "../project.js";
 import { loadRuntimeSources, RUNTIME_SOURCE_DIR, templates, type Template } from "./templates.js";
@@ -144,12 +144,18 @@ export function renderRuntime(): FileSet {
  * `./protocol.js` and so on; `shared`: importing `../runtime/protocol.js` and so on (written once
  * by renderRuntime), plus a re-export for each of REEXPORTED_RUNTIME_FILES.
  */
-export async function renderRevision(doc: SchemaDocument, model: SchemaModel, policy: RevisionPolicy, layout: RuntimeLayout): Promise<FileSet> {
+export async function renderRevision(
+  doc: SchemaDocument,
+  model: SchemaModel,
+  policy: RevisionPolicy,
+  layout: RuntimeLayout,
+  typeOptions: EmitTypesOptions = {},
+): Promise<FileSet> {
   const t = templates();
   const header = { toolVersion: TOOL_VERSION, revision: model.revision, sha256: model.sha256 };
   const runtimeDir = layout === "inline" ? "./" : `../${RUNTIME_DIR}/`;
   const render = (name: string, view: object) => (t.get(name) as Template)({ ...header, runtimeDir, ...view });
-  const body = await emitTypes(doc, model.revision);
+  const body = await emitTypes(doc, model.revision, typeOptions);
   // subscriptions/listen (server side only), where the revision has it.
   const subscriptions = subscriptionsTemplateView(subscriptionsView(doc, model), model);
   const runtimePart: Array<[string, string]> =

@@ -60,7 +60,7 @@ describe("config file", () => {
     const r = await runCli(["generate"], cwd);
     const line = expectOneErrorLine(r);
     expect(line).toContain(`${join(realpathSync(cwd), "mcp-stubgen.config.json")}#/outDir: `);
-    expect(line).toMatch(/invalid config: expected one of the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime$/);
+    expect(line).toMatch(/invalid config: expected one of the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects$/);
     expect(snapshot(cwd)).toEqual(before);
   });
 
@@ -108,7 +108,7 @@ describe("config file errors name the file", () => {
     const r = await runCli(["generate", "--config", "missing.json"], cwd);
     expect(expectOneErrorLine(r)).toBe(
       `mcp-stubgen: error: ${join(realpathSync(cwd), "missing.json")}: cannot read the config file: no such file (ENOENT); ` +
-        "expected a JSON object with the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime",
+        "expected a JSON object with the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects",
     );
     expect(fileList(cwd)).toEqual([]);
   });

@@ -71,8 +71,8 @@ export async function clientHandlesInputRequired() {
   assertType<Equal<typeof requested, T.CallToolResult | T.InputRequiredResult>>();
   assertType<Equal<typeof read, T.ReadResourceResult | T.InputRequiredResult>>();
   assertType<Equal<typeof prompt, T.GetPromptResult | T.InputRequiredResult>>();
-  // @ts-expect-error an InputRequiredResult has no content: check which result came back first
-  called.content;
+  // @ts-expect-error an InputRequiredResult has no content (only its index signature, unknown, as in the spec's Result): check which result came back first
+  called.content.length;
   if ("inputRequests" in called || "requestState" in called) return called.requestState;
   const listed = await client.listTools({});
   return listed.tools.length;

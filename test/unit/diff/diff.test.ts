@@ -243,7 +243,7 @@ describe("definitions added, removed and changed (definitions/)", () => {
       { definition: "Alias", change: "type", before: "Shared", after: "Fresh", breaking: false },
       { definition: "Holder", change: "property-type", property: "payload", before: "{ x: string }", after: "Shared", breaking: false },
       { definition: "Pair", change: "type", before: "Shared & { y: number }", after: "{ x: string; y: number; z?: boolean }", breaking: false },
-      { definition: "Token", change: "type", before: "string", after: "object", breaking: true },
+      { definition: "Token", change: "type", before: "string", after: "{ [key: string]: unknown }", breaking: true },
     ]);
   });
 });

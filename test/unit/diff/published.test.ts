@@ -239,7 +239,12 @@ describe("2025-11-25 → 2026-07-28", () => {
     // Methods: 3 added, 23 removed, 7 changed in 8 entries (above). Definitions: 42 names only in
     // 2026-07-28, 32 only in 2025-11-25 (key sets of $defs compared by hand). The
     // changed-definition count and the breaking total (23 removed methods + 8 method changes + 32
-    // removed definitions + 105 breaking definition changes) are pinned from the reviewed output.
+    // removed definitions + 75 breaking definition changes) are pinned from the reviewed output.
+    // Definitions open in the spec's TypeScript (inherited index signatures, spec-typing.ts) are
+    // open here too: `_meta: { [key: string]: unknown }` → `MetaObject` / `ResultMetaObject` /
+    // `NotificationMetaObject` is no longer narrowing (was 30 of the 168 breaking), while
+    // CreateMessageResult, ElicitResult and ListRootsResult, no longer Results in 2026-07-28,
+    // lose Result's index signature (3 more changes, breaking).
     expect(diff.summary).toEqual({
       methodsAdded: 3,
       methodsRemoved: 23,
@@ -249,11 +254,11 @@ describe("2025-11-25 → 2026-07-28", () => {
       definitionsChanged: 59,
       policyKeysChanged: 7,
       cancellableChanged: 0,
-      changes: 232,
-      breaking: 168,
+      changes: 235,
+      breaking: 138,
     });
     expect(diff.definitions.added.filter((d) => d.breaking)).toEqual([]);
     expect(diff.definitions.removed.filter((d) => d.breaking)).toHaveLength(32);
-    expect(diff.definitions.changed.filter((d) => d.breaking)).toHaveLength(105);
+    expect(diff.definitions.changed.filter((d) => d.breaking)).toHaveLength(75);
   });
 });

@@ -112,6 +112,60 @@ describe("emitTypes", () => {
     });
   });
 
+  describe("typed as the spec's schema.ts means it (generator/model/spec-typing.ts)", () => {
+    /** An index signature of the declaration itself, not of a nested object. */
+    const TOP_LEVEL_INDEX = /^  \[k: string\]: unknown$/m;
+    const meta = { type: "object", additionalProperties: {}, description: "Meta." };
+    const inheriting = {
+      Result: { type: "object", additionalProperties: {}, properties: { _meta: meta } },
+      ListThingsResult: { type: "object", properties: { _meta: meta, things: { type: "array", items: { type: "string" } } }, required: ["things"] },
+      Thing: { type: "object", properties: { _meta: meta, name: { type: "string" } } },
+      MetaObject: { type: "object", description: "Any keys." },
+      RequestMetaObject: { type: "object", description: "Extends {@link MetaObject} with request keys.", properties: { progressToken: { type: "string" } } },
+      Closed: { type: "object", properties: { a: { type: "string" } } },
+      Holder: { type: "object", properties: { form: { type: "object", properties: {}, additionalProperties: true, description: "Anything." } } },
+    };
+
+    it("gives a …Result that repeats every property of Result the index signature Result has, and not a Thing that only shares _meta", async () => {
+      const source = await emitTypes(docFrom(inheriting), "r");
+      expect(declaration(source, "ListThingsResult")).toMatch(TOP_LEVEL_INDEX);
+      expect(declaration(source, "Thing")).not.toMatch(TOP_LEVEL_INDEX);
+      expect(declaration(source, "Closed")).not.toMatch(TOP_LEVEL_INDEX);
+    });
+
+    it("opens a definition that says only type: object, and one whose description says it extends an open one", async () => {
+      const source = await emitTypes(docFrom(inheriting), "r");
+      expect(declaration(source, "MetaObject")).toMatch(/\[k: string\]: unknown/);
+      expect(declaration(source, "RequestMetaObject")).toMatch(/^\s+\[k: string\]: unknown$/m);
+    });
+
+    it("types { type: object, properties: {}, additionalProperties: true } as object", async () => {
+      expect(declaration(await emitTypes(docFrom(inheriting), "r"), "Holder")).toMatch(/^\s+form\?: object$/m);
+    });
+
+    it("with strictObjects, gives index signatures only where a definition's own schema writes them", async () => {
+      const source = await emitTypes(docFrom(inheriting), "r", { strictObjects: true });
+      expect(declaration(source, "Result")).toMatch(/\[k: string\]: unknown/);
+      for (const name of ["ListThingsResult", "RequestMetaObject"]) expect(declaration(source, name), name).not.toMatch(TOP_LEVEL_INDEX);
+      // The trade-off: a misspelt property of a result is an error only with strictObjects.
+      const use = 'import type { ListThingsResult } from "./types";\nexport const r: ListThingsResult = { things: [], thnigs: [] };\n';
+      const errors = typecheckInMemory({ "/s/types.ts": source, "/s/use.ts": use });
+      expect(errors).toHaveLength(1);
+      expect([2353, 2561]).toContain(errors[0]!.code);
+      expect(typecheckInMemory({ "/d/types.ts": await emitTypes(docFrom(inheriting), "r"), "/d/use.ts": use })).toEqual([]);
+    });
+
+    it("writes a per-revision fact from its table only for the revisions it names (JSONValue with null)", async () => {
+      const defs = {
+        JSONValue: { anyOf: [{ $ref: "#/$defs/JSONObject" }, { type: "array", items: { $ref: "#/$defs/JSONValue" } }, { type: ["string", "integer", "boolean"] }] },
+        JSONObject: { type: "object", additionalProperties: { $ref: "#/$defs/JSONValue" } },
+        JSONArray: { type: "array", items: { $ref: "#/$defs/JSONValue" } },
+      };
+      expect(declaration(await emitTypes(docFrom(defs), "2026-07-28"), "JSONValue")).toContain("string | number | boolean | null | JSONObject | JSONArray");
+      expect(declaration(await emitTypes(docFrom(defs), "other"), "JSONValue")).not.toContain("null");
+    });
+  });
+
   describe("types", () => {
     it("makes a schema that says nothing about its type unknown", () => {
       expect(shapes()).toMatch(/^export type Anything = unknown$/m);
