@@ -25,11 +25,15 @@ export interface ContentEnv {
 
 export type ToolArgs = Readonly<Record<string, unknown>>;
 
-/** A tool's answer before its era adds what the revision requires (2026-07-28: resultType). */
-export interface ContentResult {
+/**
+ * A tool's answer before its era adds what the revision requires (2026-07-28: resultType). A type
+ * alias, not an interface: results have an index signature (as in the spec's Result), which only
+ * an alias's object type satisfies implicitly.
+ */
+export type ContentResult = {
   content: ContentBlock[];
   isError?: boolean;
-}
+};
 
 export interface ContentToolEntry {
   readonly tool: Tool;
