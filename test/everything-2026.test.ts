@@ -3,10 +3,8 @@
  * 2026-07-28 handler (examples/everything-2026/era.ts), and the server answering a 2025-11-25
  * session and 2026-07-28 requests side by side over real HTTP.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEverythingServer, type RunningEverythingServer } from "./helpers/everything-server.js";
 import { isModern, type RoutedRequest } from "../examples/everything-2026/era.js";
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
@@ -46,29 +44,16 @@ describe("isModern (which era a request belongs to)", () => {
 // ---------------------------------------------------------------------------------------------
 // Over HTTP: the everything-server serves a 2025-11-25 session and 2026-07-28 requests on /mcp.
 
-let server: ChildProcess | undefined;
+let server: RunningEverythingServer | undefined;
 let url = "";
 
 beforeAll(async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "examples/everything-server.ts", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-  server = child;
-  const lines = createInterface({ input: child.stdout! });
-  url = await Promise.race([
-    new Promise<string>((resolve) =>
-      lines.on("line", (line) => {
-        const found = /^listening on (\S+)/.exec(line)?.[1];
-        if (found !== undefined) resolve(found);
-      }),
-    ),
-    once(child, "exit").then(([code]) => Promise.reject(new Error(`everything-server exited with ${String(code)}`))),
-  ]);
+  server = await startEverythingServer();
+  url = server.url;
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill("SIGTERM");
-    await once(server, "exit");
-  }
+  await server?.stop();
 });
 
 interface Answer {

@@ -3,32 +3,19 @@
  * Object.prototype get -32601, exactly like any unknown method (the handler tables use own
  * properties only), and the session keeps serving.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEverythingServer, type RunningEverythingServer } from "./helpers/everything-server.js";
 
-let server: ChildProcess | undefined;
+let server: RunningEverythingServer | undefined;
 let url = "";
 
 beforeAll(async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "examples/everything-server.ts", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-  server = child;
-  const lines = createInterface({ input: child.stdout! });
-  url = await Promise.race([
-    new Promise<string>((resolve) => lines.on("line", (line) => {
-      const found = /^listening on (\S+)/.exec(line)?.[1];
-      if (found !== undefined) resolve(found);
-    })),
-    once(child, "exit").then(([code]) => Promise.reject(new Error(`everything-server exited with ${String(code)}`))),
-  ]);
+  server = await startEverythingServer();
+  url = server.url;
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill("SIGTERM");
-    await once(server, "exit");
-  }
+  await server?.stop();
 });
 
 /** POSTs one JSON-RPC message; returns the session id and the JSON-RPC message of the answer. */
