@@ -1,8 +1,9 @@
 // Prepares what the tests read: the published schemas in a test cache (from ../shared/mcp-schema
 // when it exists, else downloaded from the pinned upstream commit; sha256-checked either way)
 // and the generated output of every revision in test/generated/ (git-ignored), which the stub
-// tests import and type-check; and out/2025-11-25 (git-ignored), which the examples import and
-// the type-check covers. Run by `npm test` after the build, and by vitest's global setup.
+// tests import and type-check; and out/2025-11-25 and out/2026-07-28 (git-ignored), which the
+// examples and benchmarks import and the type-check covers (CI runs `npm test` without
+// `npm run generate`, so these must be made here). Run by `npm test` after the build, and by vitest's global setup.
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +17,7 @@ export async function prepare() {
   const { generate, pullSchemas } = await import(join(root, "dist", "generator", "index.js"));
   await pullSchemas([], { cacheDir: TEST_CACHE_DIR, from: existsSync(SHARED_SCHEMAS) ? SHARED_SCHEMAS : undefined });
   await generate({ all: true, out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR });
-  await generate({ revisions: ["2025-11-25"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR });
+  await generate({ revisions: ["2025-11-25", "2026-07-28"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
