@@ -15,15 +15,22 @@
  * 3. Runs the suite's CLI for each run with the Node 22 pinned in conformance/package.json (only
  *    the CLI uses it), each writing into its own folder under conformance/results/.
  * 4. Prints the suite's output, one summary line per run and a final verdict, stops the server
- *    (also on an error or a signal) and exits non-zero unless both runs pass.
+ *    (also on an error or a signal) and exits non-zero unless every run passes (the client scenarios count as one run).
  *
  * A run passes when the suite exits 0 and its SUMMARY shows no failing scenario except, for (b),
  * the listed ones. That is stricter than the suite in (b): `--requirements` leaves the pending
  * and extension scenarios unscored, and this runner counts the pending ones (a failure there
  * fails the run). A listed scenario that passes is a stale entry and fails the run too.
  *
+ * 5. Then the client scenarios (CLIENT_SCENARIOS), once each, with examples/everything-client.ts
+ *    as the client under test: `client --command "<node> --import tsx everything-client.ts"
+ *    --scenario NAME [--spec-version V]`; the suite starts its own server per scenario, appends
+ *    its URL to the command and sets MCP_CONFORMANCE_SCENARIO / _PROTOCOL_VERSION / _CONTEXT.
+ *    A scenario passes when the CLI exits 0 and its checks.json holds checks, none a FAILURE;
+ *    no client failure is expected (no baseline file), so any failed check fails the run.
+ *
  * conformance/results/ holds the last run only: one folder per suite run (a checks.json per
- * scenario), and server.log.
+ * scenario), client-<version>/ per client era, and server.log.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -51,6 +58,31 @@ const RUNS = [
     expectedFile: EXPECTED_2026,
   },
 ];
+
+/**
+ * The client scenarios, per protocol version (`--spec-version`): the core ones of 2025-11-25 and
+ * the 2026-07-28 set of issue 14. The `auth/*` scenarios are out of scope (conformance/README.md:
+ * OAuth belongs in the transport's `fetch` wrapper, not in the generated client).
+ */
+const CLIENT_SCENARIOS = [
+  { version: "2025-11-25", names: ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"] },
+  {
+    version: "2026-07-28",
+    names: [
+      "tools_call",
+      "request-metadata",
+      "sep-2322-client-request-state",
+      "http-standard-headers",
+      "http-custom-headers",
+      "http-invalid-tool-headers",
+      "json-schema-ref-no-deref",
+      "json-schema-2020-12-preservation",
+    ],
+  },
+];
+const CLIENT_SCRIPT = join(ROOT, "examples", "everything-client.ts");
+/** Bound the suite puts on one client run (its --timeout), in ms. */
+const CLIENT_TIMEOUT_MS = 30_000;
 
 const started = Date.now();
 const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
@@ -185,6 +217,80 @@ async function runSuite(entry, url, run) {
   return { code: code ?? (signal === null ? 1 : 128), output };
 }
 
+/** A POSIX shell word (the suite runs the client command through a shell). */
+const shellQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Runs one client scenario: the suite's CLI on Node 22, the everything-client on this Node.
+ * Returns the CLI's exit code and the checks of the scenario's checks.json (undefined when it
+ * wrote none). The CLI's own output goes to client.log in the era's folder.
+ */
+async function runClientScenario(entry, version, name) {
+  const folder = join(RESULTS, `client-${version}`);
+  mkdirSync(folder, { recursive: true });
+  const command = [process.execPath, "--import", "tsx", CLIENT_SCRIPT].map(shellQuote).join(" ");
+  const args = [entry, "client", "--command", command, "--scenario", name, "--spec-version", version];
+  args.push("--timeout", String(CLIENT_TIMEOUT_MS), "--output-dir", folder);
+  const log = createWriteStream(join(folder, "client.log"), { flags: "a" });
+  log.write(`\n=== ${name} (${version})\n`);
+  const before = new Set(readdirSync(folder));
+  const cli = spawn(NODE22, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  children.add(cli);
+  cli.stdout.pipe(log, { end: false });
+  cli.stderr.pipe(log, { end: false });
+  const [code, signal] = await once(cli, "exit");
+  children.delete(cli);
+  await new Promise((resolve) => log.end(resolve));
+  // The suite writes <folder>/<scenario>-<timestamp>/checks.json; the new one is this run's.
+  const written = readdirSync(folder).filter((entry) => !before.has(entry) && entry.startsWith(`${name.replaceAll("/", "-")}-`));
+  let checks;
+  for (const dir of written) {
+    try {
+      checks = JSON.parse(readFileSync(join(folder, dir, "checks.json"), "utf8"));
+    } catch {
+      // no checks.json: judged below as a failure
+    }
+  }
+  return { code: code ?? (signal === null ? 1 : 128), checks: Array.isArray(checks) ? checks : undefined };
+}
+
+/** One client scenario's verdict: its line and its check counts. */
+function judgeClient(version, name, code, checks) {
+  const count = (status) => (checks ?? []).filter((c) => c.status === status).length;
+  const passed = count("SUCCESS");
+  const failed = checks === undefined ? 1 : count("FAILURE");
+  const warned = (checks ?? []).filter((c) => c.status === "WARNING").map((c) => c.id);
+  const ok = code === 0 && checks !== undefined && checks.length > 0 && failed === 0;
+  const parts = checks === undefined ? ["no checks.json"] : [`${passed} passed, ${failed} failed checks`];
+  if (warned.length > 0) parts.push(`${warned.length} warning(s): ${warned.join(", ")}`);
+  if (checks !== undefined && checks.length === 0) parts.push("no checks");
+  if (code !== 0) parts.push(`the suite exited ${code}`);
+  if (!ok) parts.push(`see ${rel(join(RESULTS, `client-${version}`, "client.log"))}`);
+  return { ok, passed, failed, line: `  ${ok ? "✓" : "✗"} ${name} (${version}): ${parts.join("; ")}` };
+}
+
+/** Every client scenario of CLIENT_SCENARIOS; one line each, then the totals. */
+async function runClients(entry) {
+  const verdicts = [];
+  for (const { version, names } of CLIENT_SCENARIOS) {
+    for (const name of names) {
+      const { code, checks } = await runClientScenario(entry, version, name);
+      if (interrupted) return undefined;
+      const verdict = judgeClient(version, name, code, checks);
+      console.log(verdict.line);
+      verdicts.push(verdict);
+    }
+  }
+  const passed = verdicts.reduce((sum, v) => sum + v.passed, 0);
+  const failed = verdicts.reduce((sum, v) => sum + v.failed, 0);
+  const scenariosPassed = verdicts.filter((v) => v.ok).length;
+  const ok = scenariosPassed === verdicts.length;
+  const line =
+    `client scenarios: ${ok ? "PASSED" : "FAILED"}: ${passed} passed, ${failed} failed checks; ` +
+    `${scenariosPassed}/${verdicts.length} scenarios passed; results in ${rel(RESULTS)}/client-<version>/`;
+  return { ok, line };
+}
+
 /** From the suite's SUMMARY block: "✓ name: 1 passed, 0 failed" per scenario, then "Total: …". */
 function summarize(output) {
   const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
@@ -276,10 +382,16 @@ async function main() {
   await stop(server);
 
   if (diedDuringSuite) console.error(`conformance: the server exited during the suite; last lines of server.log:\n${tail(join(RESULTS, "server.log"))}`);
+
+  console.log(`\nconformance: client scenarios (examples/everything-client.ts), ${CLIENT_SCENARIOS.map((e) => `${e.names.length} of ${e.version}`).join(", ")}\n`);
+  const clients = await runClients(entry);
+  if (clients === undefined) return;
+  verdicts.push(clients);
+
   console.log("");
   for (const { line } of verdicts) console.log(`conformance: ${line}`);
-  const ok = !diedDuringSuite && verdicts.length === RUNS.length && verdicts.every((v) => v.ok);
-  console.log(`conformance: ${ok ? "PASSED" : "FAILED"} (${verdicts.filter((v) => v.ok).length}/${RUNS.length} runs passed) in ${seconds()}`);
+  const ok = !diedDuringSuite && verdicts.length === RUNS.length + 1 && verdicts.every((v) => v.ok);
+  console.log(`conformance: ${ok ? "PASSED" : "FAILED"} (${verdicts.filter((v) => v.ok).length}/${RUNS.length + 1} runs passed) in ${seconds()}`);
   process.exitCode = ok ? 0 : 1;
 }
 
