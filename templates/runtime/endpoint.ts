@@ -91,6 +91,8 @@ export interface AnswerInputOptions {
   readonly inputs: ReadonlySet<string>;
   /** Most retries of one request (each answers one InputRequiredResult); one more is refused. */
   readonly maxRounds: number;
+  /** true: InputRequiredResult is returned as it is unless a call's options say otherwise. */
+  readonly returnInputRequired?: boolean | undefined;
 }
 
 /** Why an InputRequiredResult could not be answered (InputRequiredError). */
@@ -394,7 +396,14 @@ export class Endpoint {
   request(method: string, params: object | undefined, options?: RequestOptions, related?: RequestId): Promise<unknown> {
     if (this.#transport === undefined) return Promise.reject(new Error(`${method}: not connected`));
     const answer = this.#options.answerInput;
-    if (answer !== undefined && answer.methods.has(method)) return this.#requestWithInput(answer, method, params as JsonObject | undefined, options, related);
+    if (answer !== undefined && answer.methods.has(method) && !(options?.returnInputRequired ?? answer.returnInputRequired ?? false)) {
+      // A call's own bound replaces the client's (RequestOptions.maxInputRounds).
+      const rounds = options?.maxInputRounds;
+      if (rounds !== undefined && (!Number.isInteger(rounds) || rounds < 0)) {
+        return Promise.reject(new RangeError(`maxInputRounds must be an integer ≥ 0, got ${String(rounds)}`));
+      }
+      return this.#requestWithInput(rounds === undefined ? answer : { ...answer, maxRounds: rounds }, method, params as JsonObject | undefined, options, related);
+    }
     return this.#outgoing.start(method, this.#withRequestMeta(params as JsonObject | undefined), options, related);
   }
 

@@ -248,6 +248,18 @@ export interface RequestOptions {
   maxTotalTimeoutMs?: number | undefined;
   /** Reason sent to the peer when cancelling (default: the abort reason if it is a string). */
   cancelReason?: string | undefined;
+  /**
+   * Multi round-trip requests (2026-07-28 and later, basic/patterns/mrtr), for this call only:
+   * most retries of a request that answers InputRequiredResult (an integer ≥ 0; default: the
+   * client's `maxInputRounds`). Ignored by requests and revisions without InputRequiredResult.
+   */
+  maxInputRounds?: number | undefined;
+  /**
+   * Multi round-trip requests, for this call only: true hands an InputRequiredResult back as it
+   * is (the caller drives the rounds), false answers it through the handlers and retries
+   * (default: the client's `returnInputRequired`). Ignored where maxInputRounds is.
+   */
+  returnInputRequired?: boolean | undefined;
 }
 
 /** Options of a request that must not be cancelled: no signal, no cancel reason. */

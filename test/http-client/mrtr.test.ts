@@ -134,4 +134,35 @@ describe("McpClient: InputRequiredResult over HTTP", () => {
     expect(raw.posted).toHaveLength(1);
     await raw.client.close();
   });
+
+  it("a call's maxInputRounds and returnInputRequired replace the client's, for that call only", async () => {
+    const s = await mrtrServer();
+    const { client, posted } = await connectClient(s.url, { capabilities: CAPABILITIES, handlers, maxInputRounds: 5 });
+    // maxInputRounds: 1 on the call: one retry, then InputRequiredError (the client allows 5).
+    const error = await client.callTool({ name: "always", arguments: {} }, { maxInputRounds: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(R.InputRequiredError);
+    expect((error as R.InputRequiredError).why).toBe("rounds");
+    expect(posted).toHaveLength(2);
+    // returnInputRequired: true on the call: the raw result, one POST, no handler asked.
+    await expect(client.callTool({ name: "ask", arguments: {} }, { returnInputRequired: true })).resolves.toMatchObject({
+      resultType: "input_required",
+      inputRequests: { who: { method: "elicitation/create" } },
+    });
+    expect(posted).toHaveLength(3);
+    // The next call without options follows the client's own settings again (two retries).
+    await expect(client.callTool({ name: "ask", arguments: {} })).resolves.toMatchObject({ content: [{ type: "text", text: "Ada at file:///work" }] });
+    expect(posted).toHaveLength(6);
+    // An invalid bound is a usage error: nothing is sent.
+    await expect(client.callTool({ name: "ask", arguments: {} }, { maxInputRounds: -1 })).rejects.toBeInstanceOf(RangeError);
+    expect(posted).toHaveLength(6);
+    await client.close();
+
+    // returnInputRequired: false on the call answers the rounds of a client that returns them.
+    const raw = await connectClient(s.url, { capabilities: CAPABILITIES, handlers, returnInputRequired: true });
+    await expect(raw.client.callTool({ name: "ask", arguments: {} }, { returnInputRequired: false })).resolves.toMatchObject({
+      content: [{ type: "text", text: "Ada at file:///work" }],
+    });
+    expect(raw.posted.map((p) => p.body["params"] !== undefined && "inputResponses" in (p.body["params"] as object))).toEqual([false, true, true]);
+    await raw.client.close();
+  });
 });

@@ -4,6 +4,7 @@
 import type * as T from "../generated/2026-07-28/index.js";
 import { McpServer, type InputRequestMap, type InputRequestMethod, type InputRequiredMethod } from "../generated/2026-07-28/index.js";
 import { McpServer as McpServer2025 } from "../generated/2025-11-25/index.js";
+import type { McpClient as McpClient2026 } from "../generated/2026-07-28/index.js";
 import type { ClientRequestMap, InputContext, RequestHandlers, ServerNotificationMap, ServerRequestMap } from "../generated/2026-07-28/index.js";
 
 type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
@@ -105,3 +106,14 @@ export const separately: RequestHandlers<ClientRequestMap, ServerRequestMap, Ser
     return input.required({ r: { method: "roots/list" } });
   },
 };
+
+// Per-call MRTR options (RequestOptions.maxInputRounds / returnInputRequired) on the typed methods.
+export async function perCallInputOptions(client: McpClient2026): Promise<void> {
+  await client.callTool({ name: "t", arguments: {} }, { maxInputRounds: 3, returnInputRequired: false });
+  await client.getPrompt({ name: "p" }, { returnInputRequired: true });
+  await client.readResource({ uri: "file:///x" }, { maxInputRounds: 0 });
+  // @ts-expect-error the bound is a number
+  await client.callTool({ name: "t", arguments: {} }, { maxInputRounds: "3" });
+  // @ts-expect-error returnInputRequired is a boolean
+  await client.callTool({ name: "t", arguments: {} }, { returnInputRequired: "yes" });
+}
