@@ -177,10 +177,19 @@ function headerArgument(args: unknown, path: readonly string[]): string | undefi
 /** Most tools whose annotations are remembered; beyond it the oldest are forgotten. */
 const MAX_KNOWN_TOOLS = 10_000;
 
+/** HeaderMismatch (2026-07-28 basic/transports/streamable-http, Server Validation). */
+const HEADER_MISMATCH = -32020;
+/** Most tools/list pages read to refresh a tool's annotations after a HeaderMismatch. */
+const MAX_REFRESH_PAGES = 16;
+/** The ids of the transport's own tools/list requests (a refresh), never an endpoint's. */
+const REFRESH_ID_PREFIX = "mcp-stubgen/tools-list-refresh/";
+
 /** A request on its way: its stream's controller, for closeRequestStream. */
 interface Stream {
   readonly method: string;
   readonly controller: AbortController;
+  /** A request of the transport's own (a refresh): its response goes here, not to onmessage. */
+  readonly capture?: ((message: JsonObject) => void) | undefined;
   /** This side closed it (a cancel): its end is no error. */
   closed: boolean;
   /** Its response was delivered. */
@@ -208,6 +217,8 @@ export class HttpClientTransport implements Transport {
   /** The `x-mcp-header` annotations of every valid tool seen in a tools/list result. */
   readonly #toolHeaders = new Map<string, readonly ToolHeader[]>();
   #closed = false;
+  /** Count of the transport's own tools/list requests (their ids). */
+  #refreshes = 0;
 
   constructor(options: HttpClientTransportOptions) {
     const max = options.maxMessageBytes ?? DEFAULT_MAX_HTTP_MESSAGE_BYTES;
@@ -272,7 +283,7 @@ export class HttpClientTransport implements Transport {
       return Promise.reject(error);
     }
     if (!("id" in message)) return this.#notify(message.method, headers, body);
-    return this.#request(message.id, message.method, headers, body);
+    return this.#request(message.id, message.method, headers, body, message.params);
   }
 
   /** The headers of a POST (Sending Messages 2, Request Metadata). */
@@ -305,13 +316,14 @@ export class HttpClientTransport implements Transport {
     if (!response.ok) throw new HttpStatusError(method, response.status);
   }
 
-  async #request(id: RequestId, method: string, headers: Record<string, string>, body: string): Promise<void> {
+  async #request(id: RequestId, method: string, headers: Record<string, string>, body: string, params: JsonObject | undefined): Promise<void> {
     const stream: Stream = { method, controller: new AbortController(), closed: false, answered: false };
     this.#streams.get(id)?.controller.abort("request id reused");
     this.#streams.set(id, stream);
     try {
       const response = await this.#fetch(this.#url, { method: "POST", headers, body, signal: stream.controller.signal });
-      await this.#read(id, stream, response);
+      const mismatch = await this.#read(id, stream, response, method === "tools/call");
+      if (mismatch !== undefined) await this.#retryAfterMismatch(id, stream, headers, body, params, mismatch);
       if (!stream.answered && !stream.closed) throw new RequestStreamBrokenError(method, id, "the response ended without an answer");
     } catch (error) {
       if (stream.closed || stream.answered) return; // cancelled by this side, or already answered
@@ -325,8 +337,78 @@ export class HttpClientTransport implements Transport {
     }
   }
 
-  /** Reads a request's response: JSON or SSE (Sending Messages 6), or an HTTP error. */
-  async #read(id: RequestId, stream: Stream, response: Response): Promise<void> {
+  /**
+   * A tools/call the server refused with HeaderMismatch ("If the server rejects a request with a
+   * HeaderMismatch error because required Mcp-Param-* headers are missing or do not match the
+   * body, the client SHOULD call tools/list to check for changes to the tool's inputSchema, then
+   * retry the original request with the appropriate headers", Custom Headers from Tool
+   * Parameters): the tools are listed again (at most MAX_REFRESH_PAGES pages, on this request's
+   * signal, so a cancel stops it) and the request is POSTed once more, with the same id, when its
+   * headers changed. Otherwise, or when the refresh fails, the server's error answers the request.
+   */
+  async #retryAfterMismatch(
+    id: RequestId,
+    stream: Stream,
+    headers: Record<string, string>,
+    body: string,
+    params: JsonObject | undefined,
+    mismatch: JsonObject,
+  ): Promise<void> {
+    try {
+      await this.#refreshTools(stream, params?.["_meta"]);
+    } catch (error) {
+      if (stream.closed) return;
+      this.#error(new Error(`tools/call (id ${String(id)}): refreshing the tools after a HeaderMismatch failed: ${error instanceof Error ? error.message : describeValue(error)}`));
+      this.#deliver(stream, id, mismatch);
+      return;
+    }
+    if (stream.closed) return;
+    const again = this.#headersFor("tools/call", params);
+    const same = Object.keys(again).length === Object.keys(headers).length && Object.entries(again).every(([name, value]) => headers[name] === value);
+    if (same) {
+      this.#deliver(stream, id, mismatch);
+      return;
+    }
+    const response = await this.#fetch(this.#url, { method: "POST", headers: again, body, signal: stream.controller.signal });
+    await this.#read(id, stream, response, false);
+  }
+
+  /**
+   * Lists the tools again for their `x-mcp-header` annotations (#learnTools), page by page, with
+   * the `_meta` of the request that needs them (its protocol version, capabilities and client
+   * info: every request carries them). The results go nowhere else.
+   */
+  async #refreshTools(parent: Stream, meta: unknown): Promise<void> {
+    const requestMeta: JsonObject = {};
+    if (isObject(meta)) for (const key of Object.keys(meta)) if (key.startsWith("io.modelcontextprotocol/")) requestMeta[key] = meta[key]!;
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_REFRESH_PAGES; page++) {
+      const id = `${REFRESH_ID_PREFIX}${++this.#refreshes}`;
+      const params: JsonObject = cursor === undefined ? { _meta: requestMeta } : { _meta: requestMeta, cursor };
+      let answer: JsonObject | undefined;
+      // The parent's controller: closing the tools/call's stream aborts its refresh too.
+      const stream: Stream = { method: "tools/list", controller: parent.controller, closed: false, answered: false, capture: (m) => (answer = m) };
+      const response = await this.#fetch(this.#url, {
+        method: "POST",
+        headers: this.#headersFor("tools/list", params),
+        body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params }),
+        signal: parent.controller.signal,
+      });
+      await this.#read(id, stream, response, false);
+      const result = answer?.["result"];
+      if (!isObject(result)) throw new Error(answer === undefined ? "tools/list gave no answer" : "tools/list answered an error");
+      const next = result["nextCursor"];
+      if (typeof next !== "string") return;
+      cursor = next;
+    }
+  }
+
+  /**
+   * Reads a request's response: JSON or SSE (Sending Messages 6), or an HTTP error. With
+   * `retryOnMismatch`, a HeaderMismatch error is returned instead of delivered (the caller may
+   * refresh the tools and retry).
+   */
+  async #read(id: RequestId, stream: Stream, response: Response, retryOnMismatch: boolean): Promise<JsonObject | undefined> {
     const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     const body = response.body;
     if (!response.ok) {
@@ -340,8 +422,9 @@ export class HttpClientTransport implements Transport {
           message = undefined;
         }
         if (isObject(message) && isObject(message["error"]) && (message["id"] === undefined || message["id"] === null || message["id"] === id)) {
+          if (retryOnMismatch && message["error"]["code"] === HEADER_MISMATCH) return { ...message, id };
           this.#deliver(stream, id, { ...message, id });
-          return;
+          return undefined;
         }
       } else {
         await body?.cancel().catch(() => {});
@@ -349,8 +432,14 @@ export class HttpClientTransport implements Transport {
       throw new HttpStatusError(stream.method, response.status);
     }
     if (body === null) throw new RequestStreamBrokenError(stream.method, id, "the response has no body");
-    if (type === "application/json") return this.#deliver(stream, id, this.#parse(stream, id, await this.#readAll(stream, id, body)));
-    if (type === "text/event-stream") return this.#readEvents(id, stream, body);
+    if (type === "application/json") {
+      this.#deliver(stream, id, this.#parse(stream, id, await this.#readAll(stream, id, body)));
+      return undefined;
+    }
+    if (type === "text/event-stream") {
+      await this.#readEvents(id, stream, body);
+      return undefined;
+    }
     await body.cancel().catch(() => {});
     throw new RequestStreamBrokenError(stream.method, id, `unexpected content type ${describeValue(type)}`);
   }
@@ -486,6 +575,11 @@ export class HttpClientTransport implements Transport {
       }
       stream.answered = true;
       if (stream.method === "tools/list") this.#learnTools(message);
+    }
+    if (stream.capture !== undefined) {
+      // The transport's own request: its answer is captured, its notifications dropped.
+      if (!isNotification) stream.capture(message);
+      return;
     }
     try {
       this.onmessage?.(message as unknown as JsonRpcMessage);
