@@ -25,8 +25,9 @@ export interface HttpClientTransportOptions {
   /** Extra headers on every POST (the MCP headers below win on a clash). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /**
-   * `MCP-Protocol-Version` when a message's `_meta` names no version (Request Metadata: the
-   * header MUST equal `io.modelcontextprotocol/protocolVersion` of the body, which it is read from).
+   * `MCP-Protocol-Version` when a message's `_meta` names no version (a notification; default:
+   * the version of the last request sent). A request's header is its `_meta` version (Request
+   * Metadata: the header MUST equal `io.modelcontextprotocol/protocolVersion` of the body).
    */
   readonly protocolVersion?: string | undefined;
   /**
@@ -217,6 +218,8 @@ export class HttpClientTransport implements Transport {
   /** The `x-mcp-header` annotations of every valid tool seen in a tools/list result. */
   readonly #toolHeaders = new Map<string, readonly ToolHeader[]>();
   #closed = false;
+  /** The `_meta` protocol version of the last message that had one (for those without). */
+  #lastVersion: string | undefined;
   /** Count of the transport's own tools/list requests (their ids). */
   #refreshes = 0;
 
@@ -293,9 +296,14 @@ export class HttpClientTransport implements Transport {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
     };
+    // "Every POST request to the MCP endpoint MUST include an MCP-Protocol-Version header"
+    // (Protocol Version Header): a request's own `_meta` version; for a message without one (a
+    // notification), the option, else the version of the last request sent.
     const meta = params?.["_meta"];
-    const version = isObject(meta) && typeof meta[PROTOCOL_VERSION_META] === "string" ? meta[PROTOCOL_VERSION_META] : this.#protocolVersion;
-    if (typeof version === "string") headers["mcp-protocol-version"] = version;
+    const own = isObject(meta) && typeof meta[PROTOCOL_VERSION_META] === "string" ? meta[PROTOCOL_VERSION_META] : undefined;
+    if (own !== undefined) this.#lastVersion = own;
+    const version = own ?? this.#protocolVersion ?? this.#lastVersion;
+    if (version !== undefined) headers["mcp-protocol-version"] = version;
     headers["mcp-method"] = method;
     const source = NAME_SOURCES[method];
     const name = source === undefined ? undefined : params?.[source];

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
 import { fixtureHandlers } from "../http/fixture-server.js";
 import { abortOf, deferred, serve, type Served } from "../http/support.js";
-import { connectClient, CLIENT_INFO } from "./support.js";
+import { connectClient, CLIENT_INFO, recordingFetch } from "./support.js";
 
 const served: Served[] = [];
 afterEach(async () => {
@@ -68,6 +68,25 @@ describe("HttpClientTransport: headers per request kind", () => {
     }
     expect(errors).toEqual([]);
     await client.close();
+  });
+
+  it("a notification: MCP-Protocol-Version (the last request's) and Mcp-Method, nothing else; 202 resolves", async () => {
+    const s = await fixture();
+    const { client, transport, posted } = await connectClient(s.url);
+    await client.listTools({});
+    // The one notification a 2026-07-28 client has (notify() refuses it: untyped code sends it).
+    await transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } });
+    expect(posted.map((p) => p.headers)).toEqual([
+      { ...BASE, "mcp-method": "tools/list" },
+      { ...BASE, "mcp-method": "notifications/cancelled" },
+    ]);
+    await client.close();
+    // Before any request, the protocolVersion option names the version.
+    const recorded = recordingFetch();
+    const fresh = R.createHttpClientTransport({ url: s.url, protocolVersion: "2026-07-28", fetch: recorded.fetch });
+    await fresh.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+    expect(recorded.posted.map((p) => p.headers)).toEqual([{ ...BASE, "mcp-method": "notifications/cancelled" }]);
+    await fresh.close();
   });
 
   it("encodes header values as the spec's table shows", () => {
