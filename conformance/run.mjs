@@ -14,8 +14,7 @@
  *    script), through tsx, and waits for its "listening on <url>" line.
  * 3. Runs the suite's CLI for each run with the Node 22 pinned in conformance/package.json (only
  *    the CLI uses it), each writing into its own folder under conformance/results/.
- * 4. Prints the suite's output, one summary line per run and a final verdict, stops the server
- *    (also on an error or a signal) and exits non-zero unless every run passes (the client scenarios count as one run).
+ * 4. Prints the suite's output and stops the server (also on an error or a signal).
  *
  * A run passes when the suite exits 0 and its SUMMARY shows no failing scenario except, for (b),
  * the listed ones. That is stricter than the suite in (b): `--requirements` leaves the pending
@@ -28,6 +27,8 @@
  *    its URL to the command and sets MCP_CONFORMANCE_SCENARIO / _PROTOCOL_VERSION / _CONTEXT.
  *    A scenario passes when the CLI exits 0 and its checks.json holds checks, none a FAILURE;
  *    no client failure is expected (no baseline file), so any failed check fails the run.
+ * 6. Prints one summary line per run (the client scenarios count as one) and a final verdict,
+ *    and exits non-zero unless every run passes.
  *
  * conformance/results/ holds the last run only: one folder per suite run (a checks.json per
  * scenario), client-<version>/ per client era, and server.log.
