@@ -1,5 +1,107 @@
 // The conformance client scenarios of the session revisions (2025-11-25), on the generated
-// 2025-11-25 McpClient over the Streamable HTTP session transport.
-import type { ScenarioTable } from "./scenario.js";
+// 2025-11-25 McpClient over the Streamable HTTP session transport. Each runner plays what its
+// scenario's server expects a client to do; the checks themselves are the suite's.
+import {
+  createSessionHttpClientTransport,
+  McpClient,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type McpClientOptions,
+} from "../../out/2025-11-25/index.js";
+import type { ScenarioRunner, ScenarioTable } from "./scenario.js";
 
-export const SCENARIOS: ScenarioTable = {};
+const CLIENT_INFO = { name: "mcp-stubgen-everything-client", version: "1.0.0" } as const;
+const PROTOCOL_VERSION = "2025-11-25";
+
+/** Bound of every request a scenario sends: a silent server fails the scenario, it does not hang it. */
+const TIMEOUT_MS = 10_000;
+
+/**
+ * A 2025-11-25 McpClient connected to `url` over Streamable HTTP, with the session set up
+ * (basic/lifecycle, Initialization: initialize, then notifications/initialized).
+ */
+async function connect(url: string, options: McpClientOptions, capabilities: Record<string, object>): Promise<McpClient> {
+  // Transport errors (a GET stream the server does not offer, say) are not the scenario's.
+  const client = new McpClient({ logger: null, defaultTimeoutMs: TIMEOUT_MS, onError: () => {}, ...options });
+  await client.connect(createSessionHttpClientTransport({ url }));
+  try {
+    await client.initialize({ protocolVersion: PROTOCOL_VERSION, capabilities, clientInfo: CLIENT_INFO });
+    await client.notify("notifications/initialized");
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return client;
+}
+
+/** Runs `body` with a connected client and closes the client (ending the session) whatever happens. */
+async function withClient(
+  url: string,
+  options: McpClientOptions,
+  capabilities: Record<string, object>,
+  body: (client: McpClient) => Promise<void>,
+): Promise<void> {
+  const client = await connect(url, options, capabilities);
+  try {
+    await body(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** initialize: the handshake, then a tools/list. */
+const initialize: ScenarioRunner = (url) =>
+  withClient(url, {}, {}, async (client) => {
+    await client.listTools({});
+  });
+
+/** tools_call: list the tools, call add_numbers. */
+const toolsCall: ScenarioRunner = (url) =>
+  withClient(url, {}, {}, async (client) => {
+    const { tools } = await client.listTools({});
+    if (!tools.some((t) => t.name === "add_numbers")) throw new Error("the server lists no add_numbers tool");
+    await client.callTool({ name: "add_numbers", arguments: { a: 5, b: 3 } });
+  });
+
+/**
+ * An accepted form elicitation whose content is the requested schema's defaults: what a user who
+ * accepts without touching a field sends (client/elicitation, SEP-1034: the client applies the
+ * `default` of each omitted field).
+ */
+function acceptDefaults(params: ElicitRequestParams): ElicitResult {
+  const content: Record<string, string | number | boolean | string[]> = {};
+  const properties = "requestedSchema" in params ? params.requestedSchema.properties : {};
+  for (const [name, schema] of Object.entries(properties)) {
+    const value = (schema as { default?: unknown }).default;
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") content[name] = value;
+    else if (Array.isArray(value) && value.every((v): v is string => typeof v === "string")) content[name] = value;
+  }
+  return { action: "accept", content };
+}
+
+/** elicitation-sep1034-client-defaults: call the tool; its elicitation is answered with the defaults. */
+const elicitationDefaults: ScenarioRunner = (url) =>
+  withClient(url, { handlers: { "elicitation/create": (params) => acceptDefaults(params) } }, { elicitation: { form: {} } }, async (client) => {
+    const { tools } = await client.listTools({});
+    const tool = tools.find((t) => t.name === "test_client_elicitation_defaults");
+    if (tool === undefined) throw new Error("the server lists no test_client_elicitation_defaults tool");
+    await client.callTool({ name: tool.name, arguments: {} });
+  });
+
+/**
+ * sse-retry: the server closes the tools/call stream after a priming event (`id:`, `retry:`);
+ * the transport reconnects with GET + Last-Event-ID after the retry time and gets the response
+ * there.
+ */
+const sseRetry: ScenarioRunner = (url) =>
+  withClient(url, {}, {}, async (client) => {
+    const { tools } = await client.listTools({});
+    for (const tool of tools) await client.callTool({ name: tool.name, arguments: {} });
+  });
+
+export const SCENARIOS: ScenarioTable = {
+  initialize,
+  tools_call: toolsCall,
+  "elicitation-sep1034-client-defaults": elicitationDefaults,
+  "sse-retry": sseRetry,
+};

@@ -105,13 +105,25 @@ export function catalogView(model: SchemaModel, rules: RulesView, input: InputRe
  * The revision-independent runtime: `templates/runtime/<name>.ts`, plain TypeScript that tsc
  * checks in place, copied into the output as `<name>.ts` with a generated header.
  */
-export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http", "http-client"] as const;
+export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http", "http-client", "http-session-client"] as const;
 
 /**
  * Runtime modules imported by path from a revision folder rather than through its index.ts
  * (`out/<rev>/stdio.js`): with the shared runtime, each is a re-export of `../runtime/<name>.js`.
  */
 export const REEXPORTED_RUNTIME_FILES: readonly (typeof RUNTIME_FILES)[number][] = ["stdio"];
+
+/**
+ * The first revision with the Streamable HTTP transport and its sessions (2025-03-26 basic/transports:
+ * it replaced the HTTP+SSE transport of 2024-11-05). Revisions dated from it until the stateless
+ * binding (httpView) get the session client transport (runtime/http-session-client.ts).
+ */
+export const SESSION_HTTP_SINCE = "2025-03-26";
+
+/** Which HTTP client the index of a revision exports: the stateless one, the session one, or none. Pure. */
+export function httpExports(revision: string, stateless: boolean): { http: boolean; sessionHttp: boolean } {
+  return { http: stateless, sessionHttp: !stateless && revision >= SESSION_HTTP_SINCE };
+}
 
 /** The header of a runtime file: no revision, no schema, no timestamp. Pure. */
 export function runtimeHeader(toolVersion: string, source: string): string {
@@ -171,6 +183,6 @@ export async function renderRevision(
     ...runtimePart,
     ["client.ts", render("facade.ts", { ...facadeView(model, policy, "client"), answersInput: input !== null })],
     ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model), httpView(doc, model, policy)), subscriptions, inputRequired: input !== null })],
-    ["index.ts", render("index.ts", { subscriptions, http: httpView(doc, model, policy) !== null, inputRequired: input !== null })],
+    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, httpView(doc, model, policy) !== null), inputRequired: input !== null })],
   ]);
 }

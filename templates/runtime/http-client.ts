@@ -635,7 +635,8 @@ export class HttpClientTransport implements Transport {
   }
 }
 
-function concat(parts: readonly Uint8Array[], size: number): Uint8Array {
+/** The parts of a line or body as one array (shared with http-session-client.ts). */
+export function concat(parts: readonly Uint8Array[], size: number): Uint8Array {
   if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(size);
   let at = 0;

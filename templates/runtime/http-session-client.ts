@@ -1,0 +1,630 @@
+// The Streamable HTTP client transport of the session revisions (2025-03-26, 2025-06-18,
+// 2025-11-25): every message is one POST; a request's response comes as JSON or on an SSE stream
+// that may carry the server's requests and notifications first; the server names a session
+// (`Mcp-Session-Id`) in its initialize response, and the client sends it, with the negotiated
+// `MCP-Protocol-Version` (2025-06-18 and later), on every later request. A stream that breaks
+// before its response is resumed with GET + `Last-Event-ID`.
+// Spec: basic/transports.mdx of 2025-11-25, "Streamable HTTP" ("Sending Messages to the Server",
+// "Listening for Messages from the Server", "Resumability and Redelivery", "Session Management",
+// "Protocol Version Header").
+//
+// Cancellation differs from 2026-07-28: "Disconnection SHOULD NOT be interpreted as the client
+// cancelling its request" (Sending Messages to the Server); the cancel is the runtime's
+// notifications/cancelled. So this transport has no closeRequestStream, and a request's stream
+// is read on after a cancel until the server ends it.
+//
+// Everything the server sends is untrusted: bodies, SSE lines and events are bounded, a response
+// only settles the request whose stream (or resumed stream) carried it, and a `retry:` value is
+// capped.
+
+import {
+  describeValue,
+  type JsonObject,
+  type JsonRpcMessage,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+} from "./protocol.js";
+import { concat, DEFAULT_MAX_HTTP_MESSAGE_BYTES, HttpStatusError, RequestStreamBrokenError, type FetchLike } from "./http-client.js";
+
+/** How a broken SSE stream is resumed (Resumability and Redelivery). */
+export interface SessionReconnectOptions {
+  /** GET attempts in a row without a new event before the stream is given up (default 3). */
+  readonly maxAttempts?: number | undefined;
+  /** Wait before a reconnect when the server sent no `retry:` (default 1000 ms). */
+  readonly defaultRetryMs?: number | undefined;
+  /** Longest wait honoured from a server's `retry:` (default 30 000 ms): a huge value cannot stall a request forever. */
+  readonly maxRetryMs?: number | undefined;
+}
+
+export interface SessionHttpClientTransportOptions {
+  /** The MCP endpoint (one URL for POST, GET and DELETE). */
+  readonly url: string | URL;
+  /** Default: the global `fetch`. Wrap it to add authorization or to watch the traffic. */
+  readonly fetch?: FetchLike | undefined;
+  /** Extra headers on every HTTP request (the MCP headers win on a clash). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Largest JSON body, SSE line or SSE event accepted from the server, in bytes (default
+   * DEFAULT_MAX_HTTP_MESSAGE_BYTES, 4 MiB). Beyond it the stream is closed (a request's rejects
+   * with RequestStreamBrokenError; it is not resumed).
+   */
+  readonly maxMessageBytes?: number | undefined;
+  /** Resumption of broken SSE streams. */
+  readonly reconnect?: SessionReconnectOptions | undefined;
+  /**
+   * Open the GET stream for the server's own requests and notifications once
+   * notifications/initialized went out (default true; a 405 means the server offers none).
+   */
+  readonly listen?: boolean | undefined;
+}
+
+/**
+ * The server answered 404 to a request that carried the session id: the session is over
+ * ("When a client receives HTTP 404 in response to a request containing an Mcp-Session-Id, it
+ * MUST start a new session by sending a new InitializeRequest without a session ID attached",
+ * Session Management 4). Every pending request rejects with it; a new transport starts anew.
+ */
+export class SessionExpiredError extends Error {
+  override name = "SessionExpiredError";
+  readonly sessionId: string;
+  constructor(sessionId: string) {
+    super(`the server ended MCP session ${describeValue(sessionId)} (HTTP 404): initialize a new session`);
+    this.sessionId = sessionId;
+  }
+}
+
+/** A request's stream broke and could not be resumed within the attempts allowed. */
+export class StreamResumptionError extends Error {
+  override name = "StreamResumptionError";
+  readonly method: string;
+  readonly requestId: RequestId;
+  readonly attempts: number;
+  constructor(method: string, requestId: RequestId, attempts: number, problem: string) {
+    super(`the response stream of ${method} (id ${String(requestId)}) could not be resumed after ${attempts} attempt(s): ${problem}`);
+    this.method = method;
+    this.requestId = requestId;
+    this.attempts = attempts;
+  }
+}
+
+const DEFAULT_RECONNECT = { maxAttempts: 3, defaultRetryMs: 1000, maxRetryMs: 30_000 } as const;
+/** Bound of the DELETE that ends the session on close(). */
+const DELETE_TIMEOUT_MS = 5000;
+const decoder = new TextDecoder();
+const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** A request sent and not yet answered: send()'s promise. */
+interface Pending {
+  readonly method: string;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** One logical SSE stream: a POST's response and its resumptions, or the GET stream. */
+interface Stream {
+  /** The request whose response this stream carries; undefined for the GET stream. */
+  readonly owner: RequestId | undefined;
+  readonly method: string;
+  /** The last event id seen (`id:`), for `Last-Event-ID`. */
+  lastEventId: string | undefined;
+  /** The server's last `retry:` in ms. */
+  retryMs: number | undefined;
+  /** Set when an event arrived since the last (re)connect. */
+  progressed: boolean;
+}
+
+/** Why an SSE read ended. */
+type StreamEnd = "ended" | "answered" | "broken" | "hostile";
+
+/** The `content-type` of a response without parameters, lower case. */
+function mediaType(response: Response): string {
+  return (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/**
+ * A Transport over Streamable HTTP with sessions (2025-03-26 … 2025-11-25). `send` POSTs each
+ * message; for a request its promise settles once the response was delivered to onmessage and
+ * rejects when it cannot be (HttpStatusError, RequestStreamBrokenError, StreamResumptionError,
+ * SessionExpiredError).
+ */
+export class SessionHttpClientTransport implements Transport {
+  onmessage?: ((message: JsonRpcMessage) => void) | undefined;
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  /** The session the server assigned in its initialize response (Session Management 1). */
+  sessionId?: string | undefined;
+  /** The protocol version the initialize result named: the `MCP-Protocol-Version` of every later request. */
+  protocolVersion: string | undefined;
+  readonly #url: string | URL;
+  readonly #fetch: FetchLike;
+  readonly #headers: Readonly<Record<string, string>>;
+  readonly #max: number;
+  readonly #reconnect: { readonly maxAttempts: number; readonly defaultRetryMs: number; readonly maxRetryMs: number };
+  readonly #listen: boolean;
+  readonly #pending = new Map<RequestId, Pending>();
+  /** Every fetch and wait in progress: close() aborts them all. */
+  readonly #controllers = new Set<AbortController>();
+  /** The id of the initialize request in flight: its result names the protocol version. */
+  #initializeId: RequestId | undefined;
+  #listening = false;
+  #closed = false;
+
+  constructor(options: SessionHttpClientTransportOptions) {
+    const max = options.maxMessageBytes ?? DEFAULT_MAX_HTTP_MESSAGE_BYTES;
+    const positive = (name: string, value: unknown, min: number): number => {
+      if (typeof value !== "number" || !Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer ≥ ${min}, got ${describeValue(value)}`);
+      return value;
+    };
+    const reconnect = {
+      maxAttempts: positive("reconnect.maxAttempts", options.reconnect?.maxAttempts ?? DEFAULT_RECONNECT.maxAttempts, 0),
+      defaultRetryMs: positive("reconnect.defaultRetryMs", options.reconnect?.defaultRetryMs ?? DEFAULT_RECONNECT.defaultRetryMs, 0),
+      maxRetryMs: positive("reconnect.maxRetryMs", options.reconnect?.maxRetryMs ?? DEFAULT_RECONNECT.maxRetryMs, 0),
+    };
+    const fetchFn = options.fetch ?? (typeof fetch === "function" ? (input: string | URL, init: RequestInit) => fetch(input, init) : undefined);
+    if (fetchFn === undefined) throw new TypeError("no fetch: pass options.fetch");
+    this.#url = options.url;
+    this.#fetch = fetchFn;
+    this.#headers = { ...options.headers };
+    this.#max = positive("maxMessageBytes", max, 1);
+    this.#reconnect = reconnect;
+    this.#listen = options.listen ?? true;
+  }
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /**
+   * Aborts every open fetch and wait, then ends the session with DELETE ("Clients that no longer
+   * need a particular session SHOULD send an HTTP DELETE … with the Mcp-Session-Id header",
+   * Session Management 5; a 405 means the server does not allow it). Pending requests reject.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const controller of this.#controllers) controller.abort("transport closed");
+    this.#controllers.clear();
+    this.#rejectAll(new Error("transport closed"));
+    const sessionId = this.sessionId;
+    if (sessionId !== undefined) {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort("DELETE timed out"), DELETE_TIMEOUT_MS);
+      try {
+        const response = await this.#fetch(this.#url, { method: "DELETE", headers: this.#mcpHeaders({}), signal: controller.signal });
+        await response.body?.cancel().catch(() => {});
+        if (!response.ok && response.status !== 405 && response.status !== 404) this.#error(new HttpStatusError("DELETE (session end)", response.status));
+      } catch (error) {
+        this.#error(error);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    try {
+      this.onclose?.();
+    } catch (error) {
+      this.#error(error);
+    }
+  }
+
+  send(message: JsonRpcMessage, _options?: TransportSendOptions): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("transport closed"));
+    let body: string;
+    try {
+      body = JSON.stringify(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if ("method" in message && "id" in message) return this.#request(message.id, message.method, body);
+    return this.#post("method" in message ? message.method : `response (id ${String(message.id)})`, body).then(() => {
+      // Listening for Messages from the Server: the GET stream, once the session is ready.
+      if ("method" in message && message.method === "notifications/initialized" && this.#listen && !this.#listening) {
+        this.#listening = true;
+        void this.#openGetStream();
+      }
+    });
+  }
+
+  /** The session and version headers (on everything after initialize) over the caller's. */
+  #mcpHeaders(extra: Record<string, string>): Record<string, string> {
+    const headers: Record<string, string> = { ...this.#headers, ...extra };
+    if (this.sessionId !== undefined) headers["mcp-session-id"] = this.sessionId;
+    // Protocol Version Header: "the client MUST include the MCP-Protocol-Version: <protocol-version>
+    // HTTP header on all subsequent requests to the MCP server" (2025-06-18 and later).
+    if (this.protocolVersion !== undefined) headers["mcp-protocol-version"] = this.protocolVersion;
+    return headers;
+  }
+
+  #postHeaders(): Record<string, string> {
+    return this.#mcpHeaders({ "content-type": "application/json", accept: "application/json, text/event-stream" });
+  }
+
+  /** A tracked AbortController: close() aborts it; `done` forgets it. */
+  #controller(): { controller: AbortController; done: () => void } {
+    const controller = new AbortController();
+    this.#controllers.add(controller);
+    return { controller, done: () => this.#controllers.delete(controller) };
+  }
+
+  /** A notification or a response: 202 Accepted with no body (Sending Messages to the Server 4). */
+  async #post(what: string, body: string): Promise<void> {
+    const { controller, done } = this.#controller();
+    try {
+      const response = await this.#fetch(this.#url, { method: "POST", headers: this.#postHeaders(), body, signal: controller.signal });
+      await response.body?.cancel().catch(() => {});
+      this.#checkSession(response);
+      if (!response.ok) throw new HttpStatusError(what, response.status);
+    } finally {
+      done();
+    }
+  }
+
+  /** A 404 while holding a session id: the session is over (Session Management 4). */
+  #checkSession(response: Response): void {
+    if (response.status !== 404 || this.sessionId === undefined) return;
+    const error = new SessionExpiredError(this.sessionId);
+    this.#rejectAll(error);
+    this.#error(error);
+    throw error;
+  }
+
+  #rejectAll(error: Error): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const p of pending) p.reject(error);
+  }
+
+  /** A request: its promise settles with its response (or the reason there is none). */
+  #request(id: RequestId, method: string, body: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#pending.get(id)?.reject(new Error(`request id ${String(id)} reused`));
+      this.#pending.set(id, { method, resolve, reject });
+      if (method === "initialize") this.#initializeId = id;
+      this.#postRequest(id, method, body).catch((error: unknown) => this.#settleError(id, error));
+    });
+  }
+
+  /** Rejects request `id` if it is still pending. */
+  #settleError(id: RequestId, error: unknown): void {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return;
+    this.#pending.delete(id);
+    pending.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+
+  async #postRequest(id: RequestId, method: string, body: string): Promise<void> {
+    const { controller, done } = this.#controller();
+    try {
+      const response = await this.#fetch(this.#url, { method: "POST", headers: this.#postHeaders(), body, signal: controller.signal });
+      this.#checkSession(response);
+      // Session Management 1: the session id comes on the HTTP response with the InitializeResult.
+      if (method === "initialize" && response.ok) {
+        const assigned = response.headers.get("mcp-session-id");
+        if (assigned !== null) this.sessionId = assigned;
+      }
+      const type = mediaType(response);
+      if (!response.ok) {
+        // A JSON-RPC error in the body answers the request (its id, or none, is this request's).
+        const message = type === "application/json" && response.body !== null ? await this.#readJson(response.body, method, id).catch(() => undefined) : undefined;
+        if (message === undefined) await response.body?.cancel().catch(() => {});
+        if (isObject(message) && isObject(message["error"]) && (message["id"] === undefined || message["id"] === null || message["id"] === id)) {
+          this.#deliver({ owner: id, method, lastEventId: undefined, retryMs: undefined, progressed: false }, { ...message, id });
+          return;
+        }
+        throw new HttpStatusError(method, response.status);
+      }
+      if (response.body === null || response.status === 202) {
+        await response.body?.cancel().catch(() => {});
+        throw new RequestStreamBrokenError(method, id, `HTTP ${response.status} without a response`);
+      }
+      if (type === "application/json") {
+        const stream: Stream = { owner: id, method, lastEventId: undefined, retryMs: undefined, progressed: false };
+        this.#deliver(stream, await this.#readJson(response.body, method, id));
+        if (this.#pending.has(id)) throw new RequestStreamBrokenError(method, id, "the JSON body is not the response to this request");
+        return;
+      }
+      if (type !== "text/event-stream") {
+        await response.body.cancel().catch(() => {});
+        throw new RequestStreamBrokenError(method, id, `unexpected content type ${describeValue(type)}`);
+      }
+      const stream: Stream = { owner: id, method, lastEventId: undefined, retryMs: undefined, progressed: false };
+      const end = await this.#readEvents(stream, response.body);
+      done();
+      await this.#afterStream(stream, end);
+    } finally {
+      done();
+    }
+  }
+
+  /**
+   * A request's stream ended. Answered: done. Without an answer: resumed when the server gave
+   * it an event id ("the client MAY … attempt to resume" with GET and Last-Event-ID,
+   * Resumability and Redelivery), else the request is lost.
+   */
+  async #afterStream(stream: Stream, end: StreamEnd): Promise<void> {
+    const id = stream.owner!;
+    if (end === "answered" || !this.#pending.has(id) || this.#closed) return;
+    if (end === "hostile") return; // already rejected: a stream that broke the bounds is not resumed
+    if (stream.lastEventId === undefined) throw new RequestStreamBrokenError(stream.method, id, "the stream ended without a response and without an event id to resume from");
+    const problem = await this.#resume(stream);
+    if (problem !== undefined && this.#pending.has(id)) throw new StreamResumptionError(stream.method, id, this.#reconnect.maxAttempts, problem);
+  }
+
+  /**
+   * Reconnects a stream with GET + `Last-Event-ID` after the server's `retry:` (else the default),
+   * until its request is answered (or, for the GET stream, for as long as the server keeps it).
+   * An attempt that brings a new event resets the count. Returns why it gave up, or undefined.
+   */
+  async #resume(stream: Stream): Promise<string | undefined> {
+    let attempts = 0;
+    let problem = "the stream ended";
+    while (!this.#closed && (stream.owner === undefined || this.#pending.has(stream.owner))) {
+      if (attempts >= this.#reconnect.maxAttempts) return problem;
+      attempts++;
+      await this.#wait(Math.min(stream.retryMs ?? this.#reconnect.defaultRetryMs, this.#reconnect.maxRetryMs));
+      if (this.#closed) return undefined;
+      const { controller, done } = this.#controller();
+      try {
+        const headers = this.#mcpHeaders({ accept: "text/event-stream" });
+        if (stream.lastEventId !== undefined) headers["last-event-id"] = stream.lastEventId;
+        const response = await this.#fetch(this.#url, { method: "GET", headers, signal: controller.signal });
+        this.#checkSession(response);
+        if (!response.ok || mediaType(response) !== "text/event-stream" || response.body === null) {
+          await response.body?.cancel().catch(() => {});
+          problem = `the reconnect answered HTTP ${response.status} ${describeValue(mediaType(response))}`;
+          continue;
+        }
+        stream.progressed = false;
+        const end = await this.#readEvents(stream, response.body);
+        if (end === "answered" || end === "hostile") return undefined;
+        if (stream.progressed) attempts = 0;
+        problem = "the resumed stream ended";
+      } catch (error) {
+        if (error instanceof SessionExpiredError || this.#closed) return undefined;
+        problem = error instanceof Error ? error.message : describeValue(error);
+      } finally {
+        done();
+      }
+    }
+    return undefined;
+  }
+
+  /** A wait that close() cuts short. */
+  #wait(ms: number): Promise<void> {
+    const { controller, done } = this.#controller();
+    return new Promise<void>((resolve) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        done();
+        resolve();
+      };
+      const timer = setTimeout(finish, ms);
+      controller.signal.addEventListener("abort", finish, { once: true });
+    });
+  }
+
+  /**
+   * The GET stream (Listening for Messages from the Server): the server's requests and
+   * notifications outside any request. 405: the server offers none. Resumed like a request's
+   * stream when it breaks after an event id.
+   */
+  async #openGetStream(): Promise<void> {
+    const stream: Stream = { owner: undefined, method: "GET stream", lastEventId: undefined, retryMs: undefined, progressed: false };
+    const { controller, done } = this.#controller();
+    try {
+      const response = await this.#fetch(this.#url, { method: "GET", headers: this.#mcpHeaders({ accept: "text/event-stream" }), signal: controller.signal });
+      if (response.status === 405) {
+        await response.body?.cancel().catch(() => {});
+        return;
+      }
+      this.#checkSession(response);
+      if (!response.ok || mediaType(response) !== "text/event-stream" || response.body === null) {
+        await response.body?.cancel().catch(() => {});
+        this.#error(new HttpStatusError("GET stream", response.status));
+        return;
+      }
+      const end = await this.#readEvents(stream, response.body);
+      done();
+      if (end === "hostile" || this.#closed || stream.lastEventId === undefined) return;
+      const problem = await this.#resume(stream);
+      if (problem !== undefined) this.#error(new Error(`the GET stream could not be resumed: ${problem}`));
+    } catch (error) {
+      if (!this.#closed && !(error instanceof SessionExpiredError)) this.#error(error);
+    } finally {
+      done();
+    }
+  }
+
+  /** A whole JSON body, at most maxMessageBytes, parsed. */
+  async #readJson(body: ReadableStream<Uint8Array>, method: string, id: RequestId): Promise<unknown> {
+    const reader = body.getReader();
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > this.#max) {
+        await reader.cancel().catch(() => {});
+        throw new RequestStreamBrokenError(method, id, `the body exceeds ${this.#max} bytes`);
+      }
+      parts.push(value);
+    }
+    try {
+      return JSON.parse(decoder.decode(concat(parts, size)));
+    } catch {
+      throw new RequestStreamBrokenError(method, id, "the server sent a body that is not JSON");
+    }
+  }
+
+  /**
+   * Reads an SSE stream (the SSE format: lines end with CRLF, LF or CR; an event's `data:` lines
+   * are joined with LF; a blank line dispatches it; `id:` sets the last event id, `retry:` the
+   * reconnection time; an event with empty data, such as a priming event, is not dispatched).
+   * A line or an event's data beyond maxMessageBytes closes the stream and rejects its request
+   * ("hostile"). A request's stream is closed once its response came.
+   */
+  async #readEvents(stream: Stream, body: ReadableStream<Uint8Array>): Promise<StreamEnd> {
+    const reader = body.getReader();
+    const max = this.#max;
+    let line: Uint8Array[] = [];
+    let lineSize = 0;
+    let afterCR = false;
+    let data: string[] = [];
+    let dataSize = 0;
+    let eventType = "";
+    const hostile = async (problem: string): Promise<StreamEnd> => {
+      await reader.cancel().catch(() => {});
+      const error = new RequestStreamBrokenError(stream.method, stream.owner ?? "none", problem);
+      if (stream.owner !== undefined && this.#pending.has(stream.owner)) this.#settleError(stream.owner, error);
+      else this.#error(error);
+      return "hostile";
+    };
+    /** One line of the stream; true when the stream's request was answered. */
+    const onLine = (text: string): boolean => {
+      if (text === "") {
+        const payload = data.join("\n");
+        const type = eventType;
+        data = [];
+        dataSize = 0;
+        eventType = "";
+        if (payload === "" || (type !== "" && type !== "message")) return false;
+        stream.progressed = true;
+        let message: unknown;
+        try {
+          message = JSON.parse(payload);
+        } catch {
+          this.#error(new Error(`${stream.method}: the server sent an SSE event that is not JSON; dropped`));
+          return false;
+        }
+        this.#deliver(stream, message);
+        return stream.owner !== undefined && !this.#pending.has(stream.owner);
+      }
+      if (text.startsWith(":")) return false;
+      const colon = text.indexOf(":");
+      const field = colon < 0 ? text : text.slice(0, colon);
+      let value = colon < 0 ? "" : text.slice(colon + 1);
+      if (value.startsWith(" ")) value = value.slice(1);
+      switch (field) {
+        case "data":
+          data.push(value);
+          break;
+        case "event":
+          eventType = value;
+          break;
+        case "id":
+          if (!value.includes("\0")) {
+            stream.lastEventId = value;
+            stream.progressed = true;
+          }
+          break;
+        case "retry":
+          if (/^\d{1,10}$/.test(value)) stream.retryMs = Number(value);
+          break;
+      }
+      return false;
+    };
+    for (;;) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        return this.#closed ? "ended" : "broken";
+      }
+      if (chunk.done) return "ended";
+      const bytes = chunk.value;
+      let start = 0;
+      for (let i = 0; i < bytes.length; i++) {
+        const b = bytes[i]!;
+        if (b !== 0x0a && b !== 0x0d) continue;
+        if (b === 0x0a && afterCR && i === start && lineSize === 0) {
+          // The LF of a CRLF split across chunks (or right after the CR).
+          afterCR = false;
+          start = i + 1;
+          continue;
+        }
+        const piece = bytes.subarray(start, i);
+        lineSize += piece.byteLength;
+        if (lineSize > max) return hostile(`an SSE line exceeds ${max} bytes`);
+        line.push(piece);
+        const text = decoder.decode(concat(line, lineSize));
+        line = [];
+        lineSize = 0;
+        afterCR = b === 0x0d;
+        start = i + 1;
+        if (text.startsWith("data")) {
+          dataSize += text.length + 1;
+          if (dataSize > max) return hostile(`an SSE event exceeds ${max} bytes`);
+        }
+        if (onLine(text)) {
+          // "After the JSON-RPC response has been sent, the server SHOULD close the SSE stream":
+          // nothing more is read from it.
+          await reader.cancel().catch(() => {});
+          return "answered";
+        }
+      }
+      if (start < bytes.length) {
+        const piece = bytes.subarray(start);
+        lineSize += piece.byteLength;
+        if (lineSize > max) return hostile(`an SSE line exceeds ${max} bytes`);
+        line.push(piece);
+        afterCR = false;
+      }
+    }
+  }
+
+  /**
+   * Hands a message to the endpoint. Requests and notifications pass from any stream. A
+   * response passes only on the stream of the request it answers (a POST's stream or its
+   * resumption: "The server MUST NOT send a JSON-RPC response on the stream unless resuming a
+   * stream associated with a previous client request", Listening for Messages from the Server),
+   * and only once; the initialize result's protocolVersion is read on the way.
+   */
+  #deliver(stream: Stream, message: unknown): void {
+    if (this.#closed) return;
+    if (!isObject(message) || message["jsonrpc"] !== "2.0") {
+      this.#error(new Error(`${stream.method}: the server sent a message that is not JSON-RPC 2.0; dropped`));
+      return;
+    }
+    const isResponse = typeof message["method"] !== "string";
+    if (isResponse) {
+      const id = message["id"] as RequestId;
+      const pending = stream.owner === id ? this.#pending.get(id) : undefined;
+      if (pending === undefined) {
+        this.#error(new Error(`${stream.method}: the server sent a response for id ${describeValue(message["id"])} that this stream does not carry; dropped`));
+        return;
+      }
+      this.#pending.delete(id);
+      if (id === this.#initializeId) {
+        this.#initializeId = undefined;
+        const result = message["result"];
+        if (isObject(result) && typeof result["protocolVersion"] === "string") this.protocolVersion = result["protocolVersion"];
+      }
+      try {
+        this.onmessage?.(message as unknown as JsonRpcMessage);
+      } catch (error) {
+        this.#error(error);
+      }
+      pending.resolve();
+      return;
+    }
+    try {
+      this.onmessage?.(message as unknown as JsonRpcMessage);
+    } catch (error) {
+      this.#error(error);
+    }
+  }
+
+  #error(error: unknown): void {
+    try {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    } catch {
+      // A throwing onerror must not break the transport.
+    }
+  }
+}
+
+/** A client transport for the Streamable HTTP endpoint at `options.url`, with sessions (2025-03-26 … 2025-11-25). */
+export function createSessionHttpClientTransport(options: SessionHttpClientTransportOptions): SessionHttpClientTransport {
+  return new SessionHttpClientTransport(options);
+}
