@@ -41,11 +41,30 @@ describe("the generated output of every published revision", () => {
     expect(status).toBe(0);
   });
 
-  it("needs some lib for its globals: ES2022 alone lacks AbortSignal, Event, timers, queueMicrotask, structuredClone and console", () => {
+  it("needs some lib for its globals: ES2022 alone lacks AbortSignal, Event, timers, queueMicrotask, structuredClone, console and (its HTTP client transport) fetch and its types", () => {
     const { status, output } = runTsc([...VENDOR_FLAGS, "--lib", "ES2022", "--types", "", join(TEST_OUT_DIR, "2025-11-25", "index.ts")]);
     expect(status).not.toBe(0);
     const missing = new Set([...output.matchAll(/Cannot find name '(\w+)'/g)].map((m) => m[1]));
-    expect([...missing].sort()).toEqual(["AbortController", "AbortSignal", "Event", "clearTimeout", "console", "queueMicrotask", "setTimeout", "structuredClone"]);
+    expect([...missing].sort()).toEqual([
+      "AbortController",
+      "AbortSignal",
+      "Event",
+      // The session revisions' index exports the Streamable HTTP client (http-session-client.ts,
+      // which shares pieces of http-client.ts): the web fetch API.
+      "ReadableStream",
+      "RequestInit",
+      "Response",
+      "TextDecoder",
+      "TextEncoder",
+      "URL",
+      "btoa",
+      "clearTimeout",
+      "console",
+      "fetch",
+      "queueMicrotask",
+      "setTimeout",
+      "structuredClone",
+    ]);
   });
 });
 
