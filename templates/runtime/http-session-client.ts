@@ -471,6 +471,7 @@ export class SessionHttpClientTransport implements Transport {
     let lineSize = 0;
     let afterCR = false;
     let data: string[] = [];
+    /** Bytes of the data lines of the event being read. */
     let dataSize = 0;
     let eventType = "";
     const hostile = async (problem: string): Promise<StreamEnd> => {
@@ -548,14 +549,13 @@ export class SessionHttpClientTransport implements Transport {
         if (lineSize > max) return hostile(`an SSE line exceeds ${max} bytes`);
         line.push(piece);
         const text = decoder.decode(concat(line, lineSize));
+        // An event's data lines together stay within the bound too (counted in bytes, as read).
+        if (text.startsWith("data")) dataSize += lineSize + 1;
         line = [];
         lineSize = 0;
         afterCR = b === 0x0d;
         start = i + 1;
-        if (text.startsWith("data")) {
-          dataSize += text.length + 1;
-          if (dataSize > max) return hostile(`an SSE event exceeds ${max} bytes`);
-        }
+        if (dataSize > max) return hostile(`an SSE event exceeds ${max} bytes`);
         if (onLine(text)) {
           // "After the JSON-RPC response has been sent, the server SHOULD close the SSE stream":
           // nothing more is read from it.
