@@ -328,7 +328,7 @@ export class SessionHttpClientTransport implements Transport {
         throw new RequestStreamBrokenError(method, id, `unexpected content type ${describeValue(type)}`);
       }
       const stream: Stream = { owner: id, method, lastEventId: undefined, retryMs: undefined, progressed: false };
-      const end = await this.#readEvents(stream, response.body);
+      const end = await this.#readEvents(stream, response.body, controller.signal);
       done();
       await this.#afterStream(stream, end);
     } finally {
@@ -375,7 +375,7 @@ export class SessionHttpClientTransport implements Transport {
           continue;
         }
         stream.progressed = false;
-        const end = await this.#readEvents(stream, response.body);
+        const end = await this.#readEvents(stream, response.body, controller.signal);
         if (end === "answered" || end === "hostile") return undefined;
         if (stream.progressed) attempts = 0;
         problem = "the resumed stream ended";
@@ -423,7 +423,7 @@ export class SessionHttpClientTransport implements Transport {
         this.#error(new HttpStatusError("GET stream", response.status));
         return;
       }
-      const end = await this.#readEvents(stream, response.body);
+      const end = await this.#readEvents(stream, response.body, controller.signal);
       done();
       if (end === "hostile" || this.#closed || stream.lastEventId === undefined) return;
       const problem = await this.#resume(stream);
@@ -464,8 +464,20 @@ export class SessionHttpClientTransport implements Transport {
    * A line or an event's data beyond maxMessageBytes closes the stream and rejects its request
    * ("hostile"). A request's stream is closed once its response came.
    */
-  async #readEvents(stream: Stream, body: ReadableStream<Uint8Array>): Promise<StreamEnd> {
+  async #readEvents(stream: Stream, body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<StreamEnd> {
     const reader = body.getReader();
+    // An aborted fetch errors its body; a `fetch` wrapper's body may not, so the read is ended here too.
+    const stop = (): void => void reader.cancel().catch(() => {});
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
+    try {
+      return await this.#readEventsFrom(stream, reader);
+    } finally {
+      signal.removeEventListener("abort", stop);
+    }
+  }
+
+  async #readEventsFrom(stream: Stream, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<StreamEnd> {
     const max = this.#max;
     let line: Uint8Array[] = [];
     let lineSize = 0;

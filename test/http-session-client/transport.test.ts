@@ -298,3 +298,40 @@ describe("SessionHttpClientTransport: cancellation through the generated McpClie
     await client.close();
   });
 });
+
+describe("SessionHttpClientTransport: the GET stream", () => {
+  it("carries the server's requests; when it drops after an event id it is resumed with Last-Event-ID", async () => {
+    const first = sse();
+    const second = sse();
+    let gets = 0;
+    const { fetch, calls } = scriptedFetch(sessionScript((call) => (call.method === "GET" ? (gets++ === 0 ? first.response : second.response) : accepted()), "2025-03-26"));
+    const { transport, received, errors } = openTransport(fetch, { listen: true, reconnect: { defaultRetryMs: 1 } });
+    await handshake(transport);
+    await waitFor("the GET stream", () => calls.find((c) => c.method === "GET"));
+    first.write(event({ jsonrpc: "2.0", id: "r1", method: "roots/list" }, "g-1"));
+    await waitFor("the server request", () => received.find((m) => m["id"] === "r1"));
+    first.end();
+    await waitFor("the reconnect", () => (calls.filter((c) => c.method === "GET").length === 2 ? true : undefined), 5000);
+    second.write(event({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }, "g-2"));
+    await waitFor("the notification", () => received.find((m) => m["method"] === "notifications/tools/list_changed"));
+    expect(calls.filter((c) => c.method === "GET").map((c) => c.headers)).toEqual([
+      { accept: "text/event-stream", "mcp-session-id": SESSION, "mcp-protocol-version": "2025-03-26" },
+      { accept: "text/event-stream", "mcp-session-id": SESSION, "mcp-protocol-version": "2025-03-26", "last-event-id": "g-1" },
+    ]);
+    expect(errors).toEqual([]);
+    await transport.close();
+    // The open (second) GET is aborted and its body no longer read.
+    expect(calls.filter((c) => c.method === "GET").map((c) => c.signal!.aborted)).toEqual([false, true]);
+    await within("the open stream cancelled", second.cancelled);
+  });
+
+  it("a GET answered with an error status other than 405 is reported, the session goes on", async () => {
+    const { fetch } = scriptedFetch(sessionScript((call) => (call.method === "GET" ? new Response("bad", { status: 400 }) : json({ jsonrpc: "2.0", id: call.body!["id"], result: {} }))));
+    const { transport, errors } = openTransport(fetch, { listen: true });
+    await handshake(transport);
+    await waitFor("the error", () => errors[0]);
+    expect(errors.map((e) => e.message)).toEqual(["GET stream: the server answered HTTP 400"]);
+    await within("a ping", transport.send({ jsonrpc: "2.0", id: 5, method: "ping" }));
+    await transport.close();
+  });
+});
