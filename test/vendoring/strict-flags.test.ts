@@ -52,6 +52,7 @@ describe("the generated output of every published revision", () => {
       // The session revisions' index exports the Streamable HTTP client (http-session-client.ts,
       // which shares pieces of http-client.ts): the web fetch API.
       "ReadableStream",
+      "ReadableStreamDefaultReader",
       "RequestInit",
       "Response",
       "TextDecoder",
