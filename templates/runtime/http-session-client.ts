@@ -178,14 +178,18 @@ export class SessionHttpClientTransport implements Transport {
   /**
    * Aborts every open fetch and wait, then ends the session with DELETE ("Clients that no longer
    * need a particular session SHOULD send an HTTP DELETE … with the Mcp-Session-Id header",
-   * Session Management 5; a 405 means the server does not allow it). Pending requests reject.
+   * Session Management 5; a 405 means the server does not allow it). The sends of pending
+   * requests settle without an error: the endpoint rejects those requests with
+   * ConnectionClosedError.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     for (const controller of this.#controllers) controller.abort("transport closed");
     this.#controllers.clear();
-    this.#rejectAll(new Error("transport closed"));
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const p of pending) p.resolve();
     const sessionId = this.sessionId;
     if (sessionId !== undefined) {
       const controller = new AbortController();

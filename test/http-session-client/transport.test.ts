@@ -231,7 +231,7 @@ describe("SessionHttpClientTransport: session expiry and close", () => {
     await transport.close();
   });
 
-  it("close(): DELETE with the session id, open fetches aborted, pending requests rejected; a 405 on DELETE is no error", async () => {
+  it("close(): DELETE with the session id, open fetches aborted, pending sends settled; a 405 on DELETE is no error", async () => {
     const post = sse();
     const { fetch, calls } = scriptedFetch(sessionScript((call) => (call.method === "DELETE" ? new Response(null, { status: 405 }) : post.response)));
     const { transport, errors } = openTransport(fetch);
@@ -242,12 +242,26 @@ describe("SessionHttpClientTransport: session expiry and close", () => {
     post.write(": open\n\n");
     await waitFor("the POST", () => calls.find((c) => c.body?.["id"] === 1));
     await within("close", transport.close());
-    expect(await within("the pending call", pending)).toBeInstanceOf(Error);
+    // Settled without an error: the endpoint rejects the request itself (ConnectionClosedError).
+    expect(await within("the pending send", pending)).toBeUndefined();
     expect(calls.find((c) => c.body?.["id"] === 1)!.signal!.aborted).toBe(true);
     expect(calls.at(-1)).toMatchObject({ method: "DELETE", headers: { "mcp-session-id": SESSION, "mcp-protocol-version": "2025-06-18" } });
     expect(closed).toBe(1);
     expect(errors).toEqual([]);
     await expect(transport.send(CALL)).rejects.toThrow("transport closed");
+  });
+
+  it("through the McpClient, a call pending at close() rejects with ConnectionClosedError", async () => {
+    const post = sse();
+    const { fetch, calls } = scriptedFetch(sessionScript((call) => (call.method === "DELETE" ? new Response(null, { status: 200 }) : post.response), "2025-11-25"));
+    const client = new R.McpClient({ logger: null });
+    await client.connect(R.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch, listen: false }));
+    await within("initialize", client.initialize(INITIALIZE.params));
+    const call = client.callTool({ name: "slow" }).catch((e: unknown) => e);
+    await waitFor("the POST", () => calls.find((c) => c.body?.["method"] === "tools/call"));
+    await within("close", client.close());
+    expect(await within("the call", call)).toBeInstanceOf(R.ConnectionClosedError);
+    expect(calls.at(-1)?.method).toBe("DELETE");
   });
 
   it("close() without a session sends no DELETE", async () => {
