@@ -110,7 +110,11 @@ interface Stream {
   lastEventId: string | undefined;
   /** The server's last `retry:` in ms. */
   retryMs: number | undefined;
-  /** Set when an event arrived since the last (re)connect. */
+  /**
+   * Set when a message arrived since the last (re)connect: only that resets the attempts (an
+   * event id alone, as in a priming event, does not, so a server that only primes and hangs up
+   * cannot keep the client reconnecting).
+   */
   progressed: boolean;
 }
 
@@ -357,7 +361,7 @@ export class SessionHttpClientTransport implements Transport {
   /**
    * Reconnects a stream with GET + `Last-Event-ID` after the server's `retry:` (else the default),
    * until its request is answered (or, for the GET stream, for as long as the server keeps it).
-   * An attempt that brings a new event resets the count. Returns why it gave up, or undefined.
+   * An attempt that brings a message resets the count. Returns why it gave up, or undefined.
    */
   async #resume(stream: Stream): Promise<string | undefined> {
     let attempts = 0;
@@ -530,10 +534,7 @@ export class SessionHttpClientTransport implements Transport {
           eventType = value;
           break;
         case "id":
-          if (!value.includes("\0")) {
-            stream.lastEventId = value;
-            stream.progressed = true;
-          }
+          if (!value.includes("\0")) stream.lastEventId = value;
           break;
         case "retry":
           if (/^\d{1,10}$/.test(value)) stream.retryMs = Number(value);

@@ -157,11 +157,13 @@ describe("SessionHttpClientTransport: resumption (Resumability and Redelivery)",
   it("attempts exhausted: StreamResumptionError for that request after maxAttempts GETs", async () => {
     const post = sse();
     const { fetch, calls } = scriptedFetch(
-      sessionScript((call) => {
+      sessionScript((call, index) => {
         if (call.method === "GET") {
-          const empty = sse();
-          empty.end();
-          return empty.response;
+          // Each reconnect only primes (a new id, no message) and hangs up: no progress.
+          const priming = sse();
+          priming.write(`id: prime-${index}\nretry: 1\ndata: \n\n`);
+          priming.end();
+          return priming.response;
         }
         return post.response;
       }),
@@ -174,7 +176,11 @@ describe("SessionHttpClientTransport: resumption (Resumability and Redelivery)",
     const error = await within("the resumption to give up", sent);
     expect(error).toBeInstanceOf(R.StreamResumptionError);
     expect(error).toMatchObject({ method: "tools/call", requestId: 1, attempts: 2 });
-    expect(calls.filter((c) => c.method === "GET").map((c) => c.headers["last-event-id"])).toEqual(["only", "only"]);
+    const gets = calls.filter((c) => c.method === "GET");
+    expect(gets).toHaveLength(2);
+    // The second reconnect resumes from the first one's priming id.
+    expect(gets[0]!.headers["last-event-id"]).toBe("only");
+    expect(gets[1]!.headers["last-event-id"]).toBe(`prime-${calls.indexOf(gets[0]!)}`);
     await transport.close();
   });
 
