@@ -286,16 +286,17 @@ export class SessionHttpClientTransport implements Transport {
   #request(id: RequestId, method: string, body: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#pending.get(id)?.reject(new Error(`request id ${String(id)} reused`));
-      this.#pending.set(id, { method, resolve, reject });
+      const entry: Pending = { method, resolve, reject };
+      this.#pending.set(id, entry);
       if (method === "initialize") this.#initializeId = id;
-      this.#postRequest(id, method, body).catch((error: unknown) => this.#settleError(id, error));
+      this.#postRequest(id, method, body).catch((error: unknown) => this.#settleError(id, error, entry));
     });
   }
 
-  /** Rejects request `id` if it is still pending. */
-  #settleError(id: RequestId, error: unknown): void {
+  /** Rejects request `id` if it is still pending (and, given `entry`, is still that send). */
+  #settleError(id: RequestId, error: unknown, entry?: Pending): void {
     const pending = this.#pending.get(id);
-    if (pending === undefined) return;
+    if (pending === undefined || (entry !== undefined && pending !== entry)) return;
     this.#pending.delete(id);
     pending.reject(error instanceof Error ? error : new Error(String(error)));
   }
@@ -496,9 +497,8 @@ export class SessionHttpClientTransport implements Transport {
     let eventType = "";
     const hostile = async (problem: string): Promise<StreamEnd> => {
       await reader.cancel().catch(() => {});
-      const error = new RequestStreamBrokenError(stream.method, stream.owner ?? "none", problem);
-      if (stream.owner !== undefined && this.#pending.has(stream.owner)) this.#settleError(stream.owner, error);
-      else this.#error(error);
+      if (stream.owner === undefined) this.#error(new Error(`${stream.method}: ${problem}; closed`));
+      else if (this.#pending.has(stream.owner)) this.#settleError(stream.owner, new RequestStreamBrokenError(stream.method, stream.owner, problem));
       return "hostile";
     };
     /** One line of the stream; true when the stream's request was answered. */
