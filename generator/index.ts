@@ -1,6 +1,7 @@
 /** Programmatic API of mcp-stubgen (for build scripts). */
 export { generate, catalog, type GenerateOptions, type GenerateResult } from "./generate.js";
-export { pullSchemas, listSchemas, readManifest, type Manifest, type RevisionInfo } from "./load/schema-source.js";
+export { pullSchemas, listSchemas, listExtensions, loadExtension, readManifest, type Manifest, type RevisionInfo, type ExtensionInfo } from "./load/schema-source.js";
+export { extensionMessages, type ExtensionMessage } from "./load/extension-messages.js";
 export { readSchemaDocument, type SchemaDocument } from "./load/schema-document.js";
 export { buildModel, formatResult, type SchemaModel, type MethodRecord } from "./model/model.js";
 export { catalogJson, type CatalogJson, type CatalogEntry } from "./model/catalog-data.js";

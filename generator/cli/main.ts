@@ -14,7 +14,7 @@ import { catalog, CUSTOM_REVISION, generate, type GenerateOptions } from "../gen
 import { defaultCacheDir, TOOL_VERSION } from "../project.js";
 import { RUNTIME_DIR } from "../emit/output-options.js";
 import { quietPipeWriter } from "./quiet-pipe.js";
-import { listSchemas, pullSchemas } from "../load/schema-source.js";
+import { listExtensions, listSchemas, pullSchemas } from "../load/schema-source.js";
 
 /** Streams the CLI writes to (tests pass their own). */
 export interface Io {
@@ -217,30 +217,33 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       y
         .command(
           "list",
-          "List the known revisions and whether each is cached",
+          "List the known revisions and extensions and whether each is cached",
           () => {},
           (args) => {
-            const rows = listSchemas({ cacheDir: project(args, io.cwd).cacheDir }).map((r) => [r.id, r.dialect, r.state, show(r.path)]);
+            const { cacheDir } = project(args, io.cwd);
+            const rows = listSchemas({ cacheDir }).map((r) => [r.id, r.dialect, r.state, show(r.path)]);
             io.stdout(table(["revision", "dialect", "cache", "path"], rows));
+            const extensions = listExtensions({ cacheDir }).map((e) => [e.id, e.identifier, e.revisions.join(", "), e.state, show(e.path)]);
+            if (extensions.length > 0) io.stdout(`\n${table(["extension", "identifier", "extends", "cache", "path"], extensions)}`);
           },
         )
         .command(
           "pull [revisions..]",
-          "Fill the cache (when no revision is named: the config's revisions, else all known ones), checking each sha256",
+          "Fill the cache (when nothing is named: the config's revisions, else all known revisions and extensions), checking each sha256",
           (p) =>
             p
-              .positional("revisions", { type: "string", array: true, describe: "Revisions to pull (default: the config's revisions, else all)" })
+              .positional("revisions", { type: "string", array: true, describe: "Revisions or extensions (e.g. tasks) to pull (default: the config's revisions, else all)" })
               .option("revision", { alias: "r", type: "string", array: true, describe: "Revision to pull (repeatable; same as the positional)" })
               .option("from", {
                 type: "string",
-                describe: "Copy from a local folder of <revision>/schema.json, or one schema file (name its revision), instead of downloading",
+                describe: "Copy from a local folder of <revision>/schema.json and extensions/<id>/<version>/schema.json, or one schema file (name its revision), instead of downloading",
               }),
           async (args) => {
             const { config, cacheDir } = project(args, io.cwd);
             const named = [...(args.revisions ?? []), ...(args.revision ?? [])];
             const revisions = named.length > 0 ? named : config.all ? [] : (config.revisions ?? []);
             const pulled = await pullSchemas(revisions, { from: args.from, cacheDir });
-            for (const p of pulled) io.stdout(`${p.revision}: ${show(p.path)} (sha256 ok, from ${p.source})\n`);
+            for (const p of pulled) io.stdout(`${p.kind === "extension" ? `extension ${p.revision}` : p.revision}: ${show(p.path)} (sha256 ok, from ${p.source})\n`);
           },
         )
         .demandCommand(1, "expected a schema command: list or pull"),

@@ -21,9 +21,10 @@ import {
 
 const tmp = tempDirs();
 
-/** The rows of `schema list`: revision → [dialect, state, path]. */
+/** The rows of `schema list`'s first table: revision → [dialect, state, path]. */
 function listRows(stdout: string): Map<string, string[]> {
-  const [header, rule, ...rows] = lines(stdout);
+  const all = lines(stdout);
+  const [header, rule, ...rows] = all.includes("") ? all.slice(0, all.indexOf("")) : all;
   expect(header).toMatch(/^revision\s+dialect\s+cache\s+path$/);
   expect(rule).toMatch(/^-+(\s+-+){3}$/);
   return new Map(rows.map((row) => row.split(/\s{2,}/)).map(([id, ...rest]) => [id!, rest]));
@@ -42,6 +43,13 @@ describe("schema list", () => {
       expect(rows.get(rev)?.[1], rev).toBe("missing");
       expect(rows.get(rev)?.[2], rev).toBe(`empty/${rev}/schema.json`);
     }
+    // Then, after a blank line, the known extensions.
+    const all = lines(r.stdout);
+    const extensions = all.slice(all.indexOf("") + 1);
+    expect(extensions[0]).toMatch(/^extension\s+identifier\s+extends\s+cache\s+path$/);
+    expect(extensions.slice(2).map((row) => row.split(/\s{2,}/))).toEqual([
+      ["tasks", "io.modelcontextprotocol/tasks", "2026-07-28, draft", "missing", "empty/extensions/tasks/schema.json"],
+    ]);
   });
 });
 

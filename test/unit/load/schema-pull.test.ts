@@ -103,7 +103,7 @@ describe("schema pull --from a local file or folder", () => {
     writeFileSync(join(dir, "one.json"), GOOD);
     const cacheDir = join(dir, "cache");
     const [result] = await pullSchemas(["r1"], { manifest, cacheDir, from: join(dir, "one.json") });
-    expect(result).toEqual({ revision: "r1", source: join(dir, "one.json"), path: join(cacheDir, "r1", "schema.json") });
+    expect(result).toEqual({ kind: "revision", revision: "r1", source: join(dir, "one.json"), path: join(cacheDir, "r1", "schema.json") });
     const none = (await pullSchemas([], { manifest, cacheDir, from: join(dir, "one.json") }).catch((e: unknown) => e)) as StubgenError;
     expect(none.message).toContain("--from names a single schema file, so name the one revision it holds");
     rmSync(dir, { recursive: true, force: true });
