@@ -3,7 +3,10 @@ import { buildModel, checkDirectionUnions, type SchemaModel } from "./model/mode
 import { policyFor } from "./model/policy.js";
 import { renderRevision, renderRuntime, type FileSet } from "./emit/render.js";
 import { catalogJson, type CatalogJson } from "./model/catalog-data.js";
-import { loadSchema, readManifest, revisionInfo, type Manifest } from "./load/schema-source.js";
+import { extensionInfo, loadExtension, loadSchema, readManifest, revisionInfo, type Manifest } from "./load/schema-source.js";
+import { EXTENSION_POLICIES, type ExtensionPolicy } from "./model/extensions.js";
+import { mergeExtension } from "./model/merge-extension.js";
+import type { ModelExtension } from "./model/model.js";
 import { checkOutput, sharedRuntimeUsers, writeOutput, type CheckReport } from "./write/write-output.js";
 import { outputOptions, RUNTIME_DIR, type EmitKind, type ImportExtension, type OutputOptions, type RuntimeLayout } from "./emit/output-options.js";
 
@@ -42,6 +45,14 @@ export interface GenerateOptions {
   readonly cacheDir?: string | undefined;
   /** The schema is a fragment: no MCP direction unions is fine (else an error). */
   readonly fragment?: boolean | undefined;
+  /**
+   * Known extensions (schema/revisions.json `extensions[].id`, e.g. `tasks`) merged into each
+   * revision: their messages join the catalog, their types are emitted once, their table's rules
+   * apply (generator/model/extensions.ts).
+   */
+  readonly extensions?: readonly string[] | undefined;
+  /** The per-extension tables (default: EXTENSION_POLICIES); an extension of one's own brings its table here. */
+  readonly extensionPolicies?: Readonly<Record<string, ExtensionPolicy>> | undefined;
   readonly manifest?: Manifest | undefined;
   readonly fetchImpl?: typeof fetch | undefined;
 }
@@ -50,7 +61,7 @@ export interface GenerateResult {
   readonly outDir: string;
   /** The files of `<out>/runtime/` (empty with `runtime: "inline"`). */
   readonly runtime: readonly string[];
-  readonly revisions: ReadonlyArray<{ readonly revision: string; readonly files: readonly string[] }>;
+  readonly revisions: ReadonlyArray<{ readonly revision: string; readonly files: readonly string[]; readonly extensions: readonly string[] }>;
   /** Present with `check`: what is out of date (empty lists: up to date). */
   readonly check?: CheckReport;
 }
@@ -72,6 +83,18 @@ export function selectRevisions(options: GenerateOptions, manifest: Manifest): s
   return given;
 }
 
+/** Refuses an extension that extends none of the selected revisions (it would be dropped silently). Pure. */
+export function checkExtensions(extensions: readonly string[], revisions: readonly string[], manifest: Manifest): void {
+  for (const id of new Set(extensions)) {
+    const info = extensionInfo(manifest, id);
+    if (!revisions.some((revision) => info.revisions.includes(revision))) {
+      throw new StubgenError(
+        `extension ${id} (${info.identifier}) extends the revisions ${info.revisions.join(", ")}; none of them is selected (${revisions.join(", ")})`,
+      );
+    }
+  }
+}
+
 /** Refuses a revision whose output folder would be the shared runtime's. Pure. */
 export function checkOutputLabels(revisions: readonly string[]): void {
   if (revisions.includes(RUNTIME_DIR)) {
@@ -81,19 +104,31 @@ export function checkOutputLabels(revisions: readonly string[]): void {
   }
 }
 
-/** Loads and models one revision. */
+/** Loads and models one revision, with the selected extensions merged in. */
 export async function modelRevision(revision: string, options: GenerateOptions) {
-  const doc = await loadSchema(revision, {
+  let doc = await loadSchema(revision, {
     cacheDir: options.cacheDir,
     manifest: options.manifest,
     schema: options.schema,
     fetchImpl: options.fetchImpl,
   });
+  const manifest = options.manifest ?? readManifest();
+  const extensions: ModelExtension[] = [];
+  for (const id of new Set(options.extensions ?? [])) {
+    // An extension joins the revisions it extends (checkExtensions refused one that extends none).
+    if (!extensionInfo(manifest, id).revisions.includes(revision)) continue;
+    const ext = loadExtension(id, { cacheDir: options.cacheDir, manifest });
+    const table = (options.extensionPolicies ?? EXTENSION_POLICIES)[id];
+    const merged = mergeExtension(doc, id, ext, table);
+    doc = merged.doc;
+    extensions.push({ ...merged.doc.extensions!.at(-1)!, methods: merged.methods.map((m) => m.method).sort(), policy: table! });
+  }
   const policy = policyFor(revision);
   const model: SchemaModel = buildModel(doc, {
     revision,
     policy,
     resultOverrides: options.resultOverrides ?? {},
+    extensions,
   });
   return { doc, model, policy };
 }
@@ -128,11 +163,14 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const finish = outputOptions(options);
   const selected = selectRevisions(options, manifest);
   checkOutputLabels(selected);
+  checkExtensions(options.extensions ?? [], selected, manifest);
   const shared = finish.runtime === "shared";
   const runtimeNames: ReadonlySet<string> = shared ? new Set(renderRuntime().keys()) : new Set();
   const revisionOutput = new Map<string, FileSet>();
+  const merged = new Map<string, string[]>();
   for (const revision of selected) {
     const { doc, model, policy } = await modelRevision(revision, { ...options, manifest });
+    merged.set(revision, (model.extensions ?? []).map((ext) => ext.id));
     if (!options.fragment) checkDirectionUnions(doc);
     revisionOutput.set(revision, await finishFiles(await renderRevision(doc, model, policy, finish.runtime, { strictObjects: options.strictObjects }), finish, runtimeNames));
   }
@@ -142,7 +180,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   else if (sharedRuntimeUsers(outDir, [...revisionOutput.keys()]).length === 0) output.set(RUNTIME_DIR, new Map());
   for (const [revision, files] of revisionOutput) output.set(revision, files);
   const runtime = [...(output.get(RUNTIME_DIR)?.keys() ?? [])];
-  const revisions = [...revisionOutput].map(([revision, files]) => ({ revision, files: [...files.keys()] }));
+  const revisions = [...revisionOutput].map(([revision, files]) => ({ revision, files: [...files.keys()], extensions: merged.get(revision) ?? [] }));
   if (options.check) return { outDir, runtime, revisions, check: checkOutput(outDir, output) };
   writeOutput(outDir, output);
   return { outDir, runtime, revisions };
@@ -152,6 +190,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 export async function catalog(options: GenerateOptions & { readonly revision?: string | undefined }): Promise<CatalogJson> {
   const manifest = options.manifest ?? readManifest();
   const [revision] = selectRevisions({ ...options, revisions: options.revision ? [options.revision] : [] }, manifest);
+  checkExtensions(options.extensions ?? [], [revision!], manifest);
   const { doc, model } = await modelRevision(revision!, { ...options, manifest });
   if (!options.fragment) checkDirectionUnions(doc);
   return catalogJson(model);

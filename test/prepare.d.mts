@@ -1,4 +1,5 @@
 export declare const SHARED_SCHEMAS: string;
 export declare const TEST_CACHE_DIR: string;
 export declare const TEST_OUT_DIR: string;
+export declare const TEST_TASKS_OUT_DIR: string;
 export declare function prepare(): Promise<void>;

@@ -1,7 +1,8 @@
 // Prepares what the tests read: the published schemas in a test cache (from ../shared/mcp-schema
 // when it exists, else downloaded from the pinned upstream commit; sha256-checked either way)
 // and the generated output of every revision in test/generated/ (git-ignored), which the stub
-// tests import and type-check; and out/2025-11-25 and out/2026-07-28 (git-ignored), which the
+// tests import and type-check, and 2026-07-28 and draft with the Tasks extension in
+// test/generated-tasks/ (git-ignored); and out/2025-11-25 and out/2026-07-28 (git-ignored), which the
 // examples and benchmarks import and the type-check covers (CI runs `npm test` without
 // `npm run generate`, so these must be made here). Run by `npm test` after the build, and by vitest's global setup.
 import { existsSync } from "node:fs";
@@ -12,11 +13,14 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const SHARED_SCHEMAS = resolve(root, "..", "shared", "mcp-schema");
 export const TEST_CACHE_DIR = join(root, "node_modules", ".cache", "mcp-stubgen-test", "schema");
 export const TEST_OUT_DIR = join(root, "test", "generated");
+/** 2026-07-28 and draft generated with the Tasks extension (--extension tasks). */
+export const TEST_TASKS_OUT_DIR = join(root, "test", "generated-tasks");
 
 export async function prepare() {
   const { generate, pullSchemas } = await import(join(root, "dist", "generator", "index.js"));
   await pullSchemas([], { cacheDir: TEST_CACHE_DIR, from: existsSync(SHARED_SCHEMAS) ? SHARED_SCHEMAS : undefined });
   await generate({ all: true, out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR });
+  await generate({ revisions: ["2026-07-28", "draft"], extensions: ["tasks"], out: TEST_TASKS_OUT_DIR, cacheDir: TEST_CACHE_DIR });
   await generate({ revisions: ["2025-11-25", "2026-07-28"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR });
 }
 

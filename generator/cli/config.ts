@@ -23,11 +23,13 @@ export interface StubgenConfig {
   readonly runtime?: "shared" | "inline";
   /** No inherited index signatures in the generated types (generate; see --strict-objects). */
   readonly strictObjects?: boolean;
+  /** Extensions to merge into each generated revision (ids of schema/revisions.json `extensions`). */
+  readonly extensions?: readonly string[];
 }
 
 export const CONFIG_FILE = "mcp-stubgen.config.json";
 
-const KEYS = "revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects";
+const KEYS = "revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions";
 
 /** A config and the file it came from (null: no config file, the empty config). */
 export interface LoadedConfig {
@@ -93,6 +95,10 @@ export function validateConfig(value: unknown, file: string, at: string): Stubge
       case "revisions":
         if (!Array.isArray(v) || !v.every((r) => typeof r === "string")) fail(where, "an array of revision ids");
         config.revisions = v as string[];
+        break;
+      case "extensions":
+        if (!Array.isArray(v) || !v.every((r) => typeof r === "string")) fail(where, 'an array of extension ids, e.g. ["tasks"]');
+        config.extensions = v as string[];
         break;
       case "all":
       case "fragment":

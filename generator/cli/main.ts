@@ -79,6 +79,7 @@ function options(args: CommonArgs & Record<string, unknown>, { config, cacheDir 
     emit: oneOf(args, "emit", ["ts", "js"] as const, (emit) => emit) ?? config.emit,
     runtime: oneOf(args, "runtime", ["shared", "inline"] as const, (runtime) => runtime) ?? config.runtime,
     strictObjects: (args["strict-objects"] as boolean | undefined) ?? config.strictObjects,
+    extensions: args["extension"] !== undefined ? ([args["extension"]].flat() as string[]) : config.extensions,
   };
 }
 
@@ -112,6 +113,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           .option("revision", { alias: "r", type: "string", array: true, describe: "Revision to generate (repeatable)" })
           .option("all", { type: "boolean", describe: "Generate every known revision" })
           .option("schema", { type: "string", describe: "Schema path or URL (bypasses the cache; one revision, labelled by --revision or 'custom')" })
+          .option("extension", { alias: "x", type: "string", array: true, describe: "Merge a known extension into each revision (repeatable; e.g. tasks; see schema list)" })
           .option("out", { alias: "o", type: "string", describe: "Output folder (default: out)" })
           .option("check", { type: "boolean", describe: "Write nothing; list stale or missing files and exit 1 if any" })
           .option("fragment", { type: "boolean", describe: "The schema is a fragment: no ClientRequest/ServerRequest/… unions is not an error" })
@@ -128,7 +130,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
               "Index signatures only where a definition itself allows extra properties: misspelt properties in results become errors, but the types no longer accept values of the spec's own TypeScript types (default: off)",
           })
           .example("$0 generate --all", "every known revision into out/")
-          .example("$0 generate -r 2025-11-25 --check", "exit 1 when out/2025-11-25 is stale"),
+          .example("$0 generate -r 2025-11-25 --check", "exit 1 when out/2025-11-25 is stale")
+          .example("$0 generate -r 2026-07-28 --extension tasks", "2026-07-28 with the Tasks extension merged in"),
       async (args) => {
         const result = await generate(options(args, project(args, io.cwd)));
         if (result.check) {
@@ -142,8 +145,9 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           return;
         }
         if (result.runtime.length > 0) io.stdout(`wrote ${show(`${result.outDir}/${RUNTIME_DIR}`)}/ (${result.runtime.join(", ")})\n`);
-        for (const { revision, files } of result.revisions) {
-          io.stdout(`wrote ${show(`${result.outDir}/${revision}`)}/ (${files.join(", ")})\n`);
+        for (const { revision, files, extensions } of result.revisions) {
+          const withExtensions = extensions.length > 0 ? ` with ${extensions.join(", ")}` : "";
+          io.stdout(`wrote ${show(`${result.outDir}/${revision}`)}/${withExtensions} (${files.join(", ")})\n`);
         }
       },
     )
@@ -154,6 +158,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         y
           .option("revision", { alias: "r", type: "string", describe: "Revision (or the label of --schema)" })
           .option("schema", { type: "string", describe: "Schema path or URL (bypasses the cache)" })
+          .option("extension", { alias: "x", type: "string", array: true, describe: "Merge a known extension into the revision (repeatable; e.g. tasks)" })
           .option("json", { type: "boolean", describe: "Print JSON instead of a table" })
           .option("fragment", { type: "boolean", describe: "The schema is a fragment: no direction unions is not an error" })
           .option("result-override", { type: "string", array: true, describe: "method=TypeName" }),
@@ -189,10 +194,13 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           .option("to", { type: "string", describe: "New revision (or the label of --to-schema)" })
           .option("from-schema", { type: "string", describe: "Old schema path or URL (bypasses the cache)" })
           .option("to-schema", { type: "string", describe: "New schema path or URL (bypasses the cache)" })
+          .option("from-extension", { type: "string", array: true, describe: "Merge a known extension into the old side (repeatable)" })
+          .option("to-extension", { type: "string", array: true, describe: "Merge a known extension into the new side (repeatable)" })
           .option("json", { type: "boolean", describe: "Print JSON instead of Markdown" })
           .option("fail-on", { type: "string", describe: 'Exit 1 when the diff has a change of this kind (one kind: "breaking")' })
           .example("$0 diff --from 2025-11-25 --to 2026-07-28", "Markdown report")
-          .example("$0 diff --from 2025-11-25 --to 2026-07-28 --fail-on breaking", "exit 1 on a breaking change"),
+          .example("$0 diff --from 2025-11-25 --to 2026-07-28 --fail-on breaking", "exit 1 on a breaking change")
+          .example("$0 diff --from 2026-07-28 --to 2026-07-28 --to-extension tasks", "what the Tasks extension adds"),
       async (args) => {
         const { cacheDir } = project(args, io.cwd);
         const one = (name: string, value: unknown): string | undefined => {
@@ -208,7 +216,9 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
         if (failOn !== undefined && failOn !== "breaking") throw new UsageError(`--fail-on takes "breaking", got ${JSON.stringify(failOn)}`);
         if (from === undefined && fromSchema === undefined) throw new UsageError("diff needs --from REV (or --from-schema PATH_OR_URL)");
         if (to === undefined && toSchema === undefined) throw new UsageError("diff needs --to REV (or --to-schema PATH_OR_URL)");
-        const result = await diff({ from, to, fromSchema, toSchema, cacheDir });
+        const fromExtensions = [args["from-extension"] ?? []].flat() as string[];
+        const toExtensions = [args["to-extension"] ?? []].flat() as string[];
+        const result = await diff({ from, to, fromSchema, toSchema, cacheDir, fromExtensions, toExtensions });
         io.stdout(args.json ? formatDiffJson(result) : formatDiffMarkdown(result));
         exitCode = failOn === "breaking" && hasBreakingChanges(result) ? 1 : 0;
       },

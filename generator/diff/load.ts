@@ -1,7 +1,7 @@
 import { diffRevisions } from "./diff.js";
 import type { RevisionDiff } from "./types.js";
 import { StubgenError } from "../errors.js";
-import { modelRevision } from "../generate.js";
+import { checkExtensions, modelRevision } from "../generate.js";
 import { readManifest, type Manifest } from "../load/schema-source.js";
 
 export interface DiffOptions {
@@ -13,6 +13,10 @@ export interface DiffOptions {
   readonly fromSchema?: string | undefined;
   /** A schema path or URL for the new side, bypassing the cache (labelled `to`, else the path). */
   readonly toSchema?: string | undefined;
+  /** Known extensions merged into the old side (e.g. `tasks`), as `generate --extension` does. */
+  readonly fromExtensions?: readonly string[] | undefined;
+  /** Known extensions merged into the new side. */
+  readonly toExtensions?: readonly string[] | undefined;
   /** Schema cache folder (default: `.mcp-stubgen/schema` in the working folder). */
   readonly cacheDir?: string | undefined;
   readonly manifest?: Manifest | undefined;
@@ -26,12 +30,16 @@ export interface DiffOptions {
  */
 export async function diff(options: DiffOptions): Promise<RevisionDiff> {
   const manifest = options.manifest ?? readManifest();
-  const load = async (side: "from" | "to", revision: string | undefined, schema: string | undefined) => {
+  const load = async (side: "from" | "to", revision: string | undefined, schema: string | undefined, extensions: readonly string[]) => {
     const label = revision ?? schema;
     if (label === undefined) throw new StubgenError(`diff needs --${side} REV (or --${side}-schema PATH_OR_URL)`);
-    return await modelRevision(label, { cacheDir: options.cacheDir, manifest, schema, fetchImpl: options.fetchImpl });
+    checkExtensions(extensions, [label], manifest);
+    const loaded = await modelRevision(label, { cacheDir: options.cacheDir, manifest, schema, fetchImpl: options.fetchImpl, extensions });
+    // The report names a side with its extensions: "2026-07-28+tasks".
+    const named = [label, ...(loaded.model.extensions ?? []).map((ext) => ext.id)].join("+");
+    return { ...loaded, model: { ...loaded.model, revision: named } };
   };
-  const from = await load("from", options.from, options.fromSchema);
-  const to = await load("to", options.to, options.toSchema);
+  const from = await load("from", options.from, options.fromSchema, options.fromExtensions ?? []);
+  const to = await load("to", options.to, options.toSchema, options.toExtensions ?? []);
   return diffRevisions(from, to);
 }

@@ -122,9 +122,13 @@ function dropRoot(source: string): string {
 
 /** Replaces the library's "referenced by … via the `definition`" note with the schema location. */
 function rewriteDocComments(source: string, doc: SchemaDocument, revision: string): string {
+  const fromExtension = new Map((doc.extensions ?? []).flatMap((ext) => ext.definitions.map((name): [string, typeof ext] => [name, ext])));
   return source.replace(
     new RegExp(` \\* This interface was referenced by \`${ROOT}\`'s JSON-Schema\\n \\* via the \`definition\` "([^"]+)"\\.`, "g"),
-    (_m, name: string) => ` * MCP ${revision} schema: \`#/${doc.defsKey}/${name}\``,
+    (_m, name: string) => {
+      const ext = fromExtension.get(name);
+      return ext === undefined ? ` * MCP ${revision} schema: \`#/${doc.defsKey}/${name}\`` : ` * MCP extension ${ext.id} schema: \`#/${ext.defsKey}/${name}\``;
+    },
   );
 }
 

@@ -18,18 +18,15 @@ import type { RevisionPolicy } from "../model/policy.js";
 
 /**
  * The `Mcp-Name` header's source (Streamable HTTP, Standard Request Headers: "`params.name` or
- * `params.uri`", required for `tools/call`, `resources/read`, `prompts/get`; the tasks
- * extension's Streamable HTTP binding, SEP-2663, adds `params.taskId` of `tasks/get`,
- * `tasks/update`, `tasks/cancel`). A row applies when the schema has the client request and its
- * params declare the field (the 2026-07-28 core schema has no tasks methods).
+ * `params.uri`", required for `tools/call`, `resources/read`, `prompts/get`). An extension's
+ * requests add theirs from its table (`httpNameParams`; Tasks, SEP-2663: `params.taskId` of
+ * `tasks/get`, `tasks/update`, `tasks/cancel`). A row applies when the schema has the client
+ * request and its params declare the field.
  */
 export const MCP_NAME_SOURCES: ReadonlyArray<{ readonly method: string; readonly param: string }> = [
   { method: "tools/call", param: "name" },
   { method: "resources/read", param: "uri" },
   { method: "prompts/get", param: "name" },
-  { method: "tasks/get", param: "taskId" },
-  { method: "tasks/update", param: "taskId" },
-  { method: "tasks/cancel", param: "taskId" },
 ];
 
 /**
@@ -106,7 +103,8 @@ export function httpView(doc: SchemaDocument, model: SchemaModel, policy: Revisi
   const required = metaType?.node["required"];
   const requiredMeta = Array.isArray(required) ? required.filter((k): k is string => typeof k === "string").sort() : [];
   const clientRequests = new Map(model.methods.filter((m) => m.kind === "request" && m.from.includes("client")).map((m) => [m.method, m]));
-  const nameSources = MCP_NAME_SOURCES.filter(({ method, param }) => paramsFields(doc, clientRequests.get(method)?.typeName ?? null).has(param));
+  const extensionSources = (model.extensions ?? []).flatMap((ext) => Object.entries(ext.policy.httpNameParams).map(([method, param]) => ({ method, param })));
+  const nameSources = [...MCP_NAME_SOURCES, ...extensionSources].filter(({ method, param }) => paramsFields(doc, clientRequests.get(method)?.typeName ?? null).has(param));
   const call = clientRequests.get(TOOL_METHODS.call);
   const toolHeaders =
     clientRequests.has(TOOL_METHODS.list) && call !== undefined && paramsFields(doc, call.typeName).has(TOOL_METHODS.arguments) ? TOOL_METHODS : null;

@@ -164,7 +164,12 @@ export async function renderRevision(
   typeOptions: EmitTypesOptions = {},
 ): Promise<FileSet> {
   const t = templates();
-  const header = { toolVersion: TOOL_VERSION, revision: model.revision, sha256: model.sha256 };
+  const header = {
+    toolVersion: TOOL_VERSION,
+    revision: model.revision,
+    sha256: model.sha256,
+    extensions: (model.extensions ?? []).map(({ id, sha256 }) => ({ id, sha256 })),
+  };
   const runtimeDir = layout === "inline" ? "./" : `../${RUNTIME_DIR}/`;
   const render = (name: string, view: object) => (t.get(name) as Template)({ ...header, runtimeDir, ...view });
   const body = await emitTypes(doc, model.revision, typeOptions);
@@ -175,7 +180,9 @@ export async function renderRevision(
       ? [...renderRuntime()]
       : REEXPORTED_RUNTIME_FILES.map((name): [string, string] => [`${name}.ts`, render("reexport.ts", { name })]);
   const rules = rulesView(doc, model, policy);
-  const clientRequests = model.methods.filter((m) => m.kind === "request" && m.from.includes("client"));
+  // MRTR is the core's pattern: an extension's request that carries inputResponses (Tasks'
+  // tasks/update answers a task's input_required status) is not an MRTR retry.
+  const clientRequests = model.methods.filter((m) => m.kind === "request" && m.from.includes("client") && m.extension === undefined);
   const input = inputRequestsModel(doc, clientRequests);
   return new Map([
     ["types.ts", render("types.ts", { body })],

@@ -22,6 +22,19 @@ export interface SchemaDocument {
   /** Named schemas in document order. */
   readonly defs: ReadonlyMap<string, SchemaNode>;
   readonly root: SchemaNode;
+  /** Extensions merged into this document (generate --extension), in the order merged. */
+  readonly extensions?: readonly ExtensionSource[];
+}
+
+/** An extension's schema a merged document was made from, for generated files' headers. */
+export interface ExtensionSource {
+  readonly id: string;
+  readonly file: string;
+  readonly sha256: string;
+  /** `definitions` or `$defs` of the extension's schema. */
+  readonly defsKey: "definitions" | "$defs";
+  /** The definitions it added (not the core's it copies), in its document order. */
+  readonly definitions: readonly string[];
 }
 
 export function sha256Hex(bytes: string | Uint8Array): string {

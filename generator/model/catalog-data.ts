@@ -10,10 +10,14 @@ export interface CatalogEntry {
   readonly result: string | null;
   readonly cancellable: boolean;
   readonly taskAugmentable: boolean;
+  /** The extension that defines the method (only when generated with --extension). */
+  readonly extension?: string;
 }
 
 export interface CatalogJson {
   readonly revision: string;
+  /** The extensions merged in (only when generated with --extension). */
+  readonly extensions?: ReadonlyArray<{ readonly id: string; readonly sha256: string }>;
   readonly methods: readonly CatalogEntry[];
 }
 
@@ -21,6 +25,7 @@ export interface CatalogJson {
 export function catalogJson(model: SchemaModel): CatalogJson {
   return {
     revision: model.revision,
+    ...(model.extensions ? { extensions: model.extensions.map(({ id, sha256 }) => ({ id, sha256 })) } : {}),
     methods: model.methods.map((m) => ({
       method: m.method,
       kind: m.kind,
@@ -29,6 +34,7 @@ export function catalogJson(model: SchemaModel): CatalogJson {
       result: formatResult(m.results),
       cancellable: m.cancellable,
       taskAugmentable: m.taskAugmentable,
+      ...(m.extension !== undefined ? { extension: m.extension } : {}),
     })),
   };
 }

@@ -2,7 +2,8 @@ import { StubgenError } from "../errors.js";
 import { join } from "../load/json-pointer.js";
 import type { RevisionPolicy } from "./policy.js";
 import { deriveResult, type ResultRule } from "./result-mapping.js";
-import { definition, deref, isSchemaNode, refName, type Located, type SchemaDocument, type SchemaNode } from "../load/schema-document.js";
+import { definition, deref, isSchemaNode, refName, type ExtensionSource, type Located, type SchemaDocument, type SchemaNode } from "../load/schema-document.js";
+import type { ExtensionPolicy } from "./extensions.js";
 
 export type Side = "client" | "server";
 export type MethodKind = "request" | "notification";
@@ -43,6 +44,8 @@ export interface MethodRecord {
   readonly cancellable: boolean;
   /** Params carry an optional `task` (TaskMetadata): cancelled with `tasks/cancel` when used. */
   readonly taskAugmentable: boolean;
+  /** The extension that defines the message (generate --extension); absent for the core's. */
+  readonly extension?: string;
 }
 
 export interface SchemaModel {
@@ -53,12 +56,23 @@ export interface SchemaModel {
   readonly definitions: readonly string[];
   /** Sorted by method, then kind. */
   readonly methods: readonly MethodRecord[];
+  /** The extensions merged into the schema (generate --extension), in the order merged. */
+  readonly extensions?: readonly ModelExtension[];
+}
+
+/** An extension merged into the schema, as the model and the emitters need it. */
+export interface ModelExtension extends ExtensionSource {
+  /** Its messages' methods, sorted. */
+  readonly methods: readonly string[];
+  readonly policy: ExtensionPolicy;
 }
 
 export interface ModelOptions {
   readonly revision: string;
   readonly policy: RevisionPolicy;
   readonly resultOverrides?: Readonly<Record<string, string>>;
+  /** The extensions merged into the document (mergeExtension), with their tables. */
+  readonly extensions?: readonly ModelExtension[];
 }
 
 /** The direction unions methods are discovered from. */
@@ -105,6 +119,8 @@ export function buildModel(doc: SchemaDocument, options: ModelOptions): SchemaMo
     entry.members.push(member);
     byKey.set(key, entry);
   }
+  const extensions = options.extensions ?? [];
+  const extensionOf = new Map(extensions.flatMap((ext) => ext.methods.map((method): [string, string] => [method, ext.id])));
   const methods: MethodRecord[] = [];
   for (const entry of byKey.values()) {
     // Prefer a member that names a definition (2026-07-28 inlines ClientNotification but
@@ -121,6 +137,10 @@ export function buildModel(doc: SchemaDocument, options: ModelOptions): SchemaMo
     const params = paramsAt && paramsExpr(doc, member, paramsAt.node, paramsRequired);
     const isRequest = entry.kind === "request";
     const result = isRequest ? deriveResult(doc, { method: entry.method, typeName }, options.resultOverrides ?? {}) : null;
+    // An extension may widen a core request's result (Tasks: tools/call may answer a task handle).
+    const widened = isRequest ? extensions.flatMap((ext) => (ext.policy.widenedResults[entry.method] ?? []).map((w) => w.type)) : [];
+    const results = result && [...result.types, ...widened.filter((type) => !result.types.includes(type))];
+    const extension = extensionOf.get(entry.method);
     methods.push({
       method: entry.method,
       kind: entry.kind,
@@ -130,10 +150,11 @@ export function buildModel(doc: SchemaDocument, options: ModelOptions): SchemaMo
       paramsRequired,
       paramsMetaOnly: paramsAt === null || propertyNames(doc, paramsAt).every((name) => name === "_meta"),
       description: typeof member.target.node["description"] === "string" ? member.target.node["description"] : null,
-      results: result?.types ?? null,
+      results,
       resultRule: result?.rule ?? null,
       cancellable: isRequest && !options.policy.uncancellable.includes(entry.method),
       taskAugmentable: isRequest && paramsAt !== null && hasTaskProperty(doc, paramsAt, options.policy.taskMetadataType),
+      ...(extension !== undefined ? { extension } : {}),
     });
   }
   const requests = new Set(methods.filter((m) => m.kind === "request").map((m) => m.method));
@@ -152,6 +173,7 @@ export function buildModel(doc: SchemaDocument, options: ModelOptions): SchemaMo
     sha256: doc.sha256,
     definitions: [...doc.defs.keys()],
     methods,
+    ...(extensions.length > 0 ? { extensions } : {}),
   };
 }
 

@@ -76,6 +76,24 @@ describe(`catalog --revision ${REV}`, () => {
     expect(tools?.split(/\s{2,}/)).toEqual(["tools/call", "request", "client", "CallToolRequestParams", "CallToolResult", "yes", "yes"]);
   });
 
+  it("--extension tasks on 2026-07-28: the extension's methods join the table, tools/call's result gains CreateTaskResult; on 2025-11-25 an error", async () => {
+    const r = await runCli(["catalog", "--revision", "2026-07-28", "--extension", "tasks", "--cache", TEST_CACHE_DIR], tmp());
+    expect(r.code, r.stderr).toBe(0);
+    const rows = lines(r.stdout).slice(2).map((row) => row.split(/\s{2,}/));
+    expect(rows.filter((row) => row[0]!.includes("tasks")).map((row) => [row[0], row[2], row[4]])).toEqual([
+      ["notifications/tasks", "server", "-"],
+      ["tasks/cancel", "client", "CancelTaskResult"],
+      ["tasks/get", "client", "GetTaskResult"],
+      ["tasks/update", "client", "UpdateTaskResult"],
+    ]);
+    expect(rows.find((row) => row[0] === "tools/call")?.[4]).toBe("CallToolResult | InputRequiredResult | CreateTaskResult");
+    const json = JSON.parse((await runCli(["catalog", "-r", "2026-07-28", "-x", "tasks", "--json", "--cache", TEST_CACHE_DIR], tmp())).stdout) as { extensions: unknown; methods: Array<{ method: string; extension?: string }> };
+    expect(json.extensions).toEqual([{ id: "tasks", sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(json.methods.filter((m) => m.extension === "tasks").map((m) => m.method)).toEqual(["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"]);
+    const bad = await runCli(["catalog", "--revision", REV, "--extension", "tasks", "--cache", TEST_CACHE_DIR], tmp());
+    expect(expectOneErrorLine(bad)).toContain("extension tasks (io.modelcontextprotocol/tasks) extends the revisions 2026-07-28, draft; none of them is selected (2025-11-25)");
+  });
+
   it("--result-override ping=Result changes ping's result and nothing else", async () => {
     const r = await runCli(
       ["catalog", "--revision", REV, "--json", "--result-override", "ping=Result", "--cache", TEST_CACHE_DIR],

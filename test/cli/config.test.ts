@@ -53,6 +53,19 @@ describe("config file", () => {
     expect(revisionFolders(join(cwd, "src", "mcp"))).toEqual(["2025-06-18"]);
   });
 
+  it('"extensions": ["tasks"] merges the extension where it applies and says so; a non-array is an error at its pointer', async () => {
+    const cwd = tmp();
+    writeJson(join(cwd, "mcp-stubgen.config.json"), { revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks"], cache: TEST_CACHE_DIR });
+    const r = await runCli(["generate"], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout).filter((l) => l.startsWith("wrote out/20")).map((l) => l.replace(/ \(.*\)$/, ""))).toEqual(["wrote out/2025-11-25/", "wrote out/2026-07-28/ with tasks"]);
+    expect(readFileSync(join(cwd, "out", "2026-07-28", "catalog.ts"), "utf8")).toContain('"tasks/get"');
+    expect(readFileSync(join(cwd, "out", "2025-11-25", "catalog.ts"), "utf8")).not.toContain("With the extension");
+    writeJson(join(cwd, "mcp-stubgen.config.json"), { revisions: ["2026-07-28"], extensions: "tasks", cache: TEST_CACHE_DIR });
+    const line = expectOneErrorLine(await runCli(["generate"], cwd));
+    expect(line).toContain(`mcp-stubgen.config.json#/extensions: invalid config: expected an array of extension ids, e.g. ["tasks"]`);
+  });
+
   it("an unknown config key: exit 1, one error line with the file and the pointer of the key; nothing written", async () => {
     const cwd = tmp();
     writeJson(join(cwd, "mcp-stubgen.config.json"), { revisions: ["2024-11-05"], outDir: "gen", cache: TEST_CACHE_DIR });
@@ -60,7 +73,7 @@ describe("config file", () => {
     const r = await runCli(["generate"], cwd);
     const line = expectOneErrorLine(r);
     expect(line).toContain(`${join(realpathSync(cwd), "mcp-stubgen.config.json")}#/outDir: `);
-    expect(line).toMatch(/invalid config: expected one of the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects$/);
+    expect(line).toMatch(/invalid config: expected one of the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions$/);
     expect(snapshot(cwd)).toEqual(before);
   });
 
@@ -108,7 +121,7 @@ describe("config file errors name the file", () => {
     const r = await runCli(["generate", "--config", "missing.json"], cwd);
     expect(expectOneErrorLine(r)).toBe(
       `mcp-stubgen: error: ${join(realpathSync(cwd), "missing.json")}: cannot read the config file: no such file (ENOENT); ` +
-        "expected a JSON object with the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects",
+        "expected a JSON object with the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions",
     );
     expect(fileList(cwd)).toEqual([]);
   });

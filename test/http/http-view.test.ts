@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { httpView } from "../../generator/emit/http-view.js";
 import { readSchemaDocument } from "../../generator/load/schema-document.js";
-import { buildModel } from "../../generator/model/model.js";
+import { EXTENSION_POLICIES } from "../../generator/model/extensions.js";
+import { buildModel, type ModelExtension } from "../../generator/model/model.js";
 import { policyFor } from "../../generator/model/policy.js";
 import { TEST_CACHE_DIR } from "../helpers/schemas.js";
 import { docFrom, request } from "../unit/support.js";
@@ -64,10 +65,17 @@ describe("httpView", () => {
     GetTaskResult: { type: "object" },
     ClientRequest: { anyOf: [{ $ref: "#/$defs/CallToolRequest" }, { $ref: "#/$defs/ReadResourceRequest" }, { $ref: "#/$defs/GetTaskRequest" }] },
   };
-  const view = (defs: Record<string, unknown>) => {
+  // The tasks/get row comes from the Tasks extension's table (generate --extension tasks).
+  const tasks: ModelExtension = { id: "tasks", file: "tasks.json", sha256: "0", defsKey: "$defs", definitions: [], methods: ["tasks/get"], policy: EXTENSION_POLICIES["tasks"]! };
+  const view = (defs: Record<string, unknown>, extensions: ModelExtension[] = [tasks]) => {
     const doc = docFrom(defs);
-    return httpView(doc, buildModel(doc, { revision: "test", policy: STATELESS }), STATELESS);
+    return httpView(doc, buildModel(doc, { revision: "test", policy: STATELESS, extensions }), STATELESS);
   };
+
+  it("the extension's Mcp-Name rows apply only with the extension", () => {
+    const defs = { ...base, HeaderMismatchError: errorDef(-32020), UnsupportedProtocolVersionError: errorDef(-32022) };
+    expect(view(defs, [])?.nameSources).toEqual([{ method: "tools/call", param: "name" }]);
+  });
 
   it("a schema with the two transport errors: only the rows it supports (no tools/list, no uri on resources/read, tasks/get with a taskId, no result _meta)", () => {
     expect(view({ ...base, HeaderMismatchError: errorDef(-32020), UnsupportedProtocolVersionError: errorDef(-32022) })).toEqual({

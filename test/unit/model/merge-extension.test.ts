@@ -1,0 +1,196 @@
+/**
+ * mergeExtension (generator/model/merge-extension.ts): an extension's schema merged into a
+ * revision's, on two fixture extensions of different shapes (allOf envelopes in 2020-12; plain
+ * messages in draft-07) and on the real Tasks extension with 2026-07-28.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { StubgenError } from "../../../generator/errors.js";
+import { readSchemaDocument, type SchemaDocument } from "../../../generator/load/schema-document.js";
+import { loadExtension, loadSchema } from "../../../generator/load/schema-source.js";
+import { EXTENSION_POLICIES, type ExtensionPolicy } from "../../../generator/model/extensions.js";
+import { mergeExtension } from "../../../generator/model/merge-extension.js";
+import { buildModel, type ModelExtension } from "../../../generator/model/model.js";
+import { policyFor } from "../../../generator/model/policy.js";
+import { FIXTURES, TEST_CACHE_DIR } from "../../helpers/schemas.js";
+
+const read = (name: string): SchemaDocument => {
+  const file = join(FIXTURES, "extensions", name);
+  return readSchemaDocument(readFileSync(file, "utf8"), file);
+};
+const core = read("core.json");
+const JOBS: ExtensionPolicy = {
+  senders: { "jobs/start": ["client"], "jobs/stop": ["client", "server"], "notifications/jobs/done": ["server"] },
+  httpNameParams: { "jobs/start": "name" },
+  widenedResults: { "tools/call": [{ type: "StartJobResult", reason: "a test" }] },
+  cancelRequest: "jobs/stop",
+};
+const LOCKS: ExtensionPolicy = {
+  senders: { "locks/acquire": ["client"], "notifications/locks/released": ["server"] },
+  httpNameParams: {},
+  widenedResults: {},
+  cancelRequest: null,
+};
+
+function error(run: () => unknown): StubgenError {
+  try {
+    run();
+  } catch (caught) {
+    expect(caught).toBeInstanceOf(StubgenError);
+    return caught as StubgenError;
+  }
+  throw new Error("expected an error");
+}
+
+const refs = (doc: SchemaDocument, union: string) => ((doc.defs.get(union)?.["anyOf"] ?? []) as Array<{ $ref: string }>).map((m) => m.$ref);
+
+function model(doc: SchemaDocument, id: string, policy: ExtensionPolicy, methods: string[]) {
+  const source = doc.extensions!.at(-1)!;
+  const extension: ModelExtension = { ...source, methods, policy };
+  expect(source.id).toBe(id);
+  return buildModel(doc, { revision: "fixture", policy: policyFor("fixture"), extensions: [extension] });
+}
+
+describe("mergeExtension: an allOf-shaped extension (2020-12)", () => {
+  const before = JSON.stringify(core.root);
+  const merged = mergeExtension(core, "jobs", read("allof-extension.json"), JOBS);
+
+  it("takes the copied core types as the core's (same schema but for annotations) and adds the extension's own once", () => {
+    expect(merged.shared).toEqual(["JSONRPCNotification", "JSONRPCRequest", "PingRequest"]);
+    expect(merged.added).toEqual(["StartJobRequest", "StartJobResult", "StopJobRequest", "JobDoneNotification"]);
+    expect([...merged.doc.defs.keys()]).toEqual([...core.defs.keys(), ...merged.added]);
+    // The core's definitions, with their descriptions, are the ones kept.
+    expect(merged.doc.defs.get("PingRequest")).toBe(core.defs.get("PingRequest"));
+  });
+
+  it("flattens each message into the core's message shape (envelope fields, method, params, required)", () => {
+    expect(merged.doc.defs.get("StartJobRequest")).toEqual({
+      properties: {
+        id: { $ref: "#/$defs/RequestId" },
+        jsonrpc: { const: "2.0", type: "string" },
+        method: { type: "string", const: "jobs/start" },
+        params: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      },
+      required: ["id", "jsonrpc", "method", "params"],
+      type: "object",
+    });
+    expect(merged.doc.defs.get("JobDoneNotification")).toEqual({
+      properties: { jsonrpc: { const: "2.0", type: "string" }, method: { type: "string", const: "notifications/jobs/done" } },
+      required: ["jsonrpc", "method"],
+      type: "object",
+    });
+  });
+
+  it("adds each message to the direction unions of its senders; a single-$ref union becomes an anyOf", () => {
+    expect(refs(merged.doc, "ClientRequest")).toEqual(["#/$defs/PingRequest", "#/$defs/CallToolRequest", "#/$defs/CompleteRequest", "#/$defs/StartJobRequest", "#/$defs/StopJobRequest"]);
+    expect(refs(merged.doc, "ServerRequest")).toEqual(["#/$defs/PingRequest", "#/$defs/StopJobRequest"]);
+    expect(refs(merged.doc, "ServerNotification")).toEqual(["#/$defs/ProgressNotification", "#/$defs/JobDoneNotification"]);
+    expect(refs(merged.doc, "ClientNotification")).toEqual(["#/$defs/ProgressNotification"]);
+  });
+
+  it("leaves the core document as it was", () => {
+    expect(JSON.stringify(core.root)).toBe(before);
+    expect(core.defs.has("StartJobRequest")).toBe(false);
+    expect(core.extensions).toBeUndefined();
+  });
+
+  it("the model reads the merged messages like the core's: senders, params, results, the extension's name, widened results", () => {
+    const m = model(merged.doc, "jobs", JOBS, ["jobs/start", "jobs/stop", "notifications/jobs/done"]);
+    const row = (method: string) => m.methods.find((r) => r.method === method);
+    expect(row("jobs/start")).toMatchObject({ kind: "request", from: ["client"], results: ["StartJobResult"], extension: "jobs", paramsRequired: true });
+    expect(row("jobs/stop")).toMatchObject({ kind: "request", from: ["client", "server"], extension: "jobs" });
+    expect(row("notifications/jobs/done")).toMatchObject({ kind: "notification", from: ["server"], extension: "jobs" });
+    expect(row("tools/call")?.results).toEqual(["CallToolResult", "StartJobResult"]);
+    expect(row("tools/call")?.extension).toBeUndefined();
+    expect(m.extensions?.map((e) => [e.id, e.definitions])).toEqual([["jobs", merged.added]]);
+  });
+});
+
+describe("mergeExtension: a plain-shaped extension (draft-07 definitions)", () => {
+  const merged = mergeExtension(core, "locks", read("plain-extension.json"), LOCKS);
+
+  it("rewrites the extension's $refs to the core's definitions key and shares the copied types", () => {
+    expect(merged.shared).toEqual(["CompleteRequest", "RequestId"]);
+    expect(merged.added).toEqual(["LockRequest", "LockReleasedNotification"]);
+    const lock = merged.doc.defs.get("LockRequest") as { properties: Record<string, unknown> };
+    expect(lock.properties["id"]).toEqual({ $ref: "#/$defs/RequestId" });
+    expect(JSON.stringify(merged.doc.root)).not.toContain("#/definitions/");
+    expect(merged.doc.extensions?.[0]).toMatchObject({ id: "locks", defsKey: "definitions" });
+  });
+
+  it("joins the unions of its senders", () => {
+    expect(refs(merged.doc, "ClientRequest").at(-1)).toBe("#/$defs/LockRequest");
+    expect(refs(merged.doc, "ServerNotification").at(-1)).toBe("#/$defs/LockReleasedNotification");
+  });
+});
+
+describe("mergeExtension: bad input", () => {
+  const jobs = read("allof-extension.json");
+  const withDef = (doc: SchemaDocument, name: string, node: object): SchemaDocument => {
+    const root = { ...doc.root, $defs: { ...(doc.root["$defs"] as object), [name]: node } };
+    return readSchemaDocument(JSON.stringify(root), doc.file);
+  };
+
+  it("a copied core type that differs from the core's: an error at its pointer in the extension, naming the core file", () => {
+    const e = error(() => mergeExtension(core, "jobs", withDef(jobs, "CallToolResult", { type: "object" }), JOBS));
+    expect(e.location).toMatchObject({ file: jobs.file, pointer: "/$defs/CallToolResult" });
+    expect(e.message).toContain(`extension jobs defines CallToolResult, which the core schema (${core.file}) defines differently`);
+  });
+
+  it("a difference in what a schema accepts (not an annotation) counts, even deep inside", () => {
+    const changed = { ...(core.defs.get("PingRequest") as object), properties: { method: { const: "pong", type: "string" } } };
+    expect(error(() => mergeExtension(core, "jobs", withDef(jobs, "PingRequest", changed), JOBS)).location.pointer).toBe("/$defs/PingRequest");
+  });
+
+  it("a message named like a core definition: an error (it would replace the core's)", () => {
+    const stop = jobs.defs.get("StopJobRequest")!;
+    const renamed = readSchemaDocument(JSON.stringify({ ...jobs.root, $defs: { ...Object.fromEntries([...jobs.defs].filter(([n]) => n !== "StopJobRequest")), CallToolRequest: stop } }), jobs.file);
+    const policy = { ...JOBS };
+    expect(error(() => mergeExtension(core, "jobs", renamed, policy)).location.pointer).toBe("/$defs/CallToolRequest");
+  });
+
+  it("a core schema without the union a sender needs: an error naming the core file", () => {
+    const noServerNotification = readSchemaDocument(JSON.stringify({ ...core.root, $defs: Object.fromEntries([...core.defs].filter(([n]) => n !== "ServerNotification")) }), core.file);
+    const e = error(() => mergeExtension(noServerNotification, "jobs", jobs, JOBS));
+    expect(e.location.file).toBe(core.file);
+    expect(e.message).toContain("expected a ServerNotification in the core schema: the extension's table says the server sends notifications/jobs/done");
+  });
+
+  it("no table for the extension: the table's error", () => {
+    expect(error(() => mergeExtension(core, "nope", jobs, undefined)).message).toContain('no table for extension "nope"');
+  });
+});
+
+describe("mergeExtension: Tasks (io.modelcontextprotocol/tasks) into 2026-07-28", async () => {
+  const doc = await loadSchema("2026-07-28", { cacheDir: TEST_CACHE_DIR });
+  const tasks = loadExtension("tasks", { cacheDir: TEST_CACHE_DIR });
+  const merged = mergeExtension(doc, "tasks", tasks, EXTENSION_POLICIES["tasks"]);
+
+  it("recognises the 56 core types the extension copies and adds its 20 own, none renamed or duplicated", () => {
+    expect(merged.shared).toHaveLength(56);
+    expect(merged.shared).toEqual(expect.arrayContaining(["Annotations", "ElicitRequest", "JSONRPCRequest", "RequestId", "Result", "Tool"]));
+    expect([...merged.added].sort()).toEqual([
+      "CancelTaskRequest", "CancelTaskResult", "CancelledTask", "CompletedTask", "CreateTaskResult", "DetailedTask", "FailedTask",
+      "GetTaskRequest", "GetTaskResult", "InputRequiredTask", "Task", "TaskStatus", "TaskStatusNotification", "TaskStatusNotificationParams",
+      "TaskSubscriptionAcknowledgedNotifications", "TaskSubscriptionNotifications", "TasksExtensionCapability", "UpdateTaskRequest", "UpdateTaskResult", "WorkingTask",
+    ].sort());
+    expect(merged.doc.defs.size).toBe(doc.defs.size + 20);
+  });
+
+  it("the catalog: tasks/get, tasks/update, tasks/cancel from the client, notifications/tasks from the server, tools/call widened with CreateTaskResult", () => {
+    const m = buildModel(merged.doc, {
+      revision: "2026-07-28",
+      policy: policyFor("2026-07-28"),
+      extensions: [{ ...merged.doc.extensions![0]!, methods: merged.methods.map((x) => x.method).sort(), policy: EXTENSION_POLICIES["tasks"]! }],
+    });
+    const rows = m.methods.filter((r) => r.extension === "tasks").map((r) => [r.method, r.kind, r.from.join("+"), r.results?.join(" | ") ?? null]);
+    expect(rows).toEqual([
+      ["notifications/tasks", "notification", "server", null],
+      ["tasks/cancel", "request", "client", "CancelTaskResult"],
+      ["tasks/get", "request", "client", "GetTaskResult"],
+      ["tasks/update", "request", "client", "UpdateTaskResult"],
+    ]);
+    expect(m.methods.find((r) => r.method === "tools/call")?.results).toEqual(["CallToolResult", "InputRequiredResult", "CreateTaskResult"]);
+  });
+});
