@@ -51,6 +51,16 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     const type = m.params ? formatTypeExpr(m.params, "T.") : "undefined";
     return fillsMeta && m.params ? `MetaFilled<${type}>` : type;
   };
+  // Tasks extension: the requests a server may answer with a task handle, and what the handle's
+  // ClientTask resolves to (the request's other results, InputRequiredResult aside).
+  const taskRuntime = (model.extensions ?? []).find((ext) => ext.policy.runtime === "tasks" && ext.policy.cancelRequest !== null);
+  const becomesTask = (m: MethodRecord) => {
+    const handles = taskRuntime?.policy.widenedResults[m.method]?.map((w) => w.type) ?? [];
+    if (side !== "client" || handles.length === 0 || m.results === null) return null;
+    const others = m.results.filter((r) => !handles.includes(r));
+    const final = others.filter((r) => r !== "InputRequiredResult");
+    return { results: formatResult(others, "T.")!, task: `ClientTask<${formatResult(final.length > 0 ? final : ["Result"], "T.")}>` };
+  };
   const names = new Map<string, string>();
   const methods = requests.map((m) => {
     const name = methodName(m);
@@ -69,6 +79,7 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
       result: formatResult(m.results, "T.") ?? "T.Result",
       options: m.cancellable ? "RequestOptions" : "UncancellableRequestOptions",
       taskAugmentable: m.taskAugmentable,
+      becomesTask: becomesTask(m),
     };
   });
   const taskMethods = methods.filter((m) => m.taskAugmentable).map((m) => m.method);
@@ -84,6 +95,7 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     taskMethods,
     taskMethodType: taskMethods.map((m) => JSON.stringify(m)).join(" | "),
     taskResult: model.definitions.includes(policy.taskResultType) ? policy.taskResultType : "Result",
+    tasks: taskRuntime === undefined ? null : { cancelRequest: taskRuntime.policy.cancelRequest },
     fillsMeta,
     defaultTimeoutMs: policy.defaultTimeoutMs,
     defaultMaxTotalTimeoutMs: policy.defaultMaxTotalTimeoutMs,

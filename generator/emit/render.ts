@@ -105,7 +105,7 @@ export function catalogView(model: SchemaModel, rules: RulesView, input: InputRe
  * The revision-independent runtime: `templates/runtime/<name>.ts`, plain TypeScript that tsc
  * checks in place, copied into the output as `<name>.ts` with a generated header.
  */
-export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http", "http-client", "http-session-client"] as const;
+export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http", "http-client", "http-session-client", "tasks"] as const;
 
 /**
  * Runtime modules imported by path from a revision folder rather than through its index.ts
@@ -190,6 +190,6 @@ export async function renderRevision(
     ...runtimePart,
     ["client.ts", render("facade.ts", { ...facadeView(model, policy, "client"), answersInput: input !== null })],
     ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model), httpView(doc, model, policy)), subscriptions, inputRequired: input !== null })],
-    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, httpView(doc, model, policy) !== null), inputRequired: input !== null })],
+    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, httpView(doc, model, policy) !== null), inputRequired: input !== null, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
   ]);
 }

@@ -30,6 +30,12 @@ export interface ExtensionPolicy {
   readonly widenedResults: Readonly<Record<string, readonly { readonly type: string; readonly reason: string }[]>>;
   /** The request that cancels what became a task (instead of notifications/cancelled). */
   readonly cancelRequest: string | null;
+  /**
+   * The runtime module that implements the extension (templates/runtime/<name>.ts), wired into
+   * the generated client and server and exported from the revision's index when it is merged;
+   * null: none (the extension's messages are typed, nothing more).
+   */
+  readonly runtime: "tasks" | null;
 }
 
 /** Extension id (schema/revisions.json `extensions[].id`) → its table. */
@@ -46,6 +52,7 @@ export const EXTENSION_POLICIES: Readonly<Record<string, ExtensionPolicy>> = {
       "tools/call": [{ type: "CreateTaskResult", reason: "SEP-2663: a server that negotiated the extension may answer tools/call with a task handle" }],
     },
     cancelRequest: "tasks/cancel",
+    runtime: "tasks",
   },
 };
 

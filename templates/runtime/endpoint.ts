@@ -78,6 +78,13 @@ export interface EndpointOptions {
    * table and the request retried (see #requestWithInput); absent: results are returned as they are.
    */
   readonly answerInput?: AnswerInputOptions | undefined;
+  /**
+   * Tasks extension (io.modelcontextprotocol/tasks): a result with `resultType: "task"` is a task
+   * handle, and `cancelRequest` (tasks/cancel) is how a task is cancelled. Received: a later
+   * notifications/cancelled for a request answered with a handle is ignored as "became-task".
+   * Sent: a handle that arrives after this side cancelled the request is cancelled at once.
+   */
+  readonly tasks?: { readonly cancelRequest: string } | undefined;
 }
 
 /** Most input requests answered in one round of a multi round-trip request; more are refused. */
@@ -304,6 +311,7 @@ export class Endpoint {
         send: (message, related) => this.#send(message, related),
         report: (event) => this.#report(event),
         closeStream: (id) => rules.cancelByClosingStream && this.#closeRequestStream(id),
+        lateResult: (id, result) => this.#lateResult(id, result),
       },
       (method) => this.#policy.get(method),
       {
@@ -657,6 +665,33 @@ export class Endpoint {
     }
   }
 
+  /**
+   * A result to a request this side cancelled. Tasks extension: if the server had turned it into
+   * a task meanwhile, nobody holds the handle, so the task is cancelled with tasks/cancel (the
+   * only way to cancel a task) rather than left running until it expires.
+   */
+  #lateResult(id: RequestId, result: JsonObject): void {
+    const tasks = this.#options.tasks;
+    const taskId = result["taskId"];
+    if (tasks === undefined || result["resultType"] !== "task" || typeof taskId !== "string") return;
+    this.#report({ type: "late-task", requestId: id, taskId, method: tasks.cancelRequest });
+    this.request(tasks.cancelRequest, { taskId }).catch(this.#toOnError);
+  }
+
+  /**
+   * Answers input requests (a task's `input_required`, Tasks extension) through this side's
+   * handlers, exactly as the input requests of an InputRequiredResult are answered.
+   */
+  answerInputRequests(method: string, inputRequests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
+    const answer = this.#options.answerInput;
+    if (answer === undefined) return Promise.reject(new InputRequiredError(method, "no-handler", { inputRequests }, "this side answers no input requests"));
+    try {
+      return this.#answerInputs(answer, method, { inputRequests }, inputRequests, signal, undefined, undefined);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
   #errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): OutgoingMessage {
     const error = data === undefined ? { code, message } : { code, message, data };
     return id === null ? { jsonrpc: "2.0", id: null, error } : { jsonrpc: "2.0", id, error };
@@ -760,6 +795,7 @@ export class Endpoint {
     await Promise.resolve();
     if (entry.aborted) return; // cancelled or closed: no response
     let response: OutgoingMessage;
+    let becameTask = false;
     try {
       const hook = this.#options.inputRequired;
       const input = hook !== undefined && hook.has(method) ? hook : undefined;
@@ -775,13 +811,14 @@ export class Endpoint {
       const result = await handler(params, ctx);
       hook?.after(method, result, ctx);
       response = { jsonrpc: "2.0", id, result: this.#withResultMeta(isObject(result) ? result : {}) };
+      becameTask = this.#options.tasks !== undefined && isObject(result) && result["resultType"] === "task";
     } catch (error) {
       response =
         error instanceof McpError
           ? this.#errorResponse(id, error.code, error.message, error.data)
           : this.#errorResponse(id, ErrorCode.InternalError, thrownMessage(error));
     }
-    if (this.#incoming.finish(id, entry)) this.#respond(id, response); // else cancelled or closed: no response
+    if (this.#incoming.finish(id, entry, becameTask)) this.#respond(id, response); // else cancelled or closed: no response
   }
 
   /** The ctx of a handler, made as it starts (not when the request arrives: less held per request). */

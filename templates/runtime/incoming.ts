@@ -60,6 +60,8 @@ export class IncomingRequests {
   readonly #inFlight = new Map<RequestId, InFlight>();
   /** Recently finished ids, to report a late cancel as "finished" rather than "unknown". */
   readonly #finished = new RecentIds(1024);
+  /** Recently finished ids that were answered with a task handle (Tasks extension). */
+  readonly #becameTask = new RecentIds(1024);
 
   get size(): number {
     return this.#inFlight.size;
@@ -78,6 +80,7 @@ export class IncomingRequests {
     const entry = new InFlight(method, cancelRule);
     this.#inFlight.set(id, entry);
     this.#finished.delete(id);
+    this.#becameTask.delete(id);
     return entry;
   }
 
@@ -85,10 +88,11 @@ export class IncomingRequests {
    * The handler settled: true when its response should be sent, false when the request was
    * cancelled or the connection closed meanwhile (then nothing is sent).
    */
-  finish(id: RequestId, entry: InFlight): boolean {
+  finish(id: RequestId, entry: InFlight, becameTask = false): boolean {
     if (this.#inFlight.get(id) !== entry) return false;
     this.#inFlight.delete(id);
     this.#finished.add(id);
+    if (becameTask) this.#becameTask.add(id);
     return true;
   }
 
@@ -106,7 +110,8 @@ export class IncomingRequests {
     const { requestId, reason } = parsed;
     const entry = this.#inFlight.get(requestId);
     if (entry === undefined) {
-      return { type: "ignored", cause: this.#finished.has(requestId) ? "finished" : "unknown-request", requestId, reason };
+      const cause = this.#becameTask.has(requestId) ? "became-task" : this.#finished.has(requestId) ? "finished" : "unknown-request";
+      return { type: "ignored", cause, requestId, reason };
     }
     if (entry.cancelRule !== "cancellable") {
       return { type: "ignored", cause: entry.cancelRule, requestId, reason, method: entry.method };

@@ -75,6 +75,8 @@ export interface OutgoingHooks {
    * can (RULES.cancelByClosingStream, Transport.closeRequestStream); false: send the notification.
    */
   closeStream(id: RequestId): boolean;
+  /** A result that arrived after this side cancelled the request (already reported as late). */
+  lateResult?(id: RequestId, result: JsonObject): void;
 }
 
 /** The send path's share of the revision rules and the endpoint's options. */
@@ -328,7 +330,10 @@ export class OutgoingRequests {
     if (entry === undefined) {
       // Cancellation, Behavior Requirements 6: the sender SHOULD ignore a response that arrives
       // after it cancelled.
-      if (this.#cancelled.delete(id)) this.#hooks.report({ type: "late-response", requestId: id });
+      if (this.#cancelled.delete(id)) {
+        this.#hooks.report({ type: "late-response", requestId: id });
+        if (result !== undefined && error === undefined) this.#hooks.lateResult?.(id, result);
+      }
       return;
     }
     this.#settle(entry);

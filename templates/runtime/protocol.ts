@@ -260,6 +260,14 @@ export interface RequestOptions {
    * (default: the client's `returnInputRequired`). Ignored where maxInputRounds is.
    */
   returnInputRequired?: boolean | undefined;
+  /**
+   * Tasks extension (io.modelcontextprotocol/tasks): what aborting `signal` does once the call
+   * came back as a task. From that moment the request is over and notifications/cancelled no
+   * longer applies (SEP-2663: a task is cancelled with tasks/cancel, never with
+   * notifications/cancelled). "cancel" (default): the abort sends tasks/cancel; "detach": the
+   * abort does nothing to the task.
+   */
+  afterTask?: "cancel" | "detach" | undefined;
 }
 
 /** Options of a request that must not be cancelled: no signal, no cancel reason. */
@@ -276,7 +284,12 @@ export type IgnoredCancelCause =
   | "task-augmented"
   | "malformed"
   /** The peer may not cancel this request under this revision's rules (2026-07-28: a server cancel of anything but subscriptions/listen). */
-  | "not-permitted";
+  | "not-permitted"
+  /**
+   * The request was answered with a task handle (Tasks extension): it is over, and the task is
+   * cancelled with tasks/cancel, never with notifications/cancelled (SEP-2663).
+   */
+  | "became-task";
 
 /** Every cancellation event on either side, reported to `onCancellation`. */
 export type CancellationEvent =
@@ -298,7 +311,12 @@ export type CancellationEvent =
   /** The peer ended a request this side sent (RULES.endableByReceiver). */
   | { type: "ended"; requestId: RequestId; method: string; reason: string | undefined }
   | { type: "ignored"; cause: IgnoredCancelCause; requestId: unknown; reason: unknown; method?: string | undefined }
-  | { type: "late-response"; requestId: RequestId };
+  | { type: "late-response"; requestId: RequestId }
+  /**
+   * Tasks extension: a response that arrived after this side cancelled its request turned out to
+   * be a task handle; the task was cancelled with `method` (tasks/cancel) so it does not run on.
+   */
+  | { type: "late-task"; requestId: RequestId; taskId: string; method: string };
 
 /** One line per event; the default writes to stderr (console.error), never stdout. */
 export type Logger = (line: string) => void;
@@ -359,5 +377,7 @@ export function describeCancellation(side: string, e: CancellationEvent): string
       return `[mcp ${side}] ignored a cancellation (${e.cause}) for id ${id}${typeof e.reason === "string" ? `: ${logText(e.reason)}` : ""}`;
     case "late-response":
       return `[mcp ${side}] ignored a response to cancelled request ${id}`;
+    case "late-task":
+      return `[mcp ${side}] cancelled request ${id} came back as task ${logText(e.taskId)}: sent ${e.method} for it`;
   }
 }

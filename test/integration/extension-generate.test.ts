@@ -104,6 +104,7 @@ describe("generate --extension: a fixture extension of another shape (draft-07, 
     httpNameParams: {},
     widenedResults: {},
     cancelRequest: null,
+    runtime: null,
   };
 
   it("merges into a revision the manifest says it extends, and the output type-checks", async () => {

@@ -18,6 +18,7 @@ const JOBS: ExtensionPolicy = {
   httpNameParams: { "jobs/start": "name" },
   widenedResults: { "tools/call": [{ type: "StartJobResult", reason: "a test" }] },
   cancelRequest: "jobs/stop",
+  runtime: null,
 };
 
 function error(run: () => unknown): StubgenError {

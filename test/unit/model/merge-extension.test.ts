@@ -25,12 +25,14 @@ const JOBS: ExtensionPolicy = {
   httpNameParams: { "jobs/start": "name" },
   widenedResults: { "tools/call": [{ type: "StartJobResult", reason: "a test" }] },
   cancelRequest: "jobs/stop",
+  runtime: null,
 };
 const LOCKS: ExtensionPolicy = {
   senders: { "locks/acquire": ["client"], "notifications/locks/released": ["server"] },
   httpNameParams: {},
   widenedResults: {},
   cancelRequest: null,
+  runtime: null,
 };
 
 function error(run: () => unknown): StubgenError {

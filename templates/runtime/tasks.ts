@@ -1,0 +1,642 @@
+// The Tasks extension (io.modelcontextprotocol/tasks, SEP-2663) on the server side: a task store
+// (an interface, with an in-memory default), the handlers of tasks/get, tasks/update and
+// tasks/cancel, and `TaskManager.start()`, which turns a handler's work into a task and answers
+// the request with its handle (CreateTaskResult, `resultType: "task"`).
+//
+// Cancellation of a task is its own: a task is cancelled with tasks/cancel, never with
+// notifications/cancelled (SEP-2663; in 2025-11-25, where tasks were in the core, Cancellation,
+// Behavior Requirements 3). tasks/cancel is acknowledged at once with an empty result, the task
+// is `cancelled` from then on, and the work's own signal aborts (cooperative: the work should
+// stop; whatever it returns later is dropped, since a terminal task never changes again).
+//
+// Everything a peer sends is checked here before it is used: ids must be strings of bounded
+// length, inputResponses an object; an unknown or expired task is -32602, as the extension says.
+
+import { describeValue, McpError, type JsonObject, type RequestOptions } from "./protocol.js";
+
+/** The extension's identifier: the key under `capabilities.extensions`. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** Statuses a task never leaves. */
+export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
+
+/**
+ * A task as the store keeps it: plain JSON data, so a shared store can serialise it. The wire
+ * fields of the extension's Task, plus what the runtime needs between requests.
+ */
+export interface StoredTask {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** ISO 8601. */
+  readonly lastUpdatedAt: string;
+  /** How long after creation the task is kept (ms); null: no limit. */
+  readonly ttlMs: number | null;
+  /** The polling interval the server suggests (ms). */
+  readonly pollIntervalMs?: number;
+  /** `input_required`: what the work waits for (InputRequests). */
+  readonly inputRequests?: JsonObject;
+  /** The client's answers (tasks/update), until the work takes them. */
+  readonly inputResponses?: JsonObject;
+  /** `completed`: the request's result (for tools/call, a CallToolResult; a tool error too). */
+  readonly result?: JsonObject;
+  /** `failed`: the JSON-RPC error that ended the work. */
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+}
+
+type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * Where tasks live. The in-memory default serves one process; servers behind a load balancer
+ * need a shared one (README, "Tasks"), because tasks/get, tasks/update and tasks/cancel may
+ * reach any instance, while the work runs on the instance that started it.
+ */
+export interface TaskStore {
+  /** Stores a new task (its id is fresh). */
+  create(task: StoredTask): MaybePromise<void>;
+  /** The task, or undefined when it is unknown or expired. */
+  get(taskId: string): MaybePromise<StoredTask | undefined>;
+  /**
+   * Replaces the task with `change(current)` as one atomic step (a shared store: compare-and-set),
+   * or leaves it when `change` returns undefined; resolves to the task as stored afterwards, or
+   * undefined when there is no such task.
+   */
+  update(taskId: string, change: (current: StoredTask) => StoredTask | undefined): MaybePromise<StoredTask | undefined>;
+  /**
+   * Calls `listener` with the task after each change, made on any instance; returns the function
+   * that stops it. The instance running a task learns of tasks/cancel and tasks/update this way.
+   */
+  watch(taskId: string, listener: (task: StoredTask) => void): () => void;
+}
+
+export interface InMemoryTaskStoreOptions {
+  /** Most tasks kept at once (default 10,000): past it, expired then finished tasks go first. */
+  readonly maxTasks?: number;
+  /** Clock (ms since the epoch), for tests. */
+  readonly now?: () => number;
+}
+
+/** The default store: one process, bounded, expiring tasks `ttlMs` after they were created. */
+export class InMemoryTaskStore implements TaskStore {
+  readonly #tasks = new Map<string, StoredTask>();
+  readonly #watchers = new Map<string, Set<(task: StoredTask) => void>>();
+  readonly #maxTasks: number;
+  readonly #now: () => number;
+
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    const max = options.maxTasks ?? 10_000;
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`maxTasks must be an integer ≥ 1, got ${describeValue(max)}`);
+    this.#maxTasks = max;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.#tasks.size;
+  }
+
+  create(task: StoredTask): void {
+    if (this.#tasks.size >= this.#maxTasks) this.#evict();
+    if (this.#tasks.size >= this.#maxTasks) throw new McpError(-32603, `the task store is full (${this.#maxTasks} tasks in progress)`);
+    this.#tasks.set(task.taskId, task);
+  }
+
+  get(taskId: string): StoredTask | undefined {
+    const task = this.#tasks.get(taskId);
+    if (task === undefined) return undefined;
+    if (this.#expired(task)) {
+      this.#tasks.delete(taskId);
+      return undefined;
+    }
+    return task;
+  }
+
+  update(taskId: string, change: (current: StoredTask) => StoredTask | undefined): StoredTask | undefined {
+    const current = this.get(taskId);
+    if (current === undefined) return undefined;
+    const next = change(current);
+    if (next === undefined) return current;
+    this.#tasks.set(taskId, next);
+    for (const listener of [...(this.#watchers.get(taskId) ?? [])]) {
+      try {
+        listener(next);
+      } catch {
+        // A watcher's failure is its own; the store and the other watchers go on.
+      }
+    }
+    return next;
+  }
+
+  watch(taskId: string, listener: (task: StoredTask) => void): () => void {
+    let set = this.#watchers.get(taskId);
+    if (set === undefined) this.#watchers.set(taskId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.#watchers.delete(taskId);
+    };
+  }
+
+  #expired(task: StoredTask): boolean {
+    return task.ttlMs !== null && Date.parse(task.createdAt) + task.ttlMs <= this.#now();
+  }
+
+  /** Drops expired tasks, then finished ones (oldest first) until there is room for one more. */
+  #evict(): void {
+    for (const [id, task] of this.#tasks) if (this.#expired(task)) this.#tasks.delete(id);
+    for (const [id, task] of this.#tasks) {
+      if (this.#tasks.size < this.#maxTasks) return;
+      if (TERMINAL_STATUSES.has(task.status)) this.#tasks.delete(id);
+    }
+  }
+}
+
+/** What a task's work gets: its id, its signal, and the way to ask the client for input. */
+export interface TaskWork {
+  readonly taskId: string;
+  /** Aborts when the client cancels the task (tasks/cancel) or it expires. */
+  readonly signal: AbortSignal;
+  /**
+   * Moves the task to `input_required` with these input requests (InputRequests: key → an
+   * elicitation, sampling or roots request) and resolves with the client's answers
+   * (InputResponses) once tasks/update brings them; rejects when the task is cancelled.
+   */
+  input(inputRequests: JsonObject, statusMessage?: string): Promise<JsonObject>;
+  /** Sets the task's statusMessage. */
+  status(statusMessage: string): Promise<void>;
+}
+
+export interface TaskOptions {
+  /** How long the task is kept after creation (ms); null: no limit. Default: the manager's. */
+  readonly ttlMs?: number | null;
+  /** The polling interval suggested to the client (ms). Default: the manager's. */
+  readonly pollIntervalMs?: number;
+  readonly statusMessage?: string;
+}
+
+export interface TaskManagerOptions {
+  readonly store?: TaskStore;
+  /** Default 3,600,000 (one hour). */
+  readonly ttlMs?: number | null;
+  /** Default 1,000. */
+  readonly pollIntervalMs?: number;
+  /** A new task id (default: crypto.randomUUID()). */
+  readonly newTaskId?: () => string;
+  /** Clock (ms since the epoch), for tests. */
+  readonly now?: () => number;
+  /** A work function's or the store's failure that cannot reach a client. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * A task handle as a handler returns it (CreateTaskResult: `resultType: "task"` and the Task
+ * fields, flat). A type alias, so it is assignable to the schema's CreateTaskResult.
+ */
+export type TaskHandle = {
+  resultType: "task";
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+};
+
+/** Longest task id accepted from a peer. */
+const MAX_TASK_ID = 256;
+
+/** The fields of a task the wire shows in every status (Task). */
+function wireTask(task: StoredTask): Omit<TaskHandle, "resultType"> {
+  const out: Omit<TaskHandle, "resultType"> = {
+    taskId: task.taskId,
+    status: task.status,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.lastUpdatedAt,
+    ttlMs: task.ttlMs,
+  };
+  if (task.statusMessage !== undefined) out.statusMessage = task.statusMessage;
+  if (task.pollIntervalMs !== undefined) out.pollIntervalMs = task.pollIntervalMs;
+  return out;
+}
+
+/**
+ * tasks/get's answer (DetailedTask): the Task fields plus, by status, `inputRequests`
+ * (input_required), `result` (completed) or `error` (failed); nothing else.
+ */
+export function detailedTask(task: StoredTask): JsonObject {
+  const out: JsonObject = { ...wireTask(task) };
+  if (task.status === "input_required" && task.inputRequests !== undefined) out["inputRequests"] = task.inputRequests;
+  if (task.status === "completed" && task.result !== undefined) out["result"] = task.result;
+  if (task.status === "failed" && task.error !== undefined) out["error"] = task.error;
+  return out;
+}
+
+/** The JSON-RPC error a failed work function leaves on its task. */
+function errorOf(error: unknown): { code: number; message: string; data?: unknown } {
+  if (error instanceof McpError) return error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data };
+  return { code: -32603, message: "Internal error" };
+}
+
+function taskIdOf(params: JsonObject | undefined): string {
+  const taskId = params?.["taskId"];
+  if (typeof taskId !== "string" || taskId.length === 0 || taskId.length > MAX_TASK_ID) {
+    throw new McpError(-32602, `expected params.taskId to be a task id (a string of 1 to ${MAX_TASK_ID} characters), got ${describeValue(taskId)}`);
+  }
+  return taskId;
+}
+
+function unknownTask(taskId: string): McpError {
+  return new McpError(-32602, `Unknown task: ${describeValue(taskId)}`);
+}
+
+type TaskHandler = (params: JsonObject | undefined) => Promise<JsonObject>;
+
+/**
+ * Tasks on the server: `start()` for handlers, `handlers` for the three tasks/* requests (spread
+ * them into the McpServer's handlers), and `declared()` to tell whether a request's client
+ * negotiated the extension.
+ */
+export class TaskManager {
+  readonly store: TaskStore;
+  readonly #ttlMs: number | null;
+  readonly #pollIntervalMs: number;
+  readonly #newTaskId: () => string;
+  readonly #now: () => number;
+  readonly #onError: (error: unknown) => void;
+  /** The works running in this process: task id → their abort controller. */
+  readonly #running = new Map<string, AbortController>();
+
+  constructor(options: TaskManagerOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    this.store = options.store ?? new InMemoryTaskStore({ now: this.#now });
+    this.#ttlMs = options.ttlMs === undefined ? 3_600_000 : options.ttlMs;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.#newTaskId = options.newTaskId ?? (() => globalThis.crypto.randomUUID());
+    const onError = options.onError;
+    this.#onError = (error) => {
+      try {
+        onError?.(error);
+      } catch {
+        // The error callback is user code; its own failure stops here.
+      }
+    };
+  }
+
+  /** Works running in this process. */
+  get running(): number {
+    return this.#running.size;
+  }
+
+  /**
+   * Whether the client declared the extension on this request (2026-07-28: the request's
+   * `_meta["io.modelcontextprotocol/clientCapabilities"].extensions`). A server MUST NOT answer
+   * with a task a client that did not.
+   */
+  declared(meta: JsonObject | undefined): boolean {
+    const capabilities = meta?.["io.modelcontextprotocol/clientCapabilities"];
+    const extensions = isObject(capabilities) ? capabilities["extensions"] : undefined;
+    return isObject(extensions) && Object.hasOwn(extensions, TASKS_EXTENSION);
+  }
+
+  /**
+   * Starts `work` as a task and resolves to its handle (CreateTaskResult) for the handler to
+   * return. The work runs after the handle is stored; its result completes the task, an
+   * McpError fails it with that error, anything else with -32603.
+   */
+  async start(work: (task: TaskWork) => MaybePromise<JsonObject>, options: TaskOptions = {}): Promise<TaskHandle> {
+    const now = new Date(this.#now()).toISOString();
+    const task: StoredTask = {
+      taskId: this.#newTaskId(),
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: options.ttlMs === undefined ? this.#ttlMs : options.ttlMs,
+      pollIntervalMs: options.pollIntervalMs ?? this.#pollIntervalMs,
+      ...(options.statusMessage === undefined ? {} : { statusMessage: options.statusMessage }),
+    };
+    await this.store.create(task);
+    const controller = new AbortController();
+    this.#running.set(task.taskId, controller);
+    const unwatch = this.store.watch(task.taskId, (changed) => {
+      if (changed.status === "cancelled" && !controller.signal.aborted) controller.abort("task cancelled");
+    });
+    const handle: TaskWork = {
+      taskId: task.taskId,
+      signal: controller.signal,
+      input: (inputRequests, statusMessage) => this.#input(task.taskId, controller.signal, inputRequests, statusMessage),
+      status: async (statusMessage) => {
+        await this.#change(task.taskId, (current) => ({ ...current, statusMessage }));
+      },
+    };
+    const finish = (change: (current: StoredTask) => StoredTask): Promise<void> =>
+      Promise.resolve(this.#change(task.taskId, change)).then(
+        () => undefined,
+        (error: unknown) => this.#onError(error),
+      );
+    // The work starts after the handle is answered: a synchronous work cannot finish first.
+    void Promise.resolve()
+      .then(() => work(handle))
+      .then(
+        (result) => finish((current) => ({ ...withoutInput(current), status: "completed", result: isObject(result) ? result : {} })),
+        (error: unknown) => {
+          if (!(error instanceof McpError) && !controller.signal.aborted) this.#onError(error);
+          return finish((current) => ({ ...withoutInput(current), status: "failed", error: errorOf(error) }));
+        },
+      )
+      .finally(() => {
+        unwatch();
+        this.#running.delete(task.taskId);
+      });
+    return { resultType: "task", ...wireTask(task) };
+  }
+
+  /** The handlers of tasks/get, tasks/update and tasks/cancel. */
+  readonly handlers: { readonly "tasks/get": TaskHandler; readonly "tasks/update": TaskHandler; readonly "tasks/cancel": TaskHandler } = {
+    "tasks/get": async (params) => {
+      const taskId = taskIdOf(params);
+      const task = await this.store.get(taskId);
+      if (task === undefined) throw unknownTask(taskId);
+      return { resultType: "complete", ...detailedTask(task) };
+    },
+    "tasks/update": async (params) => {
+      const taskId = taskIdOf(params);
+      const inputResponses = params?.["inputResponses"];
+      if (!isObject(inputResponses)) throw new McpError(-32602, `expected params.inputResponses to be an object, got ${describeValue(inputResponses)}`);
+      const task = await this.store.update(taskId, (current) =>
+        // Answers for a task that asks for nothing are ignored (it may have been answered,
+        // cancelled or finished meanwhile): acknowledged, nothing changes.
+        current.status !== "input_required" ? undefined : { ...withoutInput(current), status: "working", inputResponses, lastUpdatedAt: this.#iso() },
+      );
+      if (task === undefined) throw unknownTask(taskId);
+      return { resultType: "complete" };
+    },
+    "tasks/cancel": async (params) => {
+      const taskId = taskIdOf(params);
+      const task = await this.store.update(taskId, (current) =>
+        TERMINAL_STATUSES.has(current.status) ? undefined : { ...withoutInput(current), status: "cancelled", lastUpdatedAt: this.#iso() },
+      );
+      if (task === undefined) throw unknownTask(taskId);
+      // Acknowledged at once (empty result); the work's signal has aborted through the watcher.
+      return { resultType: "complete" };
+    },
+  };
+
+  #iso(): string {
+    return new Date(this.#now()).toISOString();
+  }
+
+  /** Applies `change` unless the task is terminal, stamping lastUpdatedAt. */
+  #change(taskId: string, change: (current: StoredTask) => StoredTask): MaybePromise<StoredTask | undefined> {
+    return this.store.update(taskId, (current) => (TERMINAL_STATUSES.has(current.status) ? undefined : { ...change(current), lastUpdatedAt: this.#iso() }));
+  }
+
+  #input(taskId: string, signal: AbortSignal, inputRequests: JsonObject, statusMessage: string | undefined): Promise<JsonObject> {
+    return new Promise<JsonObject>((resolve, reject) => {
+      if (signal.aborted) return reject(new McpError(-32800, "task cancelled"));
+      let settled = false;
+      const done = (): void => {
+        settled = true;
+        unwatch();
+        signal.removeEventListener("abort", onAbort);
+      };
+      const onAbort = (): void => {
+        if (settled) return;
+        done();
+        reject(new McpError(-32800, "task cancelled"));
+      };
+      const take = (task: StoredTask): void => {
+        if (settled || task.status !== "working" || task.inputResponses === undefined) return;
+        done();
+        const answers = task.inputResponses;
+        void Promise.resolve(this.store.update(taskId, (current) => (current.inputResponses === answers ? withoutInput(current) : undefined))).catch(this.#onError);
+        resolve(answers);
+      };
+      const unwatch = this.store.watch(taskId, take);
+      signal.addEventListener("abort", onAbort, { once: true });
+      Promise.resolve(
+        this.#change(taskId, (current) => ({
+          ...withoutInput(current),
+          status: "input_required",
+          inputRequests,
+          ...(statusMessage === undefined ? {} : { statusMessage }),
+        })),
+      ).then(
+        (task) => {
+          if (task === undefined || TERMINAL_STATUSES.has(task.status)) onAbort();
+        },
+        (error: unknown) => {
+          if (settled) return;
+          done();
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+}
+
+function withoutInput(task: StoredTask): StoredTask {
+  const { inputRequests: _requests, inputResponses: _responses, ...rest } = task;
+  return rest;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client side: a call that came back as a task (`resultType: "task"`) becomes a ClientTask.
+
+/** What a ClientTask needs of the client: requests, and answering input requests as MRTR does. */
+export interface TaskRequester {
+  request(method: string, params: object | undefined, options?: RequestOptions): Promise<unknown>;
+  /**
+   * Answers a task's input requests through the client's handlers of their methods (the same
+   * handlers that answer an InputRequiredResult); undefined: the client answers none.
+   */
+  answerInput?: ((inputRequests: JsonObject, signal: AbortSignal | undefined) => Promise<JsonObject>) | undefined;
+  /** Where a failure that reaches no caller goes (a tasks/cancel sent on abort that failed). */
+  onError?: ((error: unknown) => void) | undefined;
+}
+
+/** A task handle as a server sends it: `resultType: "task"` and a task id. */
+export function isTaskHandle(value: unknown): value is JsonObject & { resultType: "task"; taskId: string } {
+  return isObject(value) && value["resultType"] === "task" && typeof value["taskId"] === "string";
+}
+
+/** The task ended `failed`: the server's error for it. */
+export class TaskFailedError extends McpError {
+  override name = "TaskFailedError";
+  readonly taskId: string;
+  constructor(taskId: string, error: unknown) {
+    const e = isObject(error) ? error : {};
+    const code = typeof e["code"] === "number" ? e["code"] : -32603;
+    const message = typeof e["message"] === "string" ? e["message"] : "task failed";
+    super(code, `task ${taskId} failed: ${message}`, e["data"]);
+    this.taskId = taskId;
+  }
+}
+
+/** The task ended `cancelled` (by tasks/cancel, from this client or elsewhere). */
+export class TaskCancelledError extends Error {
+  override name = "TaskCancelledError";
+  readonly taskId: string;
+  constructor(taskId: string) {
+    super(`task ${taskId} was cancelled`);
+    this.taskId = taskId;
+  }
+}
+
+export interface TaskResultOptions {
+  /** Aborting stops waiting (rejects with the signal's reason); it does not cancel the task. */
+  readonly signal?: AbortSignal | undefined;
+  /** Polling interval (ms) when the server suggests none (default 1,000); at least 10. */
+  readonly pollIntervalMs?: number | undefined;
+  /** Called with each tasks/get answer (guarded). */
+  readonly onStatus?: ((task: JsonObject) => void) | undefined;
+  /** Most input rounds answered for this task (default 10). */
+  readonly maxInputRounds?: number | undefined;
+}
+
+const MIN_POLL_MS = 10;
+/** Longest wait between two polls, whatever the server suggests. */
+const MAX_POLL_MS = 60_000;
+
+/**
+ * A call that became a task. Its fields are the task's as last seen (the handle, then each
+ * tasks/get answer); `result()` polls tasks/get at the server's suggested interval until the
+ * task ends, answering `input_required` through the client's handlers with tasks/update, and
+ * resolves to the request's own result.
+ */
+export class ClientTask<R extends JsonObject = JsonObject> {
+  readonly resultType = "task" as const;
+  readonly taskId: string;
+  #latest: JsonObject;
+  readonly #requester: TaskRequester;
+  #detach: (() => void) | undefined;
+
+  constructor(requester: TaskRequester, handle: JsonObject & { taskId: string }) {
+    this.#requester = requester;
+    this.taskId = handle.taskId;
+    this.#latest = handle;
+  }
+
+  get status(): string {
+    return typeof this.#latest["status"] === "string" ? this.#latest["status"] : "working";
+  }
+  get statusMessage(): string | undefined {
+    const value = this.#latest["statusMessage"];
+    return typeof value === "string" ? value : undefined;
+  }
+  get pollIntervalMs(): number | undefined {
+    const value = this.#latest["pollIntervalMs"];
+    return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+  }
+  /** The last tasks/get answer (or the handle). */
+  get latest(): JsonObject {
+    return this.#latest;
+  }
+
+  /**
+   * Binds the call's signal: from now on aborting it sends tasks/cancel (never
+   * notifications/cancelled: the request is over). Released when the task is seen to end.
+   */
+  bindSignal(signal: AbortSignal | undefined): void {
+    if (signal === undefined) return;
+    const onAbort = (): void => {
+      this.#release();
+      this.cancel().catch((error: unknown) => guard(this.#requester.onError, error));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    this.#detach = () => signal.removeEventListener("abort", onAbort);
+  }
+
+  #release(): void {
+    this.#detach?.();
+    this.#detach = undefined;
+  }
+
+  #see(task: JsonObject): void {
+    this.#latest = task;
+    if (TERMINAL_STATUSES.has(this.status as TaskStatus)) this.#release();
+  }
+
+  /** tasks/get: the task now (DetailedTask). */
+  async get(options?: RequestOptions): Promise<JsonObject> {
+    const task = await this.#requester.request("tasks/get", { taskId: this.taskId }, options);
+    if (!isObject(task) || typeof task["status"] !== "string") throw new McpError(-32603, `tasks/get answered no task for ${this.taskId}`);
+    this.#see(task);
+    return task;
+  }
+
+  /** tasks/update: answers the task's input requests. */
+  async update(inputResponses: JsonObject, options?: RequestOptions): Promise<void> {
+    await this.#requester.request("tasks/update", { taskId: this.taskId, inputResponses }, options);
+  }
+
+  /** tasks/cancel: acknowledged at once; the task is `cancelled` at its next tasks/get. */
+  async cancel(options?: RequestOptions): Promise<void> {
+    this.#release();
+    await this.#requester.request("tasks/cancel", { taskId: this.taskId }, options);
+  }
+
+  /** Waits for the task to end: its result, or TaskFailedError / TaskCancelledError. */
+  async result(options: TaskResultOptions = {}): Promise<R> {
+    const { signal } = options;
+    const fallback = Math.max(MIN_POLL_MS, options.pollIntervalMs ?? 1_000);
+    const maxRounds = options.maxInputRounds ?? 10;
+    let rounds = 0;
+    for (;;) {
+      signal?.throwIfAborted();
+      const task = await this.get(signal === undefined ? undefined : { signal });
+      guard(options.onStatus, task);
+      switch (task["status"]) {
+        case "completed":
+          return (isObject(task["result"]) ? task["result"] : {}) as R;
+        case "failed":
+          throw new TaskFailedError(this.taskId, task["error"]);
+        case "cancelled":
+          throw new TaskCancelledError(this.taskId);
+        case "input_required": {
+          const inputRequests = task["inputRequests"];
+          const answer = this.#requester.answerInput;
+          if (isObject(inputRequests) && answer !== undefined) {
+            if (++rounds > maxRounds) throw new McpError(-32603, `task ${this.taskId} asked for input more than ${maxRounds} times`);
+            await this.update(await answer(inputRequests, signal), signal === undefined ? undefined : { signal });
+            continue;
+          }
+          break;
+        }
+      }
+      const suggested = this.pollIntervalMs;
+      await sleep(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, suggested ?? fallback)), signal);
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function guard<A>(callback: ((arg: A) => void) | undefined, arg: A): void {
+  try {
+    callback?.(arg);
+  } catch {
+    // User callbacks cannot break the task's loop.
+  }
+}
