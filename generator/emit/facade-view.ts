@@ -41,7 +41,7 @@ function docLines(record: MethodRecord): string {
  * the default initialize / server/discover handler the server gets (lifecycle-view.ts); `http`
  * (server side) what its Streamable HTTP binding needs (http-view.ts), null where it has none.
  */
-export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side, lifecycle: LifecycleView | null = null, http: HttpView | null = null) {
+export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side, lifecycle: LifecycleView | null = null, http: HttpView | null = null, missingCapabilityCode: number | null = null) {
   const peer: Side = side === "client" ? "server" : "client";
   const cap = (s: Side) => s[0]!.toUpperCase() + s.slice(1);
   const requests = model.methods.filter((m) => m.kind === "request" && m.from.includes(side));
@@ -61,6 +61,12 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     const final = others.filter((r) => r !== "InputRequiredResult");
     return { results: formatResult(others, "T.")!, task: `ClientTask<${formatResult(final.length > 0 ? final : ["Result"], "T.")}>` };
   };
+  if (taskRuntime !== undefined && side === "server" && missingCapabilityCode === null) {
+    throw new StubgenError(
+      `the ${taskRuntime.id} extension refuses its requests to clients that did not declare it with MissingRequiredClientCapabilityError, which this revision's schema does not define`,
+      { file: taskRuntime.file },
+    );
+  }
   const names = new Map<string, string>();
   const methods = requests.map((m) => {
     const name = methodName(m);
@@ -95,7 +101,7 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     taskMethods,
     taskMethodType: taskMethods.map((m) => JSON.stringify(m)).join(" | "),
     taskResult: model.definitions.includes(policy.taskResultType) ? policy.taskResultType : "Result",
-    tasks: taskRuntime === undefined ? null : { cancelRequest: taskRuntime.policy.cancelRequest },
+    tasks: taskRuntime === undefined ? null : { cancelRequest: taskRuntime.policy.cancelRequest, missingCapabilityCode },
     fillsMeta,
     defaultTimeoutMs: policy.defaultTimeoutMs,
     defaultMaxTotalTimeoutMs: policy.defaultMaxTotalTimeoutMs,

@@ -189,7 +189,7 @@ export async function renderRevision(
     ["catalog.ts", render("catalog.ts", catalogView(model, rules, input))],
     ...runtimePart,
     ["client.ts", render("facade.ts", { ...facadeView(model, policy, "client"), answersInput: input !== null })],
-    ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model), httpView(doc, model, policy)), subscriptions, inputRequired: input !== null })],
+    ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model), httpView(doc, model, policy), input?.missingCapabilityCode ?? null), subscriptions, inputRequired: input !== null })],
     ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, httpView(doc, model, policy) !== null), inputRequired: input !== null, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
   ]);
 }

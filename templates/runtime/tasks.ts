@@ -253,7 +253,7 @@ function unknownTask(taskId: string): McpError {
   return new McpError(-32602, `Unknown task: ${describeValue(taskId)}`);
 }
 
-type TaskHandler = (params: JsonObject | undefined) => Promise<JsonObject>;
+type TaskHandler = (params: JsonObject | undefined, ctx?: { readonly _meta?: JsonObject | undefined }) => Promise<JsonObject>;
 
 /**
  * Tasks on the server: `start()` for handlers, `handlers` for the three tasks/* requests (spread
@@ -354,36 +354,60 @@ export class TaskManager {
     return { resultType: "task", ...wireTask(task) };
   }
 
-  /** The handlers of tasks/get, tasks/update and tasks/cancel. */
-  readonly handlers: { readonly "tasks/get": TaskHandler; readonly "tasks/update": TaskHandler; readonly "tasks/cancel": TaskHandler } = {
-    "tasks/get": async (params) => {
-      const taskId = taskIdOf(params);
-      const task = await this.store.get(taskId);
-      if (task === undefined) throw unknownTask(taskId);
-      return { resultType: "complete", ...detailedTask(task) };
-    },
-    "tasks/update": async (params) => {
-      const taskId = taskIdOf(params);
-      const inputResponses = params?.["inputResponses"];
-      if (!isObject(inputResponses)) throw new McpError(-32602, `expected params.inputResponses to be an object, got ${describeValue(inputResponses)}`);
-      const task = await this.store.update(taskId, (current) =>
-        // Answers for a task that asks for nothing are ignored (it may have been answered,
-        // cancelled or finished meanwhile): acknowledged, nothing changes.
-        current.status !== "input_required" ? undefined : { ...withoutInput(current), status: "working", inputResponses, lastUpdatedAt: this.#iso() },
-      );
-      if (task === undefined) throw unknownTask(taskId);
-      return { resultType: "complete" };
-    },
-    "tasks/cancel": async (params) => {
-      const taskId = taskIdOf(params);
-      const task = await this.store.update(taskId, (current) =>
-        TERMINAL_STATUSES.has(current.status) ? undefined : { ...withoutInput(current), status: "cancelled", lastUpdatedAt: this.#iso() },
-      );
-      if (task === undefined) throw unknownTask(taskId);
-      // Acknowledged at once (empty result); the work's signal has aborted through the watcher.
-      return { resultType: "complete" };
-    },
-  };
+  /**
+   * The handlers of tasks/get, tasks/update and tasks/cancel (the generated server registers
+   * them when given this manager). A request from a client that did not declare the extension
+   * in its `_meta` is refused with `missingCapabilityCode` (the revision's
+   * MissingRequiredClientCapabilityError, -32021 in 2026-07-28) and `data.requiredCapabilities`
+   * naming the extension (SEP-2575, Missing Required Capabilities).
+   */
+  handlersFor(missingCapabilityCode: number): { readonly "tasks/get": TaskHandler; readonly "tasks/update": TaskHandler; readonly "tasks/cancel": TaskHandler } {
+    const gate = (handler: (params: JsonObject | undefined) => Promise<JsonObject>): TaskHandler => (params, ctx) => {
+      if (!this.declared(ctx?._meta)) {
+        return Promise.reject(
+          new McpError(missingCapabilityCode, `Missing required client capability: the ${TASKS_EXTENSION} extension`, {
+            requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+          }),
+        );
+      }
+      return handler(params);
+    };
+    return {
+      "tasks/get": gate((params) => this.#get(params)),
+      "tasks/update": gate((params) => this.#update(params)),
+      "tasks/cancel": gate((params) => this.#cancel(params)),
+    };
+  }
+
+  async #get(params: JsonObject | undefined): Promise<JsonObject> {
+    const taskId = taskIdOf(params);
+    const task = await this.store.get(taskId);
+    if (task === undefined) throw unknownTask(taskId);
+    return { resultType: "complete", ...detailedTask(task) };
+  }
+
+  async #update(params: JsonObject | undefined): Promise<JsonObject> {
+    const taskId = taskIdOf(params);
+    const inputResponses = params?.["inputResponses"];
+    if (!isObject(inputResponses)) throw new McpError(-32602, `expected params.inputResponses to be an object, got ${describeValue(inputResponses)}`);
+    const task = await this.store.update(taskId, (current) =>
+      // Answers for a task that asks for nothing are ignored (it may have been answered,
+      // cancelled or finished meanwhile): acknowledged, nothing changes.
+      current.status !== "input_required" ? undefined : { ...withoutInput(current), status: "working", inputResponses, lastUpdatedAt: this.#iso() },
+    );
+    if (task === undefined) throw unknownTask(taskId);
+    return { resultType: "complete" };
+  }
+
+  async #cancel(params: JsonObject | undefined): Promise<JsonObject> {
+    const taskId = taskIdOf(params);
+    const task = await this.store.update(taskId, (current) =>
+      TERMINAL_STATUSES.has(current.status) ? undefined : { ...withoutInput(current), status: "cancelled", lastUpdatedAt: this.#iso() },
+    );
+    if (task === undefined) throw unknownTask(taskId);
+    // Acknowledged at once (an empty result); the work's signal has aborted through the watcher.
+    return { resultType: "complete" };
+  }
 
   #iso(): string {
     return new Date(this.#now()).toISOString();

@@ -219,6 +219,13 @@ describe("how a task ends", () => {
 });
 
 describe("tasks/* from a hostile or mistaken client", () => {
+  it("a client that did not declare the extension: tasks/get, tasks/update, tasks/cancel are -32021 with data.requiredCapabilities", async () => {
+    const { client } = await pair({ client: { capabilities: {} } });
+    for (const call of [client.getTask({ taskId: "t" }), client.updateTask({ taskId: "t", inputResponses: {} }), client.cancelTask({ taskId: "t" })]) {
+      await expect(call).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [R.TASKS_EXTENSION]: {} } } } });
+    }
+  });
+
   it("unknown task ids and malformed params are -32602; answers for a task that asks nothing change nothing", async () => {
     const { client, tasks } = await pair({ work: (task) => aborted(task.signal).then(() => ({ content: [] })) });
     await expect(client.getTask({ taskId: "nope" })).rejects.toMatchObject({ code: -32602 });
