@@ -386,15 +386,28 @@ export class TaskManager {
     return { resultType: "complete", ...detailedTask(task) };
   }
 
+  /**
+   * tasks/update: the client's answers to the task's pending input requests. Answers may come a
+   * few at a time (SEP-2663, partial fulfillment): each answered key leaves `inputRequests`, and
+   * the task stays `input_required` until none is pending; then it is `working` again and the
+   * work gets every answer at once. Keys the task did not ask for are dropped (a peer cannot grow
+   * the task with them); answers for a task that asks for nothing are acknowledged and dropped
+   * (it may have been answered, cancelled or finished meanwhile).
+   */
   async #update(params: JsonObject | undefined): Promise<JsonObject> {
     const taskId = taskIdOf(params);
     const inputResponses = params?.["inputResponses"];
     if (!isObject(inputResponses)) throw new McpError(-32602, `expected params.inputResponses to be an object, got ${describeValue(inputResponses)}`);
-    const task = await this.store.update(taskId, (current) =>
-      // Answers for a task that asks for nothing are ignored (it may have been answered,
-      // cancelled or finished meanwhile): acknowledged, nothing changes.
-      current.status !== "input_required" ? undefined : { ...withoutInput(current), status: "working", inputResponses, lastUpdatedAt: this.#iso() },
-    );
+    const task = await this.store.update(taskId, (current) => {
+      const asked = current.inputRequests;
+      if (current.status !== "input_required" || asked === undefined) return undefined;
+      const answered: JsonObject = { ...current.inputResponses };
+      for (const key of Object.keys(inputResponses)) if (Object.hasOwn(asked, key)) answered[key] = inputResponses[key];
+      const pending = Object.fromEntries(Object.entries(asked).filter(([key]) => !Object.hasOwn(answered, key)));
+      const lastUpdatedAt = this.#iso();
+      if (Object.keys(pending).length > 0) return { ...current, inputRequests: pending, inputResponses: answered, lastUpdatedAt };
+      return { ...withoutInput(current), status: "working", inputResponses: answered, lastUpdatedAt };
+    });
     if (task === undefined) throw unknownTask(taskId);
     return { resultType: "complete" };
   }

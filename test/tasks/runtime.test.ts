@@ -194,6 +194,23 @@ describe("input_required through the client's handlers", () => {
   });
 });
 
+describe("answers a few at a time (partial fulfillment)", () => {
+  it("the task stays input_required with only the unanswered keys until all are answered; unasked keys are dropped", async () => {
+    const ask = (message: string) => ({ method: "elicitation/create", params: { mode: "form", message, requestedSchema: { type: "object", properties: {} } } });
+    const { client } = await pair({
+      work: async (task) => ({ content: [{ type: "text", text: JSON.stringify(await task.input({ a: ask("A?"), b: ask("B?") })) }] }),
+    });
+    const task = asTask(await client.callTool({ name: "two" }));
+    for (let i = 0; (await task.get())["status"] !== "input_required"; i++) if (i > 100) throw new Error("never input_required");
+    await client.updateTask({ taskId: task.taskId, inputResponses: { a: { action: "accept", content: { v: 1 } }, zzz: { action: "decline" } } });
+    const after = await task.get();
+    expect(after["status"]).toBe("input_required");
+    expect(Object.keys(after["inputRequests"] as object)).toEqual(["b"]);
+    await client.updateTask({ taskId: task.taskId, inputResponses: { b: { action: "decline" } } });
+    expect(await task.result()).toEqual({ content: [{ type: "text", text: JSON.stringify({ a: { action: "accept", content: { v: 1 } }, b: { action: "decline" } }) }] });
+  });
+});
+
 describe("how a task ends", () => {
   it("a tool error completes the task with isError; an McpError fails it with that error; anything else fails it with -32603", async () => {
     const outcomes: Array<(task: R.TaskWork) => R.JsonObject | Promise<R.JsonObject>> = [
