@@ -13,13 +13,17 @@
  * - logs go out only for a request whose `_meta` asks for a level (server/utilities/logging);
  * - input from the client comes through multi round-trip requests (input.ts), under a
  *   requestState HMAC key of the runtime's (one random key per process: this server runs as one
- *   instance; behind a load balancer every instance would be given the same key).
+ *   instance; behind a load balancer every instance would be given the same key);
+ * - it implements the Tasks extension (tasks.ts, out/2026-07-28 is generated with --extension
+ *   tasks): some tools answer a client that declared it with a task, kept in this process's
+ *   memory (behind a load balancer the TaskManager would be given a shared TaskStore).
  */
 import {
   ErrorCode,
   McpError,
   McpServer,
   Subscriptions,
+  TaskManager,
   type LoggingLevel,
   type ServerCapabilities,
   type TypedContextBase,
@@ -88,10 +92,14 @@ export function createEverything2026Server(options: Everything2026Options = {}):
     toolsChanged: () => void subscriptions.publish("notifications/tools/list_changed"),
     promptsChanged: () => void subscriptions.publish("notifications/prompts/list_changed"),
   };
+  // Tasks extension (SEP-2663): tasks kept one hour in this process's memory; clients are told to
+  // poll every half second.
+  const tasks = new TaskManager({ pollIntervalMs: 500, onError: (error) => options.onError?.(error instanceof Error ? error : new Error(String(error))) });
   return new McpServer({
     serverInfo: SERVER_INFO,
     capabilities: CAPABILITIES,
     subscriptions,
+    tasks,
     instructions: "The test_* tools, test:// resources and test_* prompts are those of the MCP conformance suite.",
     handlers: {
       "tools/list": () => ({ resultType: "complete", tools: TOOLS.map((entry) => entry.tool), ...CACHE }),
@@ -99,7 +107,7 @@ export function createEverything2026Server(options: Everything2026Options = {}):
         const entry = findTool(params.name);
         // An unknown tool is a protocol error; a tool that fails says so in its result (isError).
         if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-        return entry.run(params.arguments ?? {}, { ctx, log: requestLogger(ctx), changes });
+        return entry.run(params.arguments ?? {}, { ctx, log: requestLogger(ctx), changes, tasks });
       },
 
       "resources/list": () => ({ resultType: "complete", resources: RESOURCES.map((entry) => entry.resource), ...CACHE }),

@@ -10,9 +10,10 @@
  * client's responses on the retry (multi round-trip requests, basic/patterns/mrtr): those tools
  * are in input.ts.
  */
-import type { CallToolResult, LoggingLevel, McpServerOptions, Tool } from "../../out/2026-07-28/index.js";
+import type { CallToolResult, LoggingLevel, McpServerOptions, TaskManager, Tool } from "../../out/2026-07-28/index.js";
 import { CONTENT_TOOLS, NO_ARGS, ok, text, type ContentResult, type ToolArgs } from "../everything/content-tools.js";
 import { INPUT_TOOLS } from "./input.js";
+import { TASK_TOOLS } from "./tasks.js";
 
 /** Lists whose change the server announces on subscriptions/listen streams. */
 export interface ListChanges {
@@ -36,6 +37,8 @@ export interface ToolEnv {
   /** notifications/message on this request's stream, at or above the level its `_meta` asked for; nothing when it asked for none. */
   readonly log: (level: LoggingLevel, data: unknown) => Promise<void>;
   readonly changes: ListChanges;
+  /** The server's tasks (Tasks extension): a tool answers with `tasks.start(work)` for a client that declared it. */
+  readonly tasks: TaskManager;
 }
 
 export interface ToolEntry {
@@ -98,6 +101,7 @@ export const TOOLS: readonly ToolEntry[] = [
     },
   },
   ...INPUT_TOOLS,
+  ...TASK_TOOLS,
 ];
 
 const BY_NAME = new Map(TOOLS.map((entry) => [entry.tool.name, entry]));

@@ -36,6 +36,8 @@ export interface HttpClientTransportOptions {
    * closed and the request rejects with RequestStreamBrokenError: nothing grows without bound.
    */
   readonly maxMessageBytes?: number | undefined;
+  /** More requests whose params key goes into `Mcp-Name` (method → key), beside the standard ones. */
+  readonly nameSources?: Readonly<Record<string, string>> | undefined;
 }
 
 /** Default bound of a body, a line or an event read from the server: 4 MiB. */
@@ -71,11 +73,19 @@ export class HttpStatusError extends Error {
   }
 }
 
-/** The params key each method mirrors into `Mcp-Name` (Standard Request Headers). */
+/**
+ * The params key each method mirrors into `Mcp-Name` (Standard Request Headers), and those of
+ * the Tasks extension's requests (SEP-2663, Streamable HTTP: Routing Headers: `Mcp-Name` is the
+ * `taskId`), which only a server that offers the extension ever receives. `nameSources` in the
+ * options adds others (another extension's requests).
+ */
 const NAME_SOURCES: { readonly [method: string]: string | undefined } = {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
 };
 
 const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
@@ -217,6 +227,7 @@ export class HttpClientTransport implements Transport {
   readonly #streams = new Map<RequestId, Stream>();
   /** The `x-mcp-header` annotations of every valid tool seen in a tools/list result. */
   readonly #toolHeaders = new Map<string, readonly ToolHeader[]>();
+  readonly #nameSources: { readonly [method: string]: string | undefined };
   #closed = false;
   /** The `_meta` protocol version of the last message that had one (for those without). */
   #lastVersion: string | undefined;
@@ -235,6 +246,7 @@ export class HttpClientTransport implements Transport {
     this.#headers = { ...options.headers };
     this.#protocolVersion = options.protocolVersion;
     this.#max = max;
+    this.#nameSources = { ...NAME_SOURCES, ...options.nameSources };
   }
 
   start(): Promise<void> {
@@ -305,7 +317,7 @@ export class HttpClientTransport implements Transport {
     const version = own ?? this.#protocolVersion ?? this.#lastVersion;
     if (version !== undefined) headers["mcp-protocol-version"] = version;
     headers["mcp-method"] = method;
-    const source = NAME_SOURCES[method];
+    const source = Object.hasOwn(this.#nameSources, method) ? this.#nameSources[method] : undefined;
     const name = source === undefined ? undefined : params?.[source];
     if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
     if (method === "tools/call" && typeof name === "string") {
