@@ -10,7 +10,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-export const SHARED_SCHEMAS = resolve(root, "..", "shared", "mcp-schema");
+// MCP_STUBGEN_SHARED_SCHEMAS: where they are when this file runs elsewhere (npm run mutate runs
+// the tests in a sandbox copy of the repo, inside .stryker-tmp/).
+export const SHARED_SCHEMAS = process.env["MCP_STUBGEN_SHARED_SCHEMAS"] ?? resolve(root, "..", "shared", "mcp-schema");
 export const TEST_CACHE_DIR = join(root, "node_modules", ".cache", "mcp-stubgen-test", "schema");
 export const TEST_OUT_DIR = join(root, "test", "generated");
 /** 2026-07-28 and draft generated with the Tasks extension (--extension tasks). */

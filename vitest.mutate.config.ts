@@ -1,0 +1,56 @@
+// The vitest configuration of mutation runs (`npm run mutate`, stryker.config.mjs); not used by
+// `npm test`.
+//
+// Most runtime tests import the generated copies of the runtime (test/generated/runtime/*.ts,
+// written once by the global setup, test/prepare.mjs), not templates/runtime/*.ts. This
+// configuration resolves every generated runtime file to its source in templates/runtime instead
+// (the copy differs from the source only in its header comment), so the tests run exactly the
+// files Stryker instruments and its per-test coverage names them. Checked by hand: with
+// `if (this.#aborted)` in incoming.ts's lazy signal disabled, receive-path.test.ts fails under
+// this configuration.
+//
+// Test selection: the tests that run in-process and exercise the generator's stages or the
+// runtime (unit, stubs, mrtr, http, http-client, http-session-client, subscriptions). Left out:
+// tests that spawn processes or compile with tsc (cli, vendoring, integration, examples,
+// everything-*), which do not see Stryker's in-process mutants and cost minutes, and the
+// interop tests against the official SDKs (slow; their rules are covered by the wire tests).
+import { basename, dirname, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Plugin } from "vite";
+import { defineConfig } from "vitest/config";
+
+const root = dirname(fileURLToPath(import.meta.url));
+const generatedRuntime = join(root, "test", "generated", "runtime") + sep;
+const runtimeSource = join(root, "templates", "runtime");
+
+/** test/generated/runtime/<name>.ts → templates/runtime/<name>.ts. */
+function runtimeFromSource(): Plugin {
+  return {
+    name: "mcp-stubgen:runtime-from-source",
+    enforce: "pre",
+    async resolveId(source, importer, options) {
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (resolved === null || !resolve(resolved.id).startsWith(generatedRuntime)) return resolved;
+      return join(runtimeSource, basename(resolved.id));
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [runtimeFromSource()],
+  test: {
+    include: [
+      "test/unit/**/*.test.ts",
+      "test/stubs/**/*.test.ts",
+      "test/mrtr/**/*.test.ts",
+      "test/http/**/*.test.ts",
+      "test/http-client/**/*.test.ts",
+      "test/http-session-client/**/*.test.ts",
+      "test/subscriptions/**/*.test.ts",
+    ],
+    exclude: ["test/http-client/sdk-v2.test.ts", "test/http-session-client/sdk-server.test.ts", "test/http-client/readme-snippets.test.ts"],
+    globalSetup: ["test/helpers/global-setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
