@@ -10,7 +10,7 @@
 // this configuration.
 //
 // Test selection: the tests that run in-process and exercise the generator's stages or the
-// runtime (unit, stubs, mrtr, http, http-client, http-session-client, subscriptions). Left out:
+// runtime (unit, stubs, mrtr, http, http-client, http-session-client, subscriptions, tasks). Left out:
 // tests that spawn processes or compile with tsc (cli, vendoring, integration, examples,
 // everything-*), which do not see Stryker's in-process mutants and cost minutes, and the
 // interop tests against the official SDKs (slow; their rules are covered by the wire tests).
@@ -20,17 +20,18 @@ import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
 const root = dirname(fileURLToPath(import.meta.url));
-const generatedRuntime = join(root, "test", "generated", "runtime") + sep;
+/** The runtime folders the global setup writes (test/generated and, with the Tasks extension, test/generated-tasks). */
+const generatedRuntimes = [join(root, "test", "generated", "runtime") + sep, join(root, "test", "generated-tasks", "runtime") + sep];
 const runtimeSource = join(root, "templates", "runtime");
 
-/** test/generated/runtime/<name>.ts → templates/runtime/<name>.ts. */
+/** test/generated{,-tasks}/runtime/<name>.ts → templates/runtime/<name>.ts. */
 function runtimeFromSource(): Plugin {
   return {
     name: "mcp-stubgen:runtime-from-source",
     enforce: "pre",
     async resolveId(source, importer, options) {
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      if (resolved === null || !resolve(resolved.id).startsWith(generatedRuntime)) return resolved;
+      if (resolved === null || !generatedRuntimes.some((dir) => resolve(resolved.id).startsWith(dir))) return resolved;
       return join(runtimeSource, basename(resolved.id));
     },
   };
@@ -47,6 +48,7 @@ export default defineConfig({
       "test/http-client/**/*.test.ts",
       "test/http-session-client/**/*.test.ts",
       "test/subscriptions/**/*.test.ts",
+      "test/tasks/**/*.test.ts",
     ],
     exclude: ["test/http-client/sdk-v2.test.ts", "test/http-session-client/sdk-server.test.ts", "test/http-client/readme-snippets.test.ts"],
     globalSetup: ["test/helpers/global-setup.ts"],
