@@ -120,7 +120,7 @@ describe("everything-server: 2025-11-25 sessions and 2026-07-28 requests on one 
     expect(inSession.status).toBe(200);
     expect(inSession.messages).toEqual([{ jsonrpc: "2.0", id: 2, result: { content: SIMPLE_TEXT } }]);
 
-    // server/discover names this revision only; the lists carry caching hints.
+    // server/discover names this revision only and declares the Tasks extension; the lists carry caching hints.
     const discover = await modern(3, "server/discover", {});
     expect(discover.messages).toEqual([
       {
@@ -129,7 +129,14 @@ describe("everything-server: 2025-11-25 sessions and 2026-07-28 requests on one 
         result: expect.objectContaining({
           resultType: "complete",
           supportedVersions: ["2026-07-28"],
-          capabilities: { tools: { listChanged: true }, resources: {}, prompts: { listChanged: true }, completions: {}, logging: {} },
+          capabilities: {
+            tools: { listChanged: true },
+            resources: {},
+            prompts: { listChanged: true },
+            completions: {},
+            logging: {},
+            extensions: { "io.modelcontextprotocol/tasks": {} },
+          },
           _meta: SERVER_INFO_META,
         }),
       },
