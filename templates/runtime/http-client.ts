@@ -492,9 +492,7 @@ export class HttpClientTransport implements Transport {
   async #readEvents(id: RequestId, stream: Stream, body: ReadableStream<Uint8Array>): Promise<void> {
     const reader = body.getReader();
     const max = this.#max;
-    let line: Uint8Array[] = [];
-    let lineSize = 0;
-    let afterCR = false;
+    const splitter = new SseLineSplitter(max);
     let data: string[] = [];
     let dataSize = 0;
     let eventType = "";
@@ -511,26 +509,8 @@ export class HttpClientTransport implements Transport {
         return fail(`the connection broke: ${error instanceof Error ? error.message : describeValue(error)}`);
       }
       if (chunk.done) return;
-      const bytes = chunk.value;
-      let start = 0;
-      for (let i = 0; i < bytes.length; i++) {
-        const b = bytes[i]!;
-        if (b !== 0x0a && b !== 0x0d) continue;
-        if (b === 0x0a && afterCR && i === start && lineSize === 0) {
-          // The LF of a CRLF split across chunks (or right after the CR).
-          afterCR = false;
-          start = i + 1;
-          continue;
-        }
-        const piece = bytes.subarray(start, i);
-        lineSize += piece.byteLength;
-        if (lineSize > max) return fail(`an SSE line exceeds ${max} bytes`);
-        line.push(piece);
-        const text = decoder.decode(concat(line, lineSize));
-        line = [];
-        lineSize = 0;
-        afterCR = b === 0x0d;
-        start = i + 1;
+      const { lines, tooLong } = splitter.push(chunk.value);
+      for (const { text } of lines) {
         // One line of the event stream.
         if (text === "") {
           if (data.length > 0 && (eventType === "" || eventType === "message")) {
@@ -559,13 +539,7 @@ export class HttpClientTransport implements Transport {
           eventType = value;
         }
       }
-      if (start < bytes.length) {
-        const piece = bytes.subarray(start);
-        lineSize += piece.byteLength;
-        if (lineSize > max) return fail(`an SSE line exceeds ${max} bytes`);
-        line.push(piece);
-        afterCR = false;
-      }
+      if (tooLong) return fail(`an SSE line exceeds ${max} bytes`);
     }
   }
 
@@ -644,6 +618,56 @@ export class HttpClientTransport implements Transport {
     } catch {
       // A throwing onerror must not break the transport.
     }
+  }
+}
+
+/**
+ * Splits an SSE body into lines as it arrives (SSE: a line ends with CRLF, LF or CR; a CRLF split
+ * across two chunks ends one line). Bounded: a line of more than `max` bytes stops the splitting
+ * (`tooLong`) without being buffered further. Each line comes decoded, with its size in bytes.
+ * Shared by the HTTP client transports of both eras (this file and http-session-client.ts).
+ */
+export class SseLineSplitter {
+  readonly #max: number;
+  #line: Uint8Array[] = [];
+  #size = 0;
+  #afterCR = false;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  /** The lines `bytes` completes, in order, and whether a line went over the bound (then stop reading). */
+  push(bytes: Uint8Array): { readonly lines: ReadonlyArray<{ readonly text: string; readonly bytes: number }>; readonly tooLong: boolean } {
+    const lines: Array<{ text: string; bytes: number }> = [];
+    let start = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      const b = bytes[i]!;
+      if (b !== 0x0a && b !== 0x0d) continue;
+      if (b === 0x0a && this.#afterCR && i === start && this.#size === 0) {
+        // The LF of a CRLF split across chunks (or right after the CR).
+        this.#afterCR = false;
+        start = i + 1;
+        continue;
+      }
+      const piece = bytes.subarray(start, i);
+      this.#size += piece.byteLength;
+      if (this.#size > this.#max) return { lines, tooLong: true };
+      this.#line.push(piece);
+      lines.push({ text: decoder.decode(concat(this.#line, this.#size)), bytes: this.#size });
+      this.#line = [];
+      this.#size = 0;
+      this.#afterCR = b === 0x0d;
+      start = i + 1;
+    }
+    if (start < bytes.length) {
+      const piece = bytes.subarray(start);
+      this.#size += piece.byteLength;
+      if (this.#size > this.#max) return { lines, tooLong: true };
+      this.#line.push(piece);
+      this.#afterCR = false;
+    }
+    return { lines, tooLong: false };
   }
 }
 

@@ -25,7 +25,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "./protocol.js";
-import { concat, DEFAULT_MAX_HTTP_MESSAGE_BYTES, HttpStatusError, RequestStreamBrokenError, type FetchLike } from "./http-client.js";
+import { concat, DEFAULT_MAX_HTTP_MESSAGE_BYTES, HttpStatusError, RequestStreamBrokenError, SseLineSplitter, type FetchLike } from "./http-client.js";
 
 /** How a broken SSE stream is resumed (Resumability and Redelivery). */
 export interface SessionReconnectOptions {
@@ -488,9 +488,7 @@ export class SessionHttpClientTransport implements Transport {
 
   async #readEventsFrom(stream: Stream, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<StreamEnd> {
     const max = this.#max;
-    let line: Uint8Array[] = [];
-    let lineSize = 0;
-    let afterCR = false;
+    const splitter = new SseLineSplitter(max);
     let data: string[] = [];
     /** Bytes of the data lines of the event being read. */
     let dataSize = 0;
@@ -550,28 +548,10 @@ export class SessionHttpClientTransport implements Transport {
         return this.#closed ? "ended" : "broken";
       }
       if (chunk.done) return "ended";
-      const bytes = chunk.value;
-      let start = 0;
-      for (let i = 0; i < bytes.length; i++) {
-        const b = bytes[i]!;
-        if (b !== 0x0a && b !== 0x0d) continue;
-        if (b === 0x0a && afterCR && i === start && lineSize === 0) {
-          // The LF of a CRLF split across chunks (or right after the CR).
-          afterCR = false;
-          start = i + 1;
-          continue;
-        }
-        const piece = bytes.subarray(start, i);
-        lineSize += piece.byteLength;
-        if (lineSize > max) return hostile(`an SSE line exceeds ${max} bytes`);
-        line.push(piece);
-        const text = decoder.decode(concat(line, lineSize));
+      const { lines, tooLong } = splitter.push(chunk.value);
+      for (const { text, bytes } of lines) {
         // An event's data lines together stay within the bound too (counted in bytes, as read).
-        if (text.startsWith("data")) dataSize += lineSize + 1;
-        line = [];
-        lineSize = 0;
-        afterCR = b === 0x0d;
-        start = i + 1;
+        if (text.startsWith("data")) dataSize += bytes + 1;
         if (dataSize > max) return hostile(`an SSE event exceeds ${max} bytes`);
         if (onLine(text)) {
           // "After the JSON-RPC response has been sent, the server SHOULD close the SSE stream":
@@ -580,13 +560,7 @@ export class SessionHttpClientTransport implements Transport {
           return "answered";
         }
       }
-      if (start < bytes.length) {
-        const piece = bytes.subarray(start);
-        lineSize += piece.byteLength;
-        if (lineSize > max) return hostile(`an SSE line exceeds ${max} bytes`);
-        line.push(piece);
-        afterCR = false;
-      }
+      if (tooLong) return hostile(`an SSE line exceeds ${max} bytes`);
     }
   }
 
