@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { StubgenError } from "../../generator/errors.js";
 import { readSchemaDocument, type SchemaDocument } from "../../generator/load/schema-document.js";
+import type { ExtensionPolicy } from "../../generator/model/extensions.js";
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
 
@@ -51,5 +52,17 @@ export function catchStubgenError(fn: () => unknown): StubgenError {
   }
   throw new Error("expected a StubgenError, but nothing was thrown");
 }
+
+/**
+ * The table of the fixture extension test/fixtures/extensions/allof-extension.json ("jobs"): a
+ * request of each side, one of both, a server notification, an Mcp-Name param, a widened result.
+ */
+export const JOBS_POLICY: ExtensionPolicy = {
+  senders: { "jobs/start": ["client"], "jobs/stop": ["client", "server"], "notifications/jobs/done": ["server"] },
+  httpNameParams: { "jobs/start": "name" },
+  widenedResults: { "tools/call": [{ type: "StartJobResult", reason: "a test" }] },
+  cancelRequest: "jobs/stop",
+  runtime: null,
+};
 
 export { typecheckInMemory, type CheckedDiagnostic as Diag } from "../helpers/typecheck.js";

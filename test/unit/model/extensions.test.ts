@@ -5,31 +5,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { StubgenError } from "../../../generator/errors.js";
 import { readSchemaDocument } from "../../../generator/load/schema-document.js";
 import { loadExtension } from "../../../generator/load/schema-source.js";
 import { EXTENSION_POLICIES, extensionMethods, type ExtensionPolicy } from "../../../generator/model/extensions.js";
 import { FIXTURES, TEST_CACHE_DIR } from "../../helpers/schemas.js";
+import { catchStubgenError, JOBS_POLICY as JOBS } from "../support.js";
 
 const file = join(FIXTURES, "extensions", "allof-extension.json");
 const jobs = readSchemaDocument(readFileSync(file, "utf8"), file);
-const JOBS: ExtensionPolicy = {
-  senders: { "jobs/start": ["client"], "jobs/stop": ["client", "server"], "notifications/jobs/done": ["server"] },
-  httpNameParams: { "jobs/start": "name" },
-  widenedResults: { "tools/call": [{ type: "StartJobResult", reason: "a test" }] },
-  cancelRequest: "jobs/stop",
-  runtime: null,
-};
 
-function error(run: () => unknown): StubgenError {
-  try {
-    run();
-  } catch (caught) {
-    expect(caught).toBeInstanceOf(StubgenError);
-    return caught as StubgenError;
-  }
-  throw new Error("expected an error");
-}
+const error = catchStubgenError;
 
 describe("extensionMethods", () => {
   it("joins each message of the schema with its senders from the table", () => {

@@ -6,7 +6,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { StubgenError } from "../../../generator/errors.js";
 import { readSchemaDocument, type SchemaDocument } from "../../../generator/load/schema-document.js";
 import { loadExtension, loadSchema } from "../../../generator/load/schema-source.js";
 import { EXTENSION_POLICIES, type ExtensionPolicy } from "../../../generator/model/extensions.js";
@@ -14,19 +13,13 @@ import { mergeExtension } from "../../../generator/model/merge-extension.js";
 import { buildModel, type ModelExtension } from "../../../generator/model/model.js";
 import { policyFor } from "../../../generator/model/policy.js";
 import { FIXTURES, TEST_CACHE_DIR } from "../../helpers/schemas.js";
+import { catchStubgenError, JOBS_POLICY as JOBS } from "../support.js";
 
 const read = (name: string): SchemaDocument => {
   const file = join(FIXTURES, "extensions", name);
   return readSchemaDocument(readFileSync(file, "utf8"), file);
 };
 const core = read("core.json");
-const JOBS: ExtensionPolicy = {
-  senders: { "jobs/start": ["client"], "jobs/stop": ["client", "server"], "notifications/jobs/done": ["server"] },
-  httpNameParams: { "jobs/start": "name" },
-  widenedResults: { "tools/call": [{ type: "StartJobResult", reason: "a test" }] },
-  cancelRequest: "jobs/stop",
-  runtime: null,
-};
 const LOCKS: ExtensionPolicy = {
   senders: { "locks/acquire": ["client"], "notifications/locks/released": ["server"] },
   httpNameParams: {},
@@ -35,15 +28,7 @@ const LOCKS: ExtensionPolicy = {
   runtime: null,
 };
 
-function error(run: () => unknown): StubgenError {
-  try {
-    run();
-  } catch (caught) {
-    expect(caught).toBeInstanceOf(StubgenError);
-    return caught as StubgenError;
-  }
-  throw new Error("expected an error");
-}
+const error = catchStubgenError;
 
 const refs = (doc: SchemaDocument, union: string) => ((doc.defs.get(union)?.["anyOf"] ?? []) as Array<{ $ref: string }>).map((m) => m.$ref);
 
