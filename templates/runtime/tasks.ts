@@ -157,7 +157,7 @@ export class InMemoryTaskStore implements TaskStore {
 /** What a task's work gets: its id, its signal, and the way to ask the client for input. */
 export interface TaskWork {
   readonly taskId: string;
-  /** Aborts when the client cancels the task (tasks/cancel) or it expires. */
+  /** Aborts when the client cancels the task (tasks/cancel). */
   readonly signal: AbortSignal;
   /**
    * Moves the task to `input_required` with these input requests (InputRequests: key → an
@@ -256,9 +256,9 @@ function unknownTask(taskId: string): McpError {
 type TaskHandler = (params: JsonObject | undefined, ctx?: { readonly _meta?: JsonObject | undefined }) => Promise<JsonObject>;
 
 /**
- * Tasks on the server: `start()` for handlers, `handlers` for the three tasks/* requests (spread
- * them into the McpServer's handlers), and `declared()` to tell whether a request's client
- * negotiated the extension.
+ * Tasks on the server: `start()` for handlers, `handlersFor()` for the three tasks/* requests
+ * (the generated McpServer registers them when its `tasks` option is this manager), and
+ * `declared()` to tell whether a request's client negotiated the extension.
  */
 export class TaskManager {
   readonly store: TaskStore;
@@ -273,8 +273,8 @@ export class TaskManager {
   constructor(options: TaskManagerOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.store = options.store ?? new InMemoryTaskStore({ now: this.#now });
-    this.#ttlMs = options.ttlMs === undefined ? 3_600_000 : options.ttlMs;
-    this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.#ttlMs = options.ttlMs === undefined ? 3_600_000 : options.ttlMs === null ? null : milliseconds("ttlMs", options.ttlMs);
+    this.#pollIntervalMs = milliseconds("pollIntervalMs", options.pollIntervalMs ?? 1_000);
     this.#newTaskId = options.newTaskId ?? (() => globalThis.crypto.randomUUID());
     const onError = options.onError;
     this.#onError = (error) => {
@@ -314,8 +314,8 @@ export class TaskManager {
       status: "working",
       createdAt: now,
       lastUpdatedAt: now,
-      ttlMs: options.ttlMs === undefined ? this.#ttlMs : options.ttlMs,
-      pollIntervalMs: options.pollIntervalMs ?? this.#pollIntervalMs,
+      ttlMs: options.ttlMs === undefined ? this.#ttlMs : options.ttlMs === null ? null : milliseconds("ttlMs", options.ttlMs),
+      pollIntervalMs: options.pollIntervalMs === undefined ? this.#pollIntervalMs : milliseconds("pollIntervalMs", options.pollIntervalMs),
       ...(options.statusMessage === undefined ? {} : { statusMessage: options.statusMessage }),
     };
     await this.store.create(task);
@@ -473,6 +473,17 @@ export class TaskManager {
       );
     });
   }
+}
+
+/**
+ * A duration option as the wire wants it: whole milliseconds ≥ 0 (SEP-2663: `ttlMs` and
+ * `pollIntervalMs` are integer milliseconds; servers MUST NOT emit fractional values).
+ */
+function milliseconds(name: string, value: number): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${name} must be a whole number of milliseconds ≥ 0, got ${describeValue(value)}`);
+  }
+  return value;
 }
 
 function withoutInput(task: StoredTask): StoredTask {

@@ -299,6 +299,18 @@ describe("the in-memory task store", () => {
   });
 });
 
+describe("TaskManager options", () => {
+  it("ttlMs and pollIntervalMs are whole milliseconds (the wire's integers): anything else is a RangeError", async () => {
+    expect(() => new R.TaskManager({ pollIntervalMs: 1.5 })).toThrow(RangeError);
+    expect(() => new R.TaskManager({ ttlMs: -1 })).toThrow(/ttlMs must be a whole number of milliseconds/);
+    const tasks = new R.TaskManager({ ttlMs: null });
+    await expect(tasks.start(() => ({}), { pollIntervalMs: Number.NaN })).rejects.toThrow(RangeError);
+    const handle = await tasks.start(() => ({}), { ttlMs: 5_000, pollIntervalMs: 250 });
+    expect(handle).toMatchObject({ ttlMs: 5_000, pollIntervalMs: 250 });
+    expect((await tasks.start(() => ({}))).ttlMs).toBeNull();
+  });
+});
+
 describe("capabilities", () => {
   it("a server with a task manager declares the extension in server/discover", async () => {
     const { client } = await pair();
