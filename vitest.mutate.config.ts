@@ -52,6 +52,9 @@ export default defineConfig({
     ],
     exclude: ["test/http-client/sdk-v2.test.ts", "test/http-session-client/sdk-server.test.ts", "test/http-client/readme-snippets.test.ts"],
     globalSetup: ["test/helpers/global-setup.ts"],
+    // In-memory type checks memoised by content (test/helpers/typecheck.ts): a mutant that does
+    // not change the emitted text skips its compile. The folder lives in Stryker's sandbox.
+    env: { MCP_STUBGEN_TYPECHECK_CACHE: join(root, ".typecheck-cache") },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
