@@ -54,7 +54,8 @@ export default defineConfig({
     globalSetup: ["test/helpers/global-setup.ts"],
     // In-memory type checks memoised by content (test/helpers/typecheck.ts): a mutant that does
     // not change the emitted text skips its compile. The folder lives in Stryker's sandbox.
-    env: { MCP_STUBGEN_TYPECHECK_CACHE: join(root, ".typecheck-cache") },
+    // MCP_STUBGEN_MUTATION: test/helpers/per-test.ts runs shared setup inside every test.
+    env: { MCP_STUBGEN_TYPECHECK_CACHE: join(root, ".typecheck-cache"), MCP_STUBGEN_MUTATION: "1" },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -3,7 +3,8 @@
  * block they render: on the published 2026-07-28 schema, on the small fixture
  * test/fixtures/mrtr-inputs.json, and on schemas that disagree with the pattern.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { setUpPerTest } from "../helpers/per-test.js";
 import { catalogView, renderRevision } from "../../generator/emit/render.js";
 import { rulesView } from "../../generator/emit/rules-view.js";
 import { modelRevision } from "../../generator/generate.js";
@@ -19,7 +20,7 @@ const factsOf = (doc: SchemaDocument, model: SchemaModel) => inputRequestsModel(
 
 describe("2026-07-28", () => {
   let facts: InputRequestsModel;
-  beforeAll(async () => {
+  setUpPerTest(async () => {
     const { doc, model } = await modelRevision("2026-07-28", { cacheDir: TEST_CACHE_DIR });
     facts = factsOf(doc, model)!;
   });
@@ -107,8 +108,13 @@ describe("2026-07-28", () => {
 
 describe("the fixture mrtr-inputs.json", () => {
   const doc = loadFixture("mrtr-inputs.json");
-  const model = buildModel(doc, { revision: "test-rev", policy: policyFor("test-rev") });
-  const facts = factsOf(doc, model)!;
+  // In setUpPerTest, not in the describe body, so mutation testing sees it (test/helpers/per-test.ts).
+  let model: SchemaModel;
+  let facts: NonNullable<ReturnType<typeof factsOf>>;
+  setUpPerTest(() => {
+    model = buildModel(doc, { revision: "test-rev", policy: policyFor("test-rev") });
+    facts = factsOf(doc, model)!;
+  });
 
   it("finds results by name and by description", () => {
     expect(facts.inputs.map((i) => [i.method, i.result, i.resultRule])).toEqual([

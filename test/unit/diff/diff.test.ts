@@ -1,8 +1,10 @@
 /**
  * `diffRevisions` on the small schema pairs of test/fixtures/diff/<case>/{before,after}.json,
- * one pair per kind of change: the exact entries and their breaking flags.
+ * one pair per kind of change: the exact entries and their breaking flags. Each diff is computed
+ * in `setUpPerTest`, not in the describe body, so mutation testing sees it (test/helpers/per-test.ts).
  */
 import { describe, expect, it } from "vitest";
+import { setUpPerTest } from "../../helpers/per-test.js";
 import { diffRevisions, hasBreakingChanges } from "../../../generator/diff/diff.js";
 import { diffPolicy } from "../../../generator/diff/policy.js";
 import type { RevisionDiff, RevisionInput } from "../../../generator/diff/types.js";
@@ -20,7 +22,10 @@ function diffPair(pair: string, policies: { before?: RevisionPolicy; after?: Rev
 }
 
 describe("methods per direction (methods/)", () => {
-  const diff = diffPair("methods");
+  let diff: RevisionDiff;
+  setUpPerTest(() => {
+    diff = diffPair("methods");
+  });
 
   it("lists methods added to each direction, none breaking, sorted by direction then method", () => {
     expect(diff.methods.added).toEqual([
@@ -80,7 +85,10 @@ describe("params, result and flags of methods present in both (method-types/)", 
 });
 
 describe("results from …ResultResponse unions (result-union/)", () => {
-  const diff = diffPair("result-union");
+  let diff: RevisionDiff;
+  setUpPerTest(() => {
+    diff = diffPair("result-union");
+  });
 
   it("reports a result that became a union as widened and breaking, one that lost a member as narrowed, a renamed twin as neither", () => {
     expect(diff.methods.changed).toEqual([
@@ -115,7 +123,10 @@ describe("results from …ResultResponse unions (result-union/)", () => {
 });
 
 describe("params that were absent and are now required (params-appear/)", () => {
-  const diff = diffPair("params-appear");
+  let diff: RevisionDiff;
+  setUpPerTest(() => {
+    diff = diffPair("params-appear");
+  });
 
   it("reports the new params and the paramsRequired flip, each breaking, for named and inline params", () => {
     expect(diff.methods.changed).toEqual([
@@ -172,7 +183,10 @@ describe("cancellation: the policy key by key, and the cancellable flags it deci
 });
 
 describe("properties of object definitions (properties/)", () => {
-  const diff = diffPair("properties");
+  let diff: RevisionDiff;
+  setUpPerTest(() => {
+    diff = diffPair("properties");
+  });
 
   it("added, removed, made required, made optional and type changed, sorted by property", () => {
     expect(diff.definitions.changed.filter((c) => c.definition === "Widget")).toEqual([
@@ -228,7 +242,10 @@ describe("enums and unions", () => {
 });
 
 describe("definitions added, removed and changed (definitions/)", () => {
-  const diff = diffPair("definitions");
+  let diff: RevisionDiff;
+  setUpPerTest(() => {
+    diff = diffPair("definitions");
+  });
 
   it("lists added (not breaking) and removed (breaking) definitions, sorted by name", () => {
     expect(diff.definitions.added).toEqual([

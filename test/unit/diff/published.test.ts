@@ -2,7 +2,8 @@
  * `diffRevisions` on the published schemas (from the test cache): facts checked by reading the
  * schemas, not a snapshot of the whole diff.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { setUpPerTest } from "../../helpers/per-test.js";
 import { diffRevisions } from "../../../generator/diff/diff.js";
 import type { RevisionDiff } from "../../../generator/diff/types.js";
 import { modelRevision } from "../../../generator/generate.js";
@@ -18,7 +19,7 @@ const methodsIn = (list: RevisionDiff["methods"]["added"], direction: string) =>
 
 describe("2025-06-18 → 2025-11-25", () => {
   let diff: RevisionDiff;
-  beforeAll(async () => {
+  setUpPerTest(async () => {
     diff = await diffPublished("2025-06-18", "2025-11-25");
   });
 
@@ -94,7 +95,7 @@ describe("2025-06-18 → 2025-11-25", () => {
 
 describe("2025-11-25 → 2026-07-28", () => {
   let diff: RevisionDiff;
-  beforeAll(async () => {
+  setUpPerTest(async () => {
     diff = await diffPublished("2025-11-25", "2026-07-28");
   });
 

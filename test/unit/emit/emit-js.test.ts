@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { setUpPerTest } from "../../helpers/per-test.js";
 import { emitJs, emitJsFile, headerBlock } from "../../../generator/emit/emit-js.js";
 import { StubgenError } from "../../../generator/errors.js";
 
@@ -36,7 +37,11 @@ describe("headerBlock", () => {
 });
 
 describe("emitJsFile", () => {
-  const [[jsName, js], [dtsName, dts]] = emitJsFile("catalog.ts", CATALOG) as [[string, string], [string, string]];
+  let jsName: string, js: string, dtsName: string, dts: string;
+  // In setUpPerTest, not in the describe body, so mutation testing sees it (test/helpers/per-test.ts).
+  setUpPerTest(() => {
+    [[jsName, js], [dtsName, dts]] = emitJsFile("catalog.ts", CATALOG) as [[string, string], [string, string]];
+  });
 
   it("writes name.js and name.d.ts, both starting with the header and a blank line", () => {
     expect([jsName, dtsName]).toEqual(["catalog.js", "catalog.d.ts"]);

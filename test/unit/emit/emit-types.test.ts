@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { setUpPerTest } from "../../helpers/per-test.js";
 import { emitTypes } from "../../../generator/emit/emit-types.js";
 import { docFrom, loadFixture, typecheckInMemory, type Diag } from "../support.js";
 
@@ -25,7 +26,7 @@ function docComment(source: string, name: string): string | null {
 
 const emitted = new Map<string, string>();
 
-beforeAll(async () => {
+setUpPerTest(async () => {
   for (const fixture of FIXTURES) emitted.set(fixture, await emitTypes(loadFixture(fixture), "test-rev"));
 });
 
@@ -206,7 +207,7 @@ describe("emitTypes", () => {
     };
     let byFile: Map<string, Diag[]>;
 
-    beforeAll(() => {
+    setUpPerTest(() => {
       const files: Record<string, string> = { "/gen/types.ts": shapes() };
       for (const [name, body] of Object.entries(usage)) files[`/gen/${name}.ts`] = `import type * as T from "./types.js";\n${body}\n`;
       byFile = new Map(Object.keys(files).map((f) => [f, []]));

@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { setUpPerTest } from "../../helpers/per-test.js";
 import { buildModel, type SchemaModel } from "../../../generator/model/model.js";
 import { policyFor } from "../../../generator/model/policy.js";
 import { readFileSync } from "node:fs";
@@ -19,7 +20,11 @@ const modelOf = (doc: SchemaDocument): SchemaModel => buildModel(doc, { revision
 
 describe("catalogView", () => {
   const doc = loadFixture("draft07-lifecycle.json");
-  const view = catalogView(modelOf(doc), rulesView(doc, modelOf(doc), policy));
+  // In setUpPerTest, not in the describe body, so mutation testing sees it (test/helpers/per-test.ts).
+  let view: ReturnType<typeof catalogView>;
+  setUpPerTest(() => {
+    view = catalogView(modelOf(doc), rulesView(doc, modelOf(doc), policy));
+  });
   const map = (name: string) => {
     const found = view.maps.find((m) => m.name === name);
     if (!found) throw new Error(`no map ${name}`);
@@ -49,7 +54,7 @@ describe("catalogView", () => {
 describe("renderRevision (runtime inline)", () => {
   const rendered = new Map<string, { doc: SchemaDocument; files: FileSet }>();
 
-  beforeAll(async () => {
+  setUpPerTest(async () => {
     for (const fixture of FIXTURES) {
       const doc = loadFixture(fixture);
       rendered.set(fixture, { doc, files: await renderRevision(doc, modelOf(doc), policy, "inline") });
@@ -136,7 +141,7 @@ describe("renderRuntime", () => {
 describe("renderRevision (runtime shared)", () => {
   const rendered = new Map<string, FileSet>();
 
-  beforeAll(async () => {
+  setUpPerTest(async () => {
     for (const fixture of FIXTURES) {
       const doc = loadFixture(fixture);
       rendered.set(fixture, await renderRevision(doc, modelOf(doc), policy, "shared"));

@@ -5,7 +5,8 @@
  * consumer beside the rendered files under the strict options (each `@ts-expect-error` must be
  * an error, or the unused directive is one).
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { setUpPerTest } from "../../helpers/per-test.js";
 import { lifecycleView } from "../../../generator/emit/lifecycle-view.js";
 import { renderRevision, renderRuntime, type FileSet } from "../../../generator/emit/render.js";
 import { buildModel } from "../../../generator/model/model.js";
@@ -16,7 +17,7 @@ const policy = policyFor("fixture");
 
 describe("a result union in the generated output (result-responses.json)", () => {
   let files: FileSet;
-  beforeAll(async () => {
+  setUpPerTest(async () => {
     const doc = loadFixture("result-responses.json");
     files = await renderRevision(doc, buildModel(doc, { revision: "fixture", policy }), policy, "shared");
   });

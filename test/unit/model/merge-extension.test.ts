@@ -2,14 +2,18 @@
  * mergeExtension (generator/model/merge-extension.ts): an extension's schema merged into a
  * revision's, on two fixture extensions of different shapes (allOf envelopes in 2020-12; plain
  * messages in draft-07) and on the real Tasks extension with 2026-07-28.
+ *
+ * The code under test runs in `setUpPerTest` or in the tests, never in a describe body, so
+ * mutation testing sees it (test/helpers/per-test.ts).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { setUpPerTest } from "../../helpers/per-test.js";
 import { readSchemaDocument, type SchemaDocument } from "../../../generator/load/schema-document.js";
 import { loadExtension, loadSchema } from "../../../generator/load/schema-source.js";
 import { EXTENSION_POLICIES, type ExtensionPolicy } from "../../../generator/model/extensions.js";
-import { mergeExtension } from "../../../generator/model/merge-extension.js";
+import { mergeExtension, type MergedExtension } from "../../../generator/model/merge-extension.js";
 import { buildModel, type ModelExtension } from "../../../generator/model/model.js";
 import { policyFor } from "../../../generator/model/policy.js";
 import { FIXTURES, TEST_CACHE_DIR } from "../../helpers/schemas.js";
@@ -41,7 +45,10 @@ function model(doc: SchemaDocument, id: string, policy: ExtensionPolicy, methods
 
 describe("mergeExtension: an allOf-shaped extension (2020-12)", () => {
   const before = JSON.stringify(core.root);
-  const merged = mergeExtension(core, "jobs", read("allof-extension.json"), JOBS);
+  let merged: MergedExtension;
+  setUpPerTest(() => {
+    merged = mergeExtension(core, "jobs", read("allof-extension.json"), JOBS);
+  });
 
   it("takes the copied core types as the core's (same schema but for annotations) and adds the extension's own once", () => {
     expect(merged.shared).toEqual(["JSONRPCNotification", "JSONRPCRequest", "PingRequest"]);
@@ -95,7 +102,10 @@ describe("mergeExtension: an allOf-shaped extension (2020-12)", () => {
 });
 
 describe("mergeExtension: a plain-shaped extension (draft-07 definitions)", () => {
-  const merged = mergeExtension(core, "locks", read("plain-extension.json"), LOCKS);
+  let merged: MergedExtension;
+  setUpPerTest(() => {
+    merged = mergeExtension(core, "locks", read("plain-extension.json"), LOCKS);
+  });
 
   it("rewrites the extension's $refs to the core's definitions key and shares the copied types", () => {
     expect(merged.shared).toEqual(["CompleteRequest", "RequestId"]);
@@ -152,7 +162,10 @@ describe("mergeExtension: bad input", () => {
 describe("mergeExtension: Tasks (io.modelcontextprotocol/tasks) into 2026-07-28", async () => {
   const doc = await loadSchema("2026-07-28", { cacheDir: TEST_CACHE_DIR });
   const tasks = loadExtension("tasks", { cacheDir: TEST_CACHE_DIR });
-  const merged = mergeExtension(doc, "tasks", tasks, EXTENSION_POLICIES["tasks"]);
+  let merged: MergedExtension;
+  setUpPerTest(() => {
+    merged = mergeExtension(doc, "tasks", tasks, EXTENSION_POLICIES["tasks"]);
+  });
 
   it("recognises the 56 core types the extension copies and adds its 20 own, none renamed or duplicated", () => {
     expect(merged.shared).toHaveLength(56);

@@ -5,7 +5,8 @@
  * definitions: CallToolResultResponse's `result` is `InputRequiredResult | CallToolResult`, …),
  * and the earlier revisions, which have no such link and keep their results.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { setUpPerTest } from "../../helpers/per-test.js";
 import { catalogJson } from "../../../generator/model/catalog-data.js";
 import { modelRevision } from "../../../generator/generate.js";
 import { buildModel, formatResult, type MethodRecord, type SchemaModel } from "../../../generator/model/model.js";
@@ -18,7 +19,11 @@ const requests = (model: SchemaModel): Array<[string, MethodRecord["results"], M
 
 describe("result-responses.json", () => {
   const doc = loadFixture("result-responses.json");
-  const model = buildModel(doc, { revision: "fixture", policy: policyFor("fixture") });
+  // In setUpPerTest, not in the describe body, so mutation testing sees it (test/helpers/per-test.ts).
+  let model: SchemaModel;
+  setUpPerTest(() => {
+    model = buildModel(doc, { revision: "fixture", policy: policyFor("fixture") });
+  });
 
   it("gives each request the result its response allows, and falls back where none answers it", () => {
     expect(requests(model)).toEqual([
@@ -53,7 +58,7 @@ describe("result-responses.json", () => {
 
 describe.each(["2026-07-28", "draft"] as const)("the published %s schema", (revision) => {
   let model: SchemaModel;
-  beforeAll(async () => {
+  setUpPerTest(async () => {
     ({ model } = await modelRevision(revision, { cacheDir: TEST_CACHE_DIR }));
   });
   const resultOf = (method: string) => model.methods.find((m) => m.method === method && m.kind === "request");
@@ -79,7 +84,7 @@ describe.each(["2026-07-28", "draft"] as const)("the published %s schema", (revi
 
 describe.each(REVISIONS.filter((r) => r !== "2026-07-28" && r !== "draft"))("the published %s schema", (revision) => {
   let model: SchemaModel;
-  beforeAll(async () => {
+  setUpPerTest(async () => {
     ({ model } = await modelRevision(revision, { cacheDir: TEST_CACHE_DIR }));
   });
 
