@@ -130,6 +130,28 @@ describe("buildModel", () => {
   });
 
   describe("methods", () => {
+    it("sorts by method, then kind (a notification and a request of one name), keeps descriptions, and has no extensions key without extensions", () => {
+      const m = model(
+        docFrom({
+          Result: { type: "object" },
+          Z: request("z/last"),
+          Y: request("same", undefined, { description: "The request." }),
+          X: request("same"),
+          W: request("a/first"),
+          ClientRequest: { anyOf: [{ $ref: "#/$defs/Z" }, { $ref: "#/$defs/Y" }, { $ref: "#/$defs/W" }] },
+          ClientNotification: { anyOf: [{ $ref: "#/$defs/X" }] },
+        }),
+      );
+      expect(m.methods.map((r) => [r.method, r.kind, r.description])).toEqual([
+        ["a/first", "request", null],
+        ["same", "notification", null],
+        ["same", "request", "The request."],
+        ["z/last", "request", null],
+      ]);
+      expect(Object.keys(m)).not.toContain("extensions");
+      expect(m.methods.some((r) => "extension" in r)).toBe(false);
+    });
+
     it("gives a method in both ClientRequest and ServerRequest from [client, server]", () => {
       expect(method(lifecycle(), "ping").from).toEqual(["client", "server"]);
     });
@@ -241,6 +263,31 @@ describe("buildModel", () => {
       expect(method(m, "notifications/initialized").paramsMetaOnly).toBe(true);
       expect(method(m, "initialize").paramsMetaOnly).toBe(false);
       expect(method(m, "jobs/run").paramsMetaOnly).toBe(false);
+    });
+
+    it("reads paramsMetaOnly through $ref and allOf, and counts a union of params as more than _meta", () => {
+      const META = { type: "object", properties: { _meta: { type: "object" } } };
+      const m = model(
+        docFrom({
+          Result: { type: "object" },
+          MetaParams: META,
+          a: request("a/ref", { $ref: "#/$defs/MetaParams" }),
+          b: request("b/allof", { allOf: [{ $ref: "#/$defs/MetaParams" }, { type: "object", properties: { _meta: { type: "object" } } }] }),
+          c: request("c/allof-more", { allOf: [{ $ref: "#/$defs/MetaParams" }, { type: "object", properties: { x: { type: "string" } } }] }),
+          d: request("d/union", { anyOf: [META, META] }),
+          e: request("e/oneof", { oneOf: [META] }),
+          f: request("f/empty", { type: "object" }),
+          ClientRequest: { anyOf: ["a", "b", "c", "d", "e", "f"].map((n) => ({ $ref: `#/$defs/${n}` })) },
+        }),
+      );
+      expect(m.methods.map((r) => [r.method, r.paramsMetaOnly])).toEqual([
+        ["a/ref", true],
+        ["b/allof", true],
+        ["c/allof-more", false],
+        ["d/union", false],
+        ["e/oneof", false],
+        ["f/empty", true],
+      ]);
     });
   });
 
