@@ -23,7 +23,8 @@ describe("catalogView", () => {
   // In setUpPerTest, not in the describe body, so mutation testing sees it (test/helpers/per-test.ts).
   let view: ReturnType<typeof catalogView>;
   setUpPerTest(() => {
-    view = catalogView(modelOf(doc), rulesView(doc, modelOf(doc), policy));
+    const model = modelOf(doc);
+    view = catalogView(model, rulesView(doc, model, policy));
   });
   const map = (name: string) => {
     const found = view.maps.find((m) => m.name === name);
