@@ -32,9 +32,21 @@ describe("validateConfig", () => {
       cache: "/abs/cache",
       fragment: true,
       resultOverrides: { "tools/call": "CallToolResult" },
+      importExtension: ".ts",
+      emit: "js",
+      runtime: "inline",
+      strictObjects: true,
+      extensions: ["tasks"],
     };
     // Absolute paths and URLs come back unchanged.
     expect(validateConfig(structuredClone(config), file, "")).toEqual(config);
+  });
+
+  it("accepts each value of the enumerated keys", () => {
+    for (const importExtension of [".js", ".ts"]) expect(validateConfig({ importExtension }, file, "")).toEqual({ importExtension });
+    for (const emit of ["ts", "js"]) expect(validateConfig({ emit }, file, "")).toEqual({ emit });
+    for (const runtime of ["shared", "inline"]) expect(validateConfig({ runtime }, file, "")).toEqual({ runtime });
+    expect(validateConfig({ extensions: [] }, file, "")).toEqual({ extensions: [] });
   });
 
   it("accepts an empty object", () => {
@@ -69,6 +81,14 @@ describe("validateConfig", () => {
       ["cache", null, "a folder path"],
       ["resultOverrides", { ping: 1 }, "an object of method → result type name"],
       ["resultOverrides", ["ping=EmptyResult"], "an object of method → result type name"],
+      ["extensions", "tasks", 'an array of extension ids, e.g. ["tasks"]'],
+      ["extensions", ["tasks", 1], 'an array of extension ids, e.g. ["tasks"]'],
+      ["strictObjects", "true", "true or false"],
+      ["importExtension", "ts", '".js" or ".ts"'],
+      ["importExtension", ".mjs", '".js" or ".ts"'],
+      ["emit", "d.ts", '"ts" or "js"'],
+      ["emit", null, '"ts" or "js"'],
+      ["runtime", "bundled", '"shared" or "inline"'],
     ];
     for (const [key, value, expected] of cases) {
       it(`rejects ${key}: ${JSON.stringify(value)}`, () => {
@@ -145,6 +165,11 @@ describe("loadConfig", () => {
   it("names the config file and pointer of an unknown key", () => {
     const file = write(join(tmp, CONFIG_FILE), { revisions: ["draft"], outDir: "x" });
     expect(catchStubgenError(() => loadConfig(tmp)).location).toEqual({ file, pointer: "/outDir" });
+  });
+
+  it("names an explicit config file and the pointer of an unknown key from the file's root", () => {
+    const file = write(join(tmp, "stubgen.json"), { outDir: "x" });
+    expect(catchStubgenError(() => loadConfig(tmp, "stubgen.json")).location).toEqual({ file, pointer: "/outDir" });
   });
 
   it("reports invalid JSON in a config file with line and column", () => {

@@ -146,6 +146,23 @@ describe("params that were absent and are now required (params-appear/)", () => 
   });
 });
 
+describe("params moved into a union member without a name (inline-members/)", () => {
+  let diff: RevisionDiff;
+  setUpPerTest(() => {
+    diff = diffPair("inline-members");
+  });
+
+  it("compares the member's params with the named ones they replace: widened is not breaking, narrowed is", () => {
+    const member = (method: string) => `Extract<ClientRequest, { method: "${method}" }>["params"]`;
+    expect(diff.methods.changed).toEqual([
+      // An optional property added: every old params value is still accepted.
+      { method: "jobs/run", kind: "request", change: "params", before: "RunParams", after: member("jobs/run"), breaking: false },
+      // job: string | integer → string.
+      { method: "jobs/stop", kind: "request", change: "params", before: "StopParams", after: member("jobs/stop"), breaking: true },
+    ]);
+  });
+});
+
 describe("cancellation: the policy key by key, and the cancellable flags it decides", () => {
   const before: RevisionPolicy = { ...DEFAULT_POLICY, uncancellable: ["initialize"] };
   const after: RevisionPolicy = { ...DEFAULT_POLICY, uncancellable: ["tools/call"] };
