@@ -106,8 +106,9 @@ function flattenMessage(ext: SchemaDocument, message: ExtensionMethod, node: Sch
   }
   properties["jsonrpc"] = { const: "2.0", type: "string" };
   required.add("jsonrpc");
+  // A member's own keywords count, including those beside a `$ref` (2020-12 allows siblings);
+  // the `$ref`'d envelope itself is replaced by the id and jsonrpc above.
   for (const member of members) {
-    if (typeof member["$ref"] === "string") continue;
     const props = member["properties"];
     if (isSchemaNode(props)) {
       for (const [key, value] of Object.entries(props)) if (key !== "id" && key !== "jsonrpc") properties[key] = value;

@@ -194,3 +194,124 @@ describe("mergeExtension: Tasks (io.modelcontextprotocol/tasks) into 2026-07-28"
     expect(m.methods.find((r) => r.method === "tools/call")?.results).toEqual(["CallToolResult", "InputRequiredResult", "CreateTaskResult"]);
   });
 });
+
+describe("mergeExtension: what counts as the core's copy, and how a message is flattened", () => {
+  /** A one-request extension ("x/do", sent by the client) with more definitions. */
+  const X: ExtensionPolicy = { senders: { "x/do": ["client"] }, httpNameParams: {}, widenedResults: {}, cancelRequest: null, runtime: null };
+  const DO_REQUEST = {
+    allOf: [
+      { $ref: "#/$defs/JSONRPCRequest" },
+      { type: "object", properties: { method: { type: "string", const: "x/do" } }, required: ["method"] },
+    ],
+  };
+  const extension = (defs: Record<string, unknown>): SchemaDocument =>
+    readSchemaDocument(JSON.stringify({ $defs: { JSONRPCRequest: core.defs.get("JSONRPCRequest"), DoRequest: DO_REQUEST, ...defs } }), "/ext/x.json");
+  const coreWith = (defs: Record<string, unknown>): SchemaDocument =>
+    readSchemaDocument(JSON.stringify({ ...core.root, $defs: { ...Object.fromEntries(core.defs), ...defs } }), core.file);
+  /** Whether the extension's copy of `name` is taken as the core's (true) or refused (false). */
+  const taken = (coreDef: unknown, copy: unknown): boolean => {
+    try {
+      return mergeExtension(coreWith({ T: coreDef }), "x", extension({ T: copy }), X).shared.includes("T");
+    } catch (err) {
+      expect((err as Error).message).toContain("extension x defines T, which the core schema");
+      return false;
+    }
+  };
+
+  it("annotations are set aside at every depth: in nested schemas, in arrays of schemas", () => {
+    const coreDef = { type: "object", description: "c", properties: { a: { type: "array", items: { type: "string", description: "c" } } }, anyOf: [{ required: ["a"], title: "c" }] };
+    const copy = { type: "object", $comment: "x", properties: { a: { type: "array", items: { type: "string", examples: ["x"] }, deprecated: true } }, anyOf: [{ required: ["a"] }] };
+    expect(taken(coreDef, copy)).toBe(true);
+  });
+
+  it("a property, pattern or definition named like an annotation is not one", () => {
+    for (const key of ["properties", "patternProperties", "$defs", "definitions"]) {
+      expect(taken({ type: "object", [key]: { title: { type: "string" } } }, { type: "object", [key]: {} }), key).toBe(false);
+      expect(taken({ type: "object", [key]: { title: { type: "string", description: "c" } } }, { type: "object", [key]: { title: { type: "string" } } }), key).toBe(true);
+    }
+  });
+
+  it("const, enum and default are values: the words in them count", () => {
+    expect(taken({ const: { title: "a" } }, { const: { title: "b" } })).toBe(false);
+    expect(taken({ enum: [{ description: "a" }] }, { enum: [{ description: "b" }] })).toBe(false);
+    expect(taken({ type: "object", default: { title: "a" } }, { type: "object", default: { title: "b" } })).toBe(false);
+    expect(taken({ type: "object", default: { title: "a" } }, { type: "object", default: { title: "a" } })).toBe(true);
+  });
+
+  it("compares by value, key order aside: a keyword more or less, an array longer or different, a schema for an array, differ", () => {
+    const base = { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a", "b"] };
+    expect(taken(base, { required: ["a", "b"], properties: { b: { type: "string" }, a: { type: "string" } }, type: "object" })).toBe(true);
+    expect(taken(base, { ...base, minProperties: 1 })).toBe(false);
+    expect(taken({ ...base, minProperties: 1 }, base)).toBe(false);
+    expect(taken(base, { ...base, required: ["a"] })).toBe(false);
+    expect(taken(base, { ...base, required: ["a", "c"] })).toBe(false);
+    expect(taken({ type: "array", items: [{ type: "string" }] }, { type: "array", items: { type: "string" } })).toBe(false);
+  });
+
+  it("a message of the extension's table named like a core definition is refused even when it is a copy", () => {
+    const ping = core.defs.get("PingRequest")!;
+    const policy: ExtensionPolicy = { ...X, senders: { "x/do": ["client"], ping: ["client"] } };
+    const doc = readSchemaDocument(JSON.stringify({ $defs: { JSONRPCRequest: core.defs.get("JSONRPCRequest"), DoRequest: DO_REQUEST, PingRequest: { allOf: [{ $ref: "#/$defs/JSONRPCRequest" }, ping] } } }), "/ext/ping.json");
+    const e = error(() => mergeExtension(core, "x", doc, policy));
+    expect(e.location).toMatchObject({ file: "/ext/ping.json", pointer: "/$defs/PingRequest" });
+    expect(e.message).toContain("expected the core's schema (a copy that differs only in annotations) or another name");
+  });
+
+  it("the envelope's id and jsonrpc win over a member's; required lists are joined, non-strings and absent lists skipped", () => {
+    const doc = extension({
+      DoRequest: {
+        allOf: [
+          { $ref: "#/$defs/JSONRPCRequest" },
+          { type: "object", properties: { id: { type: "integer" }, jsonrpc: { const: "1.0" }, method: { type: "string", const: "x/do" } }, required: ["method", 7] },
+          { type: "object", properties: { params: { type: "object" } } },
+        ],
+      },
+    });
+    expect(mergeExtension(core, "x", doc, X).doc.defs.get("DoRequest")).toEqual({
+      properties: { id: { $ref: "#/$defs/RequestId" }, jsonrpc: { const: "2.0", type: "string" }, method: { type: "string", const: "x/do" }, params: { type: "object" } },
+      required: ["id", "jsonrpc", "method"],
+      type: "object",
+    });
+  });
+
+  it("keywords beside the envelope's $ref count (2020-12 allows siblings of $ref)", () => {
+    const doc = extension({ DoRequest: { allOf: [{ $ref: "#/$defs/JSONRPCRequest", properties: { method: { type: "string", const: "x/do" } }, required: ["method"] }] } });
+    expect(mergeExtension(core, "x", doc, X).doc.defs.get("DoRequest")).toEqual({
+      properties: { id: { $ref: "#/$defs/RequestId" }, jsonrpc: { const: "2.0", type: "string" }, method: { type: "string", const: "x/do" } },
+      required: ["id", "jsonrpc", "method"],
+      type: "object",
+    });
+  });
+
+  it("a message's description: the first member's that has one, else the message's own, else none", () => {
+    const described = (node: Record<string, unknown>) => mergeExtension(core, "x", extension({ DoRequest: node }), X).doc.defs.get("DoRequest")?.["description"];
+    const [envelope, member] = DO_REQUEST.allOf;
+    expect(described({ description: "own", allOf: [envelope, { ...member, description: "member" }] })).toBe("member");
+    expect(described({ description: "own", allOf: [envelope, member] })).toBe("own");
+    expect(described({ allOf: [envelope, member] })).toBeUndefined();
+    expect(Object.keys(mergeExtension(core, "x", extension({}), X).doc.defs.get("DoRequest")!)).toEqual(["properties", "required", "type"]);
+  });
+
+  it("an added definition loses its $schema; its $refs into the extension's definitions point into the core's", () => {
+    const plain = readSchemaDocument(
+      JSON.stringify({
+        definitions: {
+          JSONRPCRequest: core.defs.get("JSONRPCRequest"),
+          RequestId: core.defs.get("RequestId"),
+          DoRequest: { allOf: [{ $ref: "#/definitions/JSONRPCRequest" }, DO_REQUEST.allOf[1]] },
+          DoResult: { $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { id: { $ref: "#/definitions/RequestId" } } },
+        },
+      }),
+      "/ext/plain.json",
+    );
+    const merged = mergeExtension(core, "x", plain, X);
+    expect(merged.doc.defs.get("DoResult")).toEqual({ type: "object", properties: { id: { $ref: "#/$defs/RequestId" } } });
+    expect(merged.shared).toEqual(["JSONRPCRequest", "RequestId"]);
+  });
+
+  it("a direction union that is neither an anyOf nor a $ref: an error at the union, naming the core file", () => {
+    const e = error(() => mergeExtension(coreWith({ ClientRequest: { type: "object" } }), "x", extension({}), X));
+    expect(e.location).toEqual({ file: core.file, pointer: "/$defs/ClientRequest" });
+    expect(e.message).toBe('expected ClientRequest to be an anyOf of message types or a single "$ref" to add x/do to');
+  });
+});
