@@ -9,7 +9,7 @@ import { catalogView, renderRevision } from "../../generator/emit/render.js";
 import { rulesView } from "../../generator/emit/rules-view.js";
 import { modelRevision } from "../../generator/generate.js";
 import type { SchemaDocument } from "../../generator/load/schema-document.js";
-import { inputRequestsModel, type InputRequestsModel } from "../../generator/model/input-requests.js";
+import { inputRequestsModel, validationSchemas, type InputRequestsModel } from "../../generator/model/input-requests.js";
 import { buildModel, type SchemaModel } from "../../generator/model/model.js";
 import { policyFor } from "../../generator/model/policy.js";
 import { TEST_CACHE_DIR } from "../helpers/schemas.js";
@@ -210,5 +210,120 @@ describe("schemas that disagree with the pattern", () => {
   it("refuses a member without a method const", () => {
     const defs = { ...base, AskRequest: { type: "object", properties: {} } };
     expect(catchStubgenError(facts(defs)).message).toMatch(/properties\.method\.const/);
+  });
+});
+
+describe("schemas that disagree with the pattern: where the error points, and the shapes still accepted", () => {
+  const base = {
+    ClientRequest: { anyOf: [{ $ref: "#/$defs/GoRequest" }, { $ref: "#/$defs/StayRequest" }] },
+    GoRequest: { type: "object", properties: { method: { const: "go" }, params: { $ref: "#/$defs/GoParams" } }, required: ["method", "params"] },
+    GoParams: { type: "object", properties: { inputResponses: { $ref: "#/$defs/InputResponses" }, requestState: { type: "string" } } },
+    GoResult: { type: "object" },
+    // A request with params that take no input responses is not a multi round-trip request.
+    StayRequest: { type: "object", properties: { method: { const: "stay" }, params: { type: "object", properties: { where: { type: "string" } } } } },
+    StayResult: { type: "object" },
+    InputResponses: { type: "object" },
+    InputRequest: { anyOf: [{ $ref: "#/$defs/TellRequest" }, { $ref: "#/$defs/AskRequest" }] },
+    AskRequest: { type: "object", properties: { method: { const: "ask" } }, required: ["method"] },
+    AskResult: { type: "object" },
+    TellRequest: { type: "object", properties: { method: { const: "tell" } }, required: ["method"] },
+    TellResult: { type: "object" },
+    InputRequiredResult: { type: "object", properties: { resultType: { type: "string" }, inputRequests: { type: "object" }, requestState: { type: "string" } } },
+  };
+  const run = (defs: Record<string, unknown>) => {
+    const doc = docFrom(defs);
+    return () => factsOf(doc, buildModel(doc, { revision: "x", policy: policyFor("x") }));
+  };
+  const failure = (defs: Record<string, unknown>) => {
+    const e = catchStubgenError(run(defs));
+    return { message: e.message, pointer: e.location.pointer };
+  };
+
+  it("the base: input requests sorted by method, only requests whose params take InputResponses", () => {
+    const facts = run(base)()!;
+    expect(facts.inputs.map((i) => i.method)).toEqual(["ask", "tell"]);
+    expect(facts.methods).toEqual(["go"]);
+  });
+
+  it("InputRequest as a oneOf, or as a single $ref, is read the same", () => {
+    expect(run({ ...base, InputRequest: { oneOf: [{ $ref: "#/$defs/AskRequest" }] } })()!.inputs.map((i) => i.method)).toEqual(["ask"]);
+    expect(run({ ...base, InputRequest: { $ref: "#/$defs/TellRequest" } })()!.inputs.map((i) => i.method)).toEqual(["tell"]);
+  });
+
+  it("fields declared through allOf (and an allOf that refers back to itself) count", () => {
+    const defs = {
+      ...base,
+      InputRequiredResult: { allOf: [{ properties: { resultType: {}, inputRequests: {} } }, { $ref: "#/$defs/StateHolder" }] },
+      StateHolder: { allOf: [{ $ref: "#/$defs/StateHolder" }], properties: { requestState: { type: "string" } } },
+      GoParams: { allOf: [{ properties: { inputResponses: { $ref: "#/$defs/InputResponses" } } }, { properties: { requestState: { type: "string" } } }] },
+    };
+    expect(run(defs)()!.methods).toEqual(["go"]);
+  });
+
+  it("inline params that take InputResponses are checked as the params of their request", () => {
+    const inline = { type: "object", properties: { inputResponses: { $ref: "#/$defs/InputResponses" } } };
+    const defs = { ...base, GoRequest: { ...base.GoRequest, properties: { method: { const: "go" }, params: inline } } };
+    expect(failure(defs)).toEqual({ message: 'expected the params to declare "requestState" (multi round-trip requests)', pointer: "/$defs/GoRequest/properties/params" });
+    const complete = { ...inline, properties: { ...inline.properties, requestState: { type: "string" } } };
+    expect(run({ ...base, GoRequest: { ...base.GoRequest, properties: { method: { const: "go" }, params: complete } } })()!.methods).toEqual(["go"]);
+  });
+
+  it("errors point at the definition or member at fault", () => {
+    const { InputRequiredResult: _, ...noResult } = base;
+    expect(failure(noResult)).toEqual({ message: "expected a definition InputRequiredResult beside InputRequest", pointer: "/$defs" });
+    expect(failure({ ...base, AskRequest: { type: "object", properties: {} } })).toEqual({ message: 'expected each InputRequest member to have "properties.method.const"', pointer: "/$defs/AskRequest" });
+    expect(failure({ ...base, InputRequest: { anyOf: [{ type: "object", properties: { method: { const: "ask" } } }] } })).toEqual({
+      message: 'expected each InputRequest member to be a "$ref" to a definition',
+      pointer: "/$defs/InputRequest/anyOf/0",
+    });
+    expect(failure({ ...base, InputRequest: { oneOf: [{ $ref: "#/$defs/AskRequest" }, 3] } })).toEqual({ message: "expected a schema object in InputRequest", pointer: "/$defs/InputRequest/oneOf/1" });
+    expect(failure({ ...base, InputRequest: { type: "object" } })).toEqual({ message: 'expected InputRequest to be an anyOf of request types or a single "$ref"', pointer: "/$defs/InputRequest" });
+    const { AskResult: __, ...noAskResult } = base;
+    expect(failure(noAskResult).message).toContain("cannot tell the result of ask");
+    // Answered by a union (the schema's …ResultResponse link): an input response carries one result.
+    const twoResults = {
+      ...base,
+      AskResultResponse: { type: "object", properties: { id: {}, jsonrpc: {}, result: { anyOf: [{ $ref: "#/$defs/AskResult" }, { $ref: "#/$defs/TellResult" }] } } },
+    };
+    expect(failure(twoResults)).toEqual({ message: "expected ask (InputRequest) to have one result, found AskResult | TellResult", pointer: "/$defs/AskRequest" });
+  });
+
+  it("reads the capability error's code only where it is an integer const", () => {
+    const withCode = (code: unknown) => ({ ...base, MissingRequiredClientCapabilityError: { properties: { error: { allOf: [{ properties: { code: { const: code } } }] } } } });
+    expect(run(withCode(-32021))()!.missingCapabilityCode).toBe(-32021);
+    expect(run(withCode(1.5))()!.missingCapabilityCode).toBeNull();
+    expect(run(withCode("-32021"))()!.missingCapabilityCode).toBeNull();
+  });
+});
+
+describe("validationSchemas", () => {
+  it("follows $refs once each, keeps booleans, accepts what it cannot follow, and sorts by name", () => {
+    const doc = docFrom({
+      Root: {
+        type: "object",
+        description: "dropped",
+        properties: { a: { $ref: "#/$defs/Leaf" }, b: true, c: { $ref: "#/$defs/Leaf/properties/x" }, d: 5 },
+        additionalProperties: false,
+        anyOf: [{ $ref: "#/$defs/Leaf" }],
+        oneOf: [{ required: ["a"] }],
+        allOf: [{ $ref: "#/$defs/Other" }],
+      },
+      Leaf: { type: "object", properties: { x: { type: "string", format: "uri" } }, items: [{ type: "string" }], minimum: 1 },
+      Other: { type: "array", items: { $ref: "#/$defs/Leaf" } },
+    });
+    const schemas = validationSchemas(doc, ["Root", "Other"]);
+    expect(Object.keys(schemas)).toEqual(["Leaf", "Other", "Root"]);
+    expect(schemas).toEqual({
+      Leaf: { type: "object", properties: { x: { type: "string" } } },
+      Other: { type: "array", items: { $ref: "Leaf" } },
+      Root: {
+        type: "object",
+        properties: { a: { $ref: "Leaf" }, b: true, c: true, d: true },
+        additionalProperties: false,
+        anyOf: [{ $ref: "Leaf" }],
+        oneOf: [{ required: ["a"] }],
+        allOf: [{ $ref: "Other" }],
+      },
+    });
   });
 });
