@@ -55,8 +55,8 @@ export function createCoverage(from: SchemaDocument, to: SchemaDocument): Covera
   const decide = (after: Shape, before: Shape): boolean => {
     if (before.kind === "union") return before.members.every((member) => covers(after, member));
     if (before.kind === "ref") {
+      // The same name on both sides rendered equal and was decided above.
       const name = before.name;
-      if (after.kind === "ref" && after.name === name) return true;
       if (after.kind === "union" && after.members.some((m) => m.kind === "ref" && m.name === name)) return true;
       const target = expandBefore(name);
       return target !== null && covers(after, target);
@@ -101,11 +101,13 @@ type ObjectShape = Extract<Shape, { kind: "object" }>;
  * requires them, index signature only when every member has one); null when a member is not
  * an object.
  */
-function mergeObjects(members: readonly Shape[], expand: (name: string) => Shape | null): ObjectShape | null {
+function mergeObjects(members: readonly Shape[], expand: (name: string) => Shape | null, depth = 0): ObjectShape | null {
+  // A bound on nesting: an allOf that contains itself makes no object.
+  if (depth > MAX_DEPTH) return null;
   const objects: ObjectShape[] = [];
   for (const member of members) {
-    const resolved = member.kind === "ref" ? expand(member.name) : member;
-    const target = resolved?.kind === "intersection" ? mergeObjects(resolved.members, expand) : resolved;
+    const resolved = followRefs(member, expand);
+    const target = resolved?.kind === "intersection" ? mergeObjects(resolved.members, expand, depth + 1) : resolved;
     if (target === null || target.kind !== "object") return null;
     objects.push(target);
   }
@@ -116,6 +118,18 @@ function mergeObjects(members: readonly Shape[], expand: (name: string) => Shape
   }
   const additional = objects.every((o) => o.additional !== null) ? (objects[0]?.additional ?? null) : null;
   return { kind: "object", properties: [...properties.values()].sort((a, b) => compareText(a.name, b.name)), additional };
+}
+
+const MAX_DEPTH = 32;
+
+/** The shape behind a chain of `$ref`s (a definition that is another's alias); null when one names nothing or the chain loops. */
+function followRefs(shape: Shape, expand: (name: string) => Shape | null): Shape | null {
+  let current: Shape | null = shape;
+  for (let hops = 0; current?.kind === "ref"; hops++) {
+    if (hops > MAX_DEPTH) return null;
+    current = expand(current.name);
+  }
+  return current;
 }
 
 function literalFits(value: string | number | boolean | null, type: string): boolean {

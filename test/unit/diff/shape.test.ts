@@ -76,6 +76,79 @@ describe("covers: is the new type a widening of the old one?", () => {
   });
 });
 
+describe("covers: the rest of the rules", () => {
+  const covers = (after: unknown, before: unknown, defs: { before?: Record<string, unknown>; after?: Record<string, unknown> } = {}) => {
+    const from = docFrom(defs.before ?? {});
+    const to = docFrom(defs.after ?? {});
+    return createCoverage(from, to).covers(shapeOf(to, after), shapeOf(from, before));
+  };
+
+  it("each literal fits only its own primitive type", () => {
+    const cases: ReadonlyArray<[type: string, fits: unknown[], not: unknown[]]> = [
+      ["string", ["a"], [1, true, null]],
+      ["boolean", [true, false], ["true", 0, null]],
+      ["number", [1.5, 2], ["1", true, null]],
+      ["integer", [2], [2.5, "2", false]],
+      ["null", [null], [0, "", false]],
+    ];
+    for (const [type, fits, not] of cases) {
+      for (const value of fits) expect(covers({ type }, { const: value }), `${type} ⊇ ${JSON.stringify(value)}`).toBe(true);
+      for (const value of not) expect(covers({ type }, { const: value }), `${type} ⊉ ${JSON.stringify(value)}`).toBe(false);
+    }
+  });
+
+  it("nothing old (false) is covered by anything; a union before is covered member by member, a union after by one member", () => {
+    expect(covers({ type: "string" }, false)).toBe(true);
+    expect(covers({ anyOf: [{ type: "string" }, { type: "integer" }] }, { anyOf: [{ const: "a" }, { const: 1 }] })).toBe(true);
+    expect(covers({ anyOf: [{ type: "string" }, { type: "boolean" }] }, { anyOf: [{ const: "a" }, { const: 1 }] })).toBe(false);
+  });
+
+  it("a union after that names the old $ref covers it; one that does not is compared with the definition", () => {
+    const defs = { before: { Thing: { type: "object", properties: { a: { type: "string" } } } }, after: { Thing: { type: "object" } } };
+    expect(covers({ anyOf: [{ $ref: "#/$defs/Thing" }, { type: "string" }] }, { $ref: "#/$defs/Thing" }, defs)).toBe(true);
+    expect(covers({ anyOf: [{ type: "integer" }, { type: "string" }] }, { $ref: "#/$defs/Thing" }, defs)).toBe(false);
+  });
+
+  it("a recursive definition renamed, unchanged, covers the old one (assumed while being decided)", () => {
+    const node = (self: string) => ({ type: "object", properties: { item: { type: "string" }, next: { $ref: `#/$defs/${self}` } }, required: ["item"] });
+    expect(covers({ $ref: "#/$defs/Node" }, { $ref: "#/$defs/List" }, { before: { List: node("List") }, after: { Node: node("Node") } })).toBe(true);
+  });
+
+  describe("intersections of objects (allOf) are compared as the object they make", () => {
+    const a = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+    const b = { type: "object", properties: { b: { type: "string" } } };
+    const ab = { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a"] };
+
+    it("on either side, through $refs and nested allOf", () => {
+      const defs = { before: { A: a, Mid: { allOf: [{ $ref: "#/$defs/A" }] } }, after: { A: a } };
+      expect(covers(ab, { allOf: [{ $ref: "#/$defs/Mid" }, b] }, defs)).toBe(true);
+      expect(covers({ allOf: [{ $ref: "#/$defs/A" }, b] }, ab, defs)).toBe(true);
+      expect(covers({ allOf: [{ $ref: "#/$defs/A" }, { ...b, required: ["b"] }] }, ab, defs)).toBe(false);
+    });
+
+    it("a property is required when any member requires it", () => {
+      const before = { allOf: [a, { type: "object", properties: { a: { type: "string" } } }] };
+      expect(covers(a, before)).toBe(true);
+    });
+
+    it("the index signature stays only when every member has one", () => {
+      const open = { type: "object", additionalProperties: {} };
+      expect(covers(ab, { allOf: [open, ab] })).toBe(true);
+      expect(covers(ab, { allOf: [open, { ...ab, additionalProperties: {} }] })).toBe(false);
+    });
+
+    it("an allOf that contains itself, or aliases that refer to each other, make no object (and end)", () => {
+      const loop = { before: { Loop: { allOf: [{ $ref: "#/$defs/Loop" }, b] }, P: { $ref: "#/$defs/Q" }, Q: { $ref: "#/$defs/P" } } };
+      expect(covers(ab, { allOf: [{ $ref: "#/$defs/Loop" }, a] }, loop)).toBe(false);
+      expect(covers(ab, { allOf: [{ $ref: "#/$defs/P" }, a] }, loop)).toBe(false);
+    });
+
+    it("an intersection with a member that is not an object is a narrowing", () => {
+      expect(covers({ type: "string" }, { allOf: [{ type: "string" }, { $ref: "#/$defs/Text" }] }, { before: { Text: { type: "string" } } })).toBe(false);
+    });
+  });
+});
+
 describe("canonicalJson", () => {
   it("sorts keys at every level and keeps array order", () => {
     expect(canonicalJson({ b: [{ d: 1, c: 2 }], a: null })).toBe('{"a":null,"b":[{"c":2,"d":1}]}');
