@@ -25,6 +25,12 @@ describe("deriveResult", () => {
       expect(deriveResult(doc, { method: "foo", typeName: "FooRequest" }, {})).toEqual({ types: ["FooResult"], rule: "name" });
     });
 
+    it("skips the name rule when FooResult is not a definition, and for a type named just Request", () => {
+      const doc = docFrom({ Result: obj(), EmptyResult: obj() });
+      expect(deriveResult(doc, { method: "foo", typeName: "FooRequest" }, {})).toEqual({ types: ["EmptyResult"], rule: "default" });
+      expect(deriveResult(doc, { method: "foo", typeName: "Request" }, {})).toEqual({ types: ["EmptyResult"], rule: "default" });
+    });
+
     it("skips the name rule when the type name does not end in Request, or there is none", () => {
       const doc = docFrom({ FooResult: obj(), Result: obj() });
       expect(deriveResult(doc, { method: "foo", typeName: "FooCall" }, {}).rule).toBe("default");
@@ -92,6 +98,9 @@ describe("deriveResult", () => {
     it("treats regular-expression characters in the method literally", () => {
       const d = docFrom({ DotResult: obj("The response to a aXb request.") });
       expect(resultsNamingMethod(d, "a.b")).toEqual([]);
+      const literal = docFrom({ DotResult: obj("The response to a a.b request."), PlusResult: obj("Sent for (x+y)?.") });
+      expect(resultsNamingMethod(literal, "a.b")).toEqual(["DotResult"]);
+      expect(resultsNamingMethod(literal, "(x+y)?")).toEqual(["PlusResult"]);
     });
 
     it("rejects two results naming the method, suggesting --result-override", () => {
@@ -102,7 +111,7 @@ describe("deriveResult", () => {
       const err = catchStubgenError(() => deriveResult(d, { method: "things/do", typeName: "DoThingsRequest" }, {}));
       expect(err.message).toContain("OneResult");
       expect(err.message).toContain("TwoResult");
-      expect(err.message).toContain("--result-override things/do=");
+      expect(err.message).toBe("cannot tell the result of things/do: OneResult, TwoResult all name it in their description; expected one, add --result-override things/do=TypeName");
       expect(err.location).toEqual({ file: "inline.json", pointer: "/$defs" });
     });
   });
@@ -207,7 +216,27 @@ describe("deriveResult", () => {
       expect(err.message).toBe(
         "cannot tell the result of foo: FooResultResponse, AlsoResultResponse all answer FooRequest with different results; add --result-override foo=TypeName",
       );
+      expect(err.location).toEqual({ file: "inline.json", pointer: "/$defs" });
       expect(deriveResult(disagree, { method: "foo", typeName: "FooRequest" }, { foo: "OtherResult" })).toEqual({ types: ["OtherResult"], rule: "override" });
+    });
+
+    it("rejects an anyOf result with an inline member; ignores a definition named just ResultResponse", () => {
+      const mixed = docFrom({ FooRequest: request("foo"), FooResult: obj(), FooResultResponse: response({ anyOf: [ref("FooResult"), { type: "object" }] }) });
+      expect(catchStubgenError(() => deriveResult(mixed, { method: "foo", typeName: "FooRequest" }, {})).location.pointer).toBe("/$defs/FooResultResponse/properties/result");
+      const generic = docFrom({ Request: request("x"), FooResult: obj(), ResultResponse: response(ref("FooResult"), "For a {@link Request}.") });
+      expect(resultResponses(generic)).toEqual([]);
+    });
+
+    it("finds result through allOf members that refer to each other without looping", () => {
+      const doc = docFrom({
+        FooRequest: request("foo"),
+        FooResult: obj(),
+        Base: { allOf: [{ $ref: "#/$defs/FooResultResponse" }] },
+        FooResultResponse: { allOf: [{ $ref: "#/$defs/Base" }, { properties: { result: ref("FooResult") } }] },
+      });
+      expect(deriveResult(doc, { method: "foo", typeName: "FooRequest" }, {})).toEqual({ types: ["FooResult"], rule: "response" });
+      const none = docFrom({ FooRequest: request("foo"), FooResult: obj(), Loop: { allOf: [{ $ref: "#/$defs/FooResultResponse" }] }, FooResultResponse: { allOf: [{ $ref: "#/$defs/Loop" }, 3] } });
+      expect(resultResponses(none)).toEqual([]);
     });
 
     it("rejects a result that names no definition, pointing at it", () => {
@@ -233,6 +262,17 @@ describe("deriveResult", () => {
 
     it("name nothing when the target is not a definition", () => {
       expect(linkTargets(doc, "{@link https://example.com | the site} {@link Missing} {@link Nothing | x}")).toEqual([]);
+      // A separated target is taken whole, not as the definition it starts with.
+      expect(linkTargets(doc, "{@link FooRequestX | y} {@link FooRequestX y}")).toEqual([]);
+    });
+
+    it("allow spaces around the target and the label, and {@linkcode} and {@linkplain}", () => {
+      expect(linkTargets(doc, "{@link   FooRequest  |  foo/bar } {@linkcode Root} {@linkplain FooRequest}")).toEqual(["FooRequest", "Root", "FooRequest"]);
+    });
+
+    it("take the longest definition a flattened tag starts with, whatever the order of the definitions", () => {
+      const reversed = docFrom({ FooRequestParams: obj(), FooRequest: obj() });
+      expect(linkTargets(reversed, "{@link FooRequestParamsx} {@link FooRequestfoo/bar}")).toEqual(["FooRequestParams", "FooRequest"]);
     });
 
     it("let the description rule find 2026-07-28's `{@link DiscoverRequestserver/discover}` by the method or by the request", () => {
@@ -245,6 +285,16 @@ describe("deriveResult", () => {
       });
       expect(resultsNamingMethod(d, "server/discover")).toEqual(["FoundResult"]);
       expect(resultsNamingMethod(d, "server/discover", "DiscoverRequest")).toEqual(["FoundResult", "LinkedResult"]);
+    });
+  });
+
+  describe("no rule applies", () => {
+    it("is an error naming what was looked for, at the definitions", () => {
+      const doc = docFrom({ Other: obj() }, { key: "definitions", file: "none.json" });
+      const named = catchStubgenError(() => deriveResult(doc, { method: "foo", typeName: "FooRequest" }, {}));
+      expect(named.message).toBe("cannot tell the result of foo: expected FooResult, a result whose description names it, EmptyResult or Result; add --result-override foo=TypeName");
+      expect(named.location).toEqual({ file: "none.json", pointer: "/definitions" });
+      expect(catchStubgenError(() => deriveResult(doc, { method: "foo", typeName: null }, {})).message).toContain("expected a …Result, a result whose");
     });
   });
 
