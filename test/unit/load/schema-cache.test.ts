@@ -1,0 +1,214 @@
+/**
+ * The schema cache as `generate`, `catalog` and `diff` read it (generator/load/schema-source.ts
+ * loadSchema, loadExtension, listSchemas, listExtensions), reading a schema by path or URL, and
+ * the argument errors of schema pull: on a small manifest of our own and a temporary cache.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { StubgenError } from "../../../generator/errors.js";
+import { sha256Hex } from "../../../generator/load/schema-document.js";
+import {
+  cachePath,
+  extensionCachePath,
+  extensionInfo,
+  listExtensions,
+  listSchemas,
+  loadExtension,
+  loadSchema,
+  localSource,
+  pullSchemas,
+  readSourceText,
+  type ExtensionInfo,
+  type Manifest,
+} from "../../../generator/load/schema-source.js";
+import { catchStubgenError } from "../support.js";
+
+const CORE = JSON.stringify({ $defs: { A: { type: "object" } } });
+const EXT = JSON.stringify({ $defs: { B: { type: "string" } } });
+const EXTENSION: ExtensionInfo = {
+  id: "ext",
+  identifier: "example.com/ext",
+  version: "draft",
+  revisions: ["r1"],
+  repository: "example/ext",
+  commit: "c0ffee",
+  path: "schema.json",
+  sha256: sha256Hex(EXT),
+};
+const manifest: Manifest = {
+  upstream: { repository: "example/repo", commit: "abc123", urlTemplate: "https://example.invalid/{commit}/{revision}.json" },
+  revisions: [
+    { id: "r1", dialect: "2020-12", sha256: sha256Hex(CORE) },
+    { id: "r2", dialect: "2020-12", sha256: sha256Hex(CORE + " ") },
+  ],
+  extensions: [EXTENSION],
+};
+const noExtensions: Manifest = { ...manifest, extensions: undefined };
+
+let cacheDir: string;
+beforeEach(() => {
+  cacheDir = mkdtempSync(join(tmpdir(), "mcp-stubgen-cache-"));
+});
+afterEach(() => {
+  rmSync(cacheDir, { recursive: true, force: true });
+});
+
+const put = (path: string, text: string) => {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+};
+
+async function rejection(promise: Promise<unknown>): Promise<StubgenError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(StubgenError);
+  return err as StubgenError;
+}
+
+describe("loadSchema from the cache", () => {
+  it("not cached: says which pull command fills it, with the cache folder when it is not the default", async () => {
+    const e = await rejection(loadSchema("r1", { manifest, cacheDir }));
+    expect(e.message).toBe(`the schema of revision r1 is not cached; run: mcp-stubgen schema pull r1 --cache ${cacheDir} (add --from DIR to copy it from a local folder)`);
+    expect(e.location).toEqual({ file: cachePath(cacheDir, "r1") });
+    // The default cache (in the working folder) needs no --cache; r2 is in no cache.
+    expect((await rejection(loadSchema("r2", { manifest }))).message).toBe(
+      "the schema of revision r2 is not cached; run: mcp-stubgen schema pull r2 (add --from DIR to copy it from a local folder)",
+    );
+  });
+
+  it("cached with other bytes: refused, naming the sha256 it expected; cached right: loaded", async () => {
+    put(cachePath(cacheDir, "r1"), CORE + "\n");
+    const e = await rejection(loadSchema("r1", { manifest, cacheDir }));
+    expect(e.message).toBe(`the cached schema of revision r1 does not match its sha256 ${sha256Hex(CORE)}; run: mcp-stubgen schema pull r1 --cache ${cacheDir}`);
+    put(cachePath(cacheDir, "r1"), CORE);
+    const doc = await loadSchema("r1", { manifest, cacheDir });
+    expect([...doc.defs.keys()]).toEqual(["A"]);
+    expect(doc.file).toBe(cachePath(cacheDir, "r1"));
+  });
+
+  it("an unknown revision: the known ones listed", async () => {
+    expect((await rejection(loadSchema("r9", { manifest, cacheDir }))).message).toBe(
+      'unknown revision "r9"; expected one of r1, r2 (or give --schema PATH_OR_URL for another schema)',
+    );
+  });
+});
+
+describe("a schema by path or URL", () => {
+  it("reads a file, named in errors as it was given", async () => {
+    const file = join(cacheDir, "s.json");
+    put(file, CORE);
+    expect((await loadSchema("any", { schema: file })).defs.has("A")).toBe(true);
+    const missing = await rejection(loadSchema("any", { schema: join(cacheDir, "none.json") }));
+    expect(missing.message).toBe("cannot read the schema: no such file (ENOENT)");
+    expect(missing.location).toEqual({ file: join(cacheDir, "none.json") });
+    expect((await rejection(readSourceText(cacheDir))).message).toBe("cannot read the schema: EISDIR");
+    // Only a leading http(s):// makes a URL.
+    expect((await rejection(readSourceText(join(cacheDir, "http://x.json")))).message).toContain("ENOENT");
+  });
+
+  it("downloads a URL; a failed fetch says why (its cause), an HTTP error its status", async () => {
+    const ok: typeof fetch = async () => new Response(CORE, { status: 200 });
+    expect((await loadSchema("any", { schema: "HTTPS://example.invalid/s.json", fetchImpl: ok })).defs.has("A")).toBe(true);
+    const refused: typeof fetch = async () => {
+      throw Object.assign(new TypeError("fetch failed"), { cause: { code: "ECONNREFUSED", message: "connect ECONNREFUSED" } });
+    };
+    const e = await rejection(readSourceText("http://127.0.0.1:9/s.json", refused));
+    expect(e.message).toBe("cannot download the schema: fetch failed (ECONNREFUSED)");
+    expect(e.location).toEqual({ file: "http://127.0.0.1:9/s.json" });
+    const messageOnly: typeof fetch = async () => {
+      throw Object.assign(new TypeError("fetch failed"), { cause: { message: "getaddrinfo failed" } });
+    };
+    expect((await rejection(readSourceText("http://x.invalid/", messageOnly))).message).toBe("cannot download the schema: fetch failed (getaddrinfo failed)");
+    const bare: typeof fetch = async () => {
+      throw new TypeError("fetch failed");
+    };
+    expect((await rejection(readSourceText("http://x.invalid/", bare))).message).toBe("cannot download the schema: fetch failed");
+    const notFound: typeof fetch = async () => new Response("no", { status: 404 });
+    expect((await rejection(readSourceText("http://x.invalid/", notFound))).message).toBe("cannot download the schema: HTTP 404");
+  });
+});
+
+describe("listing the cache", () => {
+  it("gives each revision and extension missing, cached or sha256 mismatch", () => {
+    put(cachePath(cacheDir, "r1"), CORE);
+    put(cachePath(cacheDir, "r2"), CORE);
+    expect(listSchemas({ manifest, cacheDir }).map((r) => [r.id, r.state, r.path])).toEqual([
+      ["r1", "cached", cachePath(cacheDir, "r1")],
+      ["r2", "sha256 mismatch", cachePath(cacheDir, "r2")],
+    ]);
+    expect(listExtensions({ manifest, cacheDir }).map((e) => [e.id, e.state])).toEqual([["ext", "missing"]]);
+    put(extensionCachePath(cacheDir, "ext"), EXT);
+    expect(listExtensions({ manifest, cacheDir }).map((e) => [e.id, e.state, e.identifier])).toEqual([["ext", "cached", "example.com/ext"]]);
+    expect(listExtensions({ manifest: noExtensions, cacheDir })).toEqual([]);
+    rmSync(cachePath(cacheDir, "r1"));
+    expect(listSchemas({ manifest, cacheDir })[0]?.state).toBe("missing");
+  });
+});
+
+describe("loadExtension", () => {
+  it("unknown, not cached, cached with other bytes, cached right", () => {
+    expect(catchStubgenError(() => loadExtension("nope", { manifest, cacheDir })).message).toContain('unknown extension "nope"; expected one of ext');
+    expect(catchStubgenError(() => extensionInfo(noExtensions, "ext")).message).toContain('unknown extension "ext"; expected one of ');
+    const path = extensionCachePath(cacheDir, "ext");
+    const missing = catchStubgenError(() => loadExtension("ext", { manifest, cacheDir }));
+    expect(missing.message).toBe(`the schema of extension ext is not cached; run: mcp-stubgen schema pull ext --cache ${cacheDir}`);
+    expect(missing.location).toEqual({ file: path });
+    put(path, EXT + " ");
+    const stale = catchStubgenError(() => loadExtension("ext", { manifest, cacheDir }));
+    expect(stale.message).toBe(`the cached schema of extension ext does not match its sha256 ${EXTENSION.sha256}; run: mcp-stubgen schema pull ext --cache ${cacheDir}`);
+    expect(stale.location).toEqual({ file: path });
+    put(path, EXT);
+    expect([...loadExtension("ext", { manifest, cacheDir }).defs.keys()]).toEqual(["B"]);
+    expect(catchStubgenError(() => loadExtension("ext", { manifest })).message).toBe("the schema of extension ext is not cached; run: mcp-stubgen schema pull ext");
+  });
+});
+
+describe("schema pull: the names and --from it accepts", () => {
+  it("--from one file needs exactly one name", async () => {
+    const file = join(cacheDir, "one.json");
+    put(file, CORE);
+    expect((await rejection(pullSchemas([], { manifest, cacheDir, from: file }))).message).toBe(
+      `--from names a single schema file, so name the one revision it holds: mcp-stubgen schema pull REV --from ${file} (got none)`,
+    );
+    const two = await rejection(pullSchemas(["r1", "r2"], { manifest, cacheDir, from: file }));
+    expect(two.message).toContain("(got r1, r2)");
+    expect(two.location).toEqual({ file });
+    expect((await pullSchemas(["r1"], { manifest, cacheDir, from: file })).map((r) => [r.kind, r.revision])).toEqual([["revision", "r1"]]);
+  });
+
+  it("an unknown name lists the revisions and, when there are any, the extensions", async () => {
+    expect((await rejection(pullSchemas(["x"], { manifest, cacheDir }))).message).toBe(
+      'unknown revision "x"; expected one of r1, r2 or an extension: ext (or give --schema PATH_OR_URL for another schema)',
+    );
+    expect((await rejection(pullSchemas(["x"], { manifest: noExtensions, cacheDir }))).message).toBe(
+      'unknown revision "x"; expected one of r1, r2 (or give --schema PATH_OR_URL for another schema)',
+    );
+  });
+
+  it("no names: every revision and extension, from their URLs", async () => {
+    const bodies = new Map([
+      ["https://r/r1", CORE],
+      ["https://r/r2", CORE + " "],
+      ["https://e/ext", EXT],
+    ]);
+    const fetchImpl: typeof fetch = async (url) => new Response(bodies.get(String(url)) ?? "", { status: bodies.has(String(url)) ? 200 : 404 });
+    const pulled = await pullSchemas([], { manifest, cacheDir, fetchImpl, urlFor: (rev) => `https://r/${rev}`, extensionUrlFor: (info) => `https://e/${info.id}` });
+    expect(pulled.map((r) => [r.kind, r.revision, r.source])).toEqual([
+      ["revision", "r1", "https://r/r1"],
+      ["revision", "r2", "https://r/r2"],
+      ["extension", "ext", "https://e/ext"],
+    ]);
+    expect(listSchemas({ manifest, cacheDir }).map((r) => r.state)).toEqual(["cached", "cached"]);
+  });
+
+  it("--from a path that does not exist: the path and the layout expected", () => {
+    const from = join(cacheDir, "nowhere");
+    const e = catchStubgenError(() => localSource(from, "r1"));
+    expect(e.message).toBe(`--from: no such file or folder; expected a schema file (with one revision named) or a folder laid out as ${join(from, "<revision>", "schema.json")}`);
+    expect(e.location).toEqual({ file: from });
+  });
+});
