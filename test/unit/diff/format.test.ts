@@ -98,6 +98,79 @@ describe("formatDiffMarkdown", () => {
   });
 });
 
+describe("formatDiffMarkdown: every kind of entry", () => {
+  const block = (...lines: string[]) => lines.join("\n");
+
+  it("methods added and removed, under the direction that sends them", () => {
+    const text = formatDiffMarkdown(diffRevisions(side("methods", "before"), side("methods", "after")));
+    expect(text).toContain(
+      block(
+        "## Methods",
+        "",
+        "### Client → server requests (`ClientRequest`)",
+        "",
+        "- added `new/add`",
+        "- removed `old/remove` — **breaking**",
+        "",
+        "### Server → client requests (`ServerRequest`)",
+        "",
+        "- added `server/new`",
+        "- removed `ping` — **breaking**",
+        "- removed `server/old` — **breaking**",
+        "",
+        "### Client → server notifications (`ClientNotification`)",
+        "",
+        "- added `notifications/client-new`",
+        "- added `notifications/kept`",
+        "- removed `notifications/client-old` — **breaking**",
+        "",
+        "### Server → client notifications (`ServerNotification`)",
+        "",
+        "- removed `notifications/server-old` — **breaking**",
+        "",
+        "## Definitions",
+      ),
+    );
+  });
+
+  it("each kind of property change, nested under its definition", () => {
+    const text = formatDiffMarkdown(diffRevisions(side("properties", "before"), side("properties", "after")));
+    expect(text).toContain(
+      block(
+        "### Changed",
+        "",
+        "- `Bag`",
+        "  - additional properties: `string` → none — **breaking**",
+        "- `Open`",
+        "  - additional properties: none → `unknown`",
+        "- `Widget`",
+        "  - property `count`: type `integer` → `number`",
+        "  - property `label`: type `string` → `number` — **breaking**",
+        "  - property `legacy` removed (was `boolean`) — **breaking**",
+        "  - property `meta`: type `{ a?: string }` → `{ a?: string; b?: string }`",
+        "  - property `name` now required — **breaking**",
+        "  - property `note` added (optional): `string`",
+        "  - property `owner` added (required): `string` — **breaking**",
+        "  - property `size` now optional",
+        "  - property `tags`: type `string[]` → `(integer | string)[]`",
+        "",
+        "## Cancellation",
+        "",
+        "No changes.",
+      ),
+    );
+  });
+
+  it("params made optional, a request made task-augmentable, a request made cancellable", () => {
+    const reversed = formatDiffMarkdown(diffRevisions(side("params-appear", "after", ["jobs/start"]), side("params-appear", "before", [])));
+    expect(reversed).toContain("- `jobs/start` (request): params now optional\n");
+    expect(reversed).toContain("- `jobs/start` (request): params `StartParams` → none — **breaking**\n");
+    expect(reversed).toContain(block("### Cancellable requests", "", "- `jobs/start`: now cancellable", ""));
+    const augmented = formatDiffMarkdown(diffRevisions(side("method-types", "after"), side("method-types", "before")));
+    expect(augmented).toContain("- `tools/call` (request): now task-augmentable\n");
+  });
+});
+
 describe("code spans", () => {
   it("use a longer fence when the text holds backticks", () => {
     expect(code("a")).toBe("`a`");
