@@ -34,6 +34,24 @@ describe("shapeOf + renderShape", () => {
     expect(render({ description: "only words" })).toBe("unknown");
   });
 
+  it("the corners: non-string types dropped, literal values of every kind, nested and empty combinations", () => {
+    expect(render({ type: ["string", 3, null] })).toBe("string");
+    expect(render({ enum: [null, true, 2, "x", [1], { b: 1, a: 2 }] })).toBe('"x" | 2 | [1] | null | true | {"a":2,"b":1}');
+    // (A $ref that names no definition of the document keeps its pointer.)
+    expect(render({ type: "array", items: { allOf: [{ type: "object", properties: { a: { type: "string" } } }, { $ref: "#/$defs/A" }] } })).toBe("(#/$defs/A & { a?: string })[]");
+    expect(render({ type: "array", items: { type: "string" } })).toBe("string[]");
+    expect(render({ allOf: [{ anyOf: [{ type: "string" }, { type: "integer" }] }, { type: "object" }] })).toBe("(integer | string) & object");
+    expect(render({ allOf: [{ allOf: [{ type: "string" }, { minLength: 1 }] }, { type: "string" }] })).toBe("string");
+    expect(render({ allOf: [{ type: "string" }, false] })).toBe("never");
+    expect(render({ anyOf: [false, { type: "string" }] })).toBe("string");
+    expect(render({ anyOf: [false] })).toBe("never");
+    expect(render({ not: { type: "string" } })).toBe("unknown");
+    expect(render({ properties: { a: {} }, required: "a" })).toBe("{ a?: unknown }");
+    expect(render({ type: "object", additionalProperties: false, properties: { a: true } })).toBe("{ a?: unknown }");
+    expect(render({ type: "object", additionalProperties: { type: "integer" } })).toBe("{ [key: string]: integer }");
+    expect(render(7)).toBe("unknown");
+  });
+
   it("allOf is an intersection", () => {
     const doc = docFrom({ A: { type: "object" }, B: { type: "object" } });
     expect(renderShape(shapeOf(doc, { allOf: [{ $ref: "#/$defs/B" }, { $ref: "#/$defs/A" }] }))).toBe("A & B");
@@ -153,5 +171,8 @@ describe("canonicalJson", () => {
   it("sorts keys at every level and keeps array order", () => {
     expect(canonicalJson({ b: [{ d: 1, c: 2 }], a: null })).toBe('{"a":null,"b":[{"c":2,"d":1}]}');
     expect(canonicalJson(new Set(["x"]))).toBe('["x"]');
+    expect(canonicalJson(new Map([["b", 1], ["a", undefined]]))).toBe('{"b":1}');
+    expect(canonicalJson({ r: /x+/g, n: Number.NaN, f: () => 1, u: undefined, s: Symbol("s") })).toBe('{"f":"[function]","n":"NaN","r":"/x+/g","s":"[symbol]"}');
+    expect(canonicalJson({ B: 1, a: 1, "": 1, b: 1 })).toBe('{"":1,"B":1,"a":1,"b":1}');
   });
 });
