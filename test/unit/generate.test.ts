@@ -188,6 +188,10 @@ describe("catalog()", () => {
   it("with an extension: its methods join the catalog", async () => {
     const merged = await catalog({ revision: "2026-07-28", extensions: ["tasks"], cacheDir: TEST_CACHE_DIR });
     expect(merged.methods.filter((m) => m.method.startsWith("tasks/")).map((m) => m.method)).toEqual(["tasks/cancel", "tasks/get", "tasks/update"]);
+    expect(merged.extensions).toEqual([{ id: "tasks", sha256: manifest.extensions?.find((e) => e.id === "tasks")?.sha256 }]);
+    expect(merged.methods.find((m) => m.method === "tasks/get")?.extension).toBe("tasks");
+    expect(merged.methods.find((m) => m.method === "tools/call")).not.toHaveProperty("extension");
+    expect(await catalog({ revision: "2026-07-28", cacheDir: TEST_CACHE_DIR })).not.toHaveProperty("extensions");
   });
 });
 

@@ -44,6 +44,35 @@ describe("extensionMethods", () => {
     expect(error(() => extensionMethods("jobs", jobs, { ...JOBS, cancelRequest: "notifications/jobs/done" })).message).toContain("as the cancel request");
   });
 
+  it("each table error names the extension's file, the table and the fault exactly", () => {
+    const table = "the table of extension jobs (generator/model/extensions.ts)";
+    const cases: ReadonlyArray<[ExtensionPolicy, string, string | undefined]> = [
+      [{ ...JOBS, senders: { ...JOBS.senders, "jobs/list": ["client"] } }, `${table} names "jobs/list", which this schema does not define; expected one of jobs/start, jobs/stop, notifications/jobs/done`, undefined],
+      [{ ...JOBS, httpNameParams: { "jobs/list": "name" } }, `${table} gives an Mcp-Name param for "jobs/list", which is not a request of this schema`, undefined],
+      [{ ...JOBS, httpNameParams: { "jobs/start": "jobId" } }, `${table} mirrors params.jobId into Mcp-Name, but the message names no such property`, "/$defs/StartJobRequest"],
+      [{ ...JOBS, widenedResults: { "tools/call": [{ type: "JobHandle", reason: "x" }] } }, `${table} widens the result of tools/call with JobHandle, which this schema does not define`, undefined],
+      [{ ...JOBS, cancelRequest: "jobs/list" }, `${table} names "jobs/list" as the cancel request, which is not a request of this schema`, undefined],
+      [{ ...JOBS, senders: { ...JOBS.senders, "jobs/stop": [] } }, `the schema does not say who sends "jobs/stop" (extension schemas have no direction unions); expected an entry in ${table}`, "/$defs/StopJobRequest"],
+    ];
+    for (const [policy, message, pointer] of cases) {
+      const e = error(() => extensionMethods("jobs", jobs, policy));
+      expect(e.message).toBe(message);
+      expect(e.location).toEqual(pointer === undefined ? { file } : { file, pointer });
+    }
+  });
+
+  it("an Mcp-Name param declared in an allOf member, or in the message itself, is found", () => {
+    const plainFile = join(FIXTURES, "extensions", "plain-extension.json");
+    const plain = readSchemaDocument(readFileSync(plainFile, "utf8"), plainFile);
+    const LOCKS: ExtensionPolicy = { senders: { "locks/acquire": ["client"], "notifications/locks/released": ["server"] }, httpNameParams: { "locks/acquire": "lock" }, widenedResults: {}, cancelRequest: null, runtime: null };
+    expect(error(() => extensionMethods("locks", plain, LOCKS)).message).toContain("mirrors params.lock into Mcp-Name");
+    const withLock = readSchemaDocument(
+      JSON.stringify({ ...plain.root, definitions: { ...Object.fromEntries(plain.defs), LockRequest: { ...(plain.defs.get("LockRequest") as object), properties: { ...((plain.defs.get("LockRequest") as { properties: object }).properties), params: { type: "object", properties: { lock: { type: "string" } } } } } } }),
+      plainFile,
+    );
+    expect(extensionMethods("locks", withLock, LOCKS).map((m) => m.method)).toEqual(["locks/acquire", "notifications/locks/released"]);
+  });
+
   it("an extension without a table: an error naming the file and the known tables", () => {
     const e = error(() => extensionMethods("jobs", jobs));
     expect(e.message).toBe('no table for extension "jobs" in generator/model/extensions.ts; expected one of tasks');
