@@ -10,7 +10,10 @@ import { diffPolicy } from "../../../generator/diff/policy.js";
 import type { RevisionDiff, RevisionInput } from "../../../generator/diff/types.js";
 import { buildModel } from "../../../generator/model/model.js";
 import { DEFAULT_POLICY, type RevisionPolicy } from "../../../generator/model/policy.js";
-import { loadFixture } from "../support.js";
+import { createCoverage } from "../../../generator/diff/covers.js";
+import { diffDefinition } from "../../../generator/diff/definitions.js";
+import { shapeOf } from "../../../generator/diff/shape.js";
+import { docFrom, loadFixture, request } from "../support.js";
 
 function side(pair: string, which: "before" | "after", policy: RevisionPolicy = DEFAULT_POLICY): RevisionInput {
   const doc = loadFixture(`diff/${pair}/${which}.json`);
@@ -159,6 +162,31 @@ describe("params moved into a union member without a name (inline-members/)", ()
       { method: "jobs/run", kind: "request", change: "params", before: "RunParams", after: member("jobs/run"), breaking: false },
       // job: string | integer → string.
       { method: "jobs/stop", kind: "request", change: "params", before: "StopParams", after: member("jobs/stop"), breaking: true },
+    ]);
+  });
+});
+
+describe("a few rules on small schemas of the test's own", () => {
+  it("a result union that keeps its size but changes a member is a change", () => {
+    const doc = docFrom({ ClientRequest: { anyOf: [{ $ref: "#/$defs/FooRequest" }] }, FooRequest: request("foo"), A: { type: "object" }, B: { type: "object" }, C: { type: "object" } });
+    const sideWith = (result: string, revision: string): RevisionInput => ({
+      doc,
+      model: buildModel(doc, { revision, policy: DEFAULT_POLICY, resultOverrides: { foo: result } }),
+      policy: DEFAULT_POLICY,
+    });
+    expect(diffRevisions(sideWith("A | B", "x"), sideWith("B | A", "y")).methods.changed).toEqual([]);
+    expect(diffRevisions(sideWith("A | B", "x"), sideWith("A | C", "y")).methods.changed).toMatchObject([{ method: "foo", change: "result", before: "A | B", after: "A | C" }]);
+  });
+
+  it("an index signature that accepts more is not breaking; one that accepts less is", () => {
+    const doc = docFrom({});
+    const coverage = createCoverage(doc, doc);
+    const bag = (additionalProperties: unknown) => shapeOf(doc, { type: "object", additionalProperties });
+    expect(diffDefinition("Bag", bag({ type: "string" }), bag({}), coverage)).toEqual([
+      { definition: "Bag", change: "additional-properties", before: "string", after: "unknown", breaking: false },
+    ]);
+    expect(diffDefinition("Bag", bag({}), bag({ type: "string" }), coverage)).toEqual([
+      { definition: "Bag", change: "additional-properties", before: "unknown", after: "string", breaking: true },
     ]);
   });
 });
