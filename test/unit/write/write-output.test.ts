@@ -116,6 +116,18 @@ describe("writeOutput", () => {
       expect(readdirSync(tmp)).toEqual([]);
     });
 
+    it("says what a bad label should be, and refuses an outDir that is a file without touching it", () => {
+      expect(catchStubgenError(() => writeOutput(join(tmp, "out"), output({ "a/b": { "a.ts": "a" } }))).message).toBe(
+        'expected a revision label of letters, digits, ".", "_" and "-", found "a/b"',
+      );
+      const file = join(tmp, "out");
+      writeFileSync(file, "mine");
+      const err = catchStubgenError(() => writeOutput(file, output({ r: { "a.ts": "a" } })));
+      expect(err.message).toBe("cannot write the output: expected a folder, found a file");
+      expect(err.location).toEqual({ file });
+      expect(readFileSync(file, "utf8")).toBe("mine");
+    });
+
     it("throws a StubgenError when the parent of outDir is a file", () => {
       writeFileSync(join(tmp, "parent"), "file");
       const out = join(tmp, "parent", "out");
