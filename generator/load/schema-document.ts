@@ -75,12 +75,17 @@ export function readSchemaDocument(text: string, file: string): SchemaDocument {
 }
 
 /**
- * Every `$ref` must be a local pointer (`#/...`) that resolves inside the document. Walks the
- * sub-schemas only, so a property that happens to be named "$ref" is not taken for one.
+ * Every sub-schema must be a schema (an object or a boolean), and every `$ref` a local pointer
+ * (`#/...`) that resolves inside the document. Walks the sub-schemas only, so a property that
+ * happens to be named "$ref" is not taken for one.
  */
 function checkRefs(doc: SchemaDocument): void {
   const visit = (node: unknown, pointer: string): void => {
-    if (!isSchemaNode(node)) return;
+    if (!isSchemaNode(node)) {
+      if (typeof node === "boolean") return;
+      const found = node === null ? "null" : Array.isArray(node) ? "an array" : `a ${typeof node}`;
+      throw new StubgenError(`expected a schema (an object or a boolean), found ${found}`, { file: doc.file, pointer });
+    }
     const ref = node["$ref"];
     if (ref !== undefined) {
       const at = join(pointer, "$ref");

@@ -158,6 +158,23 @@ describe("readSchemaDocument", () => {
       expect(err.message).toContain("schema");
     });
 
+    it("rejects a sub-schema that is not a schema, at its pointer, saying what it found", () => {
+      const cases: ReadonlyArray<[node: unknown, pointer: string, found: string]> = [
+        [{ allOf: [null, { type: "object" }] }, "/$defs/A/allOf/0", "null"],
+        [{ properties: { x: 3 } }, "/$defs/A/properties/x", "a number"],
+        [{ items: [{}, "s"] }, "/$defs/A/items/1", "a string"],
+        [{ not: [1] }, "/$defs/A/not/0", "a number"],
+        [{ anyOf: [[]] }, "/$defs/A/anyOf/0", "an array"],
+      ];
+      for (const [node, pointer, found] of cases) {
+        const err = catchStubgenError(() => docFrom({ A: node }));
+        expect(err.location).toEqual({ file: "inline.json", pointer });
+        expect(err.message).toBe(`expected a schema (an object or a boolean), found ${found}`);
+      }
+      // Booleans are schemas; other keywords are not walked.
+      expect(docFrom({ A: { properties: { x: true }, additionalProperties: false, default: null, examples: [3] } }).defs.has("A")).toBe(true);
+    });
+
     it("reports invalid JSON with the file, line and column", () => {
       const err = catchStubgenError(() => readSchemaDocument('{\n  "$defs": {,}\n}', "broken.json"));
       expect(err.location).toEqual({ file: "broken.json", line: 2, column: 13 });
