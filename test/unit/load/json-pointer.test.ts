@@ -77,6 +77,8 @@ describe("json-pointer", () => {
       expect(resolvePointer(doc, "/list/-")).toBeUndefined();
       expect(resolvePointer(doc, "/list/01")).toBeUndefined();
       expect(resolvePointer(doc, "/list/name")).toBeUndefined();
+      expect(resolvePointer(doc, "/list/length")).toBeUndefined();
+      expect(resolvePointer({ big: Array.from({ length: 13 }, (_, i) => i * 10) }, "/big/12")).toBe(120);
     });
 
     it("is undefined when any step is missing", () => {
@@ -98,6 +100,7 @@ describe("json-pointer", () => {
 
     it("is undefined for a pointer without a leading slash", () => {
       expect(resolvePointer(doc, "$defs/A")).toBeUndefined();
+      expect(resolvePointer(doc, "x$defs/A")).toBeUndefined();
       expect(resolvePointer(doc, "#/$defs/A")).toBeUndefined();
     });
   });
