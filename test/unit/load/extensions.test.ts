@@ -87,6 +87,24 @@ describe("extensionMessages", () => {
     ]);
   });
 
+  it("an allOf message may mix in other definitions; without an envelope, or with a method that is not a string, it is no message", () => {
+    const envelope = { type: "object", properties: { jsonrpc: { const: "2.0" }, id: { type: "string" }, method: { type: "string" } } };
+    const method = (value: unknown) => ({ type: "object", properties: { method: { const: value } } });
+    const doc = readSchemaDocument(
+      JSON.stringify({
+        $defs: {
+          JSONRPCRequest: envelope,
+          Traced: { type: "object", properties: { trace: { type: "string" } } },
+          MixedRequest: { allOf: [{ $ref: "#/$defs/JSONRPCRequest" }, { $ref: "#/$defs/Traced" }, method("x/mixed")] },
+          BareRequest: { allOf: [method("x/bare")] },
+          NumberRequest: { allOf: [{ $ref: "#/$defs/JSONRPCRequest" }, method(5)] },
+        },
+      }),
+      "mixed.json",
+    );
+    expect(extensionMessages(doc).map((m) => [m.definition, m.kind, m.method])).toEqual([["MixedRequest", "request", "x/mixed"]]);
+  });
+
   it("two definitions of one method: an error naming the file and both pointers", async () => {
     const text = JSON.parse(EXTENSION) as { $defs: Record<string, unknown> };
     text.$defs["StartJobAgainRequest"] = text.$defs["StartJobRequest"];
