@@ -126,6 +126,8 @@ describe("buildModel", () => {
     it("rejects a union member that is not a schema object, at the member's pointer", () => {
       const err = catchStubgenError(() => model(docFrom({ ServerNotification: { anyOf: [true] } })));
       expect(err.location.pointer).toBe("/$defs/ServerNotification/anyOf/0");
+      expect(err.message).toBe("expected a schema object in ServerNotification");
+      expect(catchStubgenError(() => model(docFrom({ ServerNotification: { oneOf: [false] } }))).location.pointer).toBe("/$defs/ServerNotification/oneOf/0");
     });
   });
 
@@ -364,6 +366,12 @@ describe("buildModel", () => {
     it("passes result overrides on", () => {
       const m = model(loadFixture("draft07-lifecycle.json"), POLICY, { ping: "InitializeResult" });
       expect(method(m, "ping")).toMatchObject({ results: ["InitializeResult"], resultRule: "override" });
+    });
+
+    it("refuses an override for a method that is not a request of the schema, listing the requests", () => {
+      const err = catchStubgenError(() => model(loadFixture("draft07-lifecycle.json"), POLICY, { "notifications/initialized": "EmptyResult" }));
+      expect(err.message).toBe('result override for "notifications/initialized": expected a request method of this schema (initialize, jobs/run, jobs/run/more, ping)');
+      expect(err.location).toMatchObject({ pointer: "/definitions" });
     });
   });
 });
