@@ -111,3 +111,27 @@ describe("specTypeFact", () => {
     expect(specTypeFact("2026-07-28", "JSONObject")).toBeUndefined();
   });
 });
+
+describe("openDefinitions: inheritance to a fixed point, and the base's properties", () => {
+  const meta = { type: "object", additionalProperties: {} };
+
+  it("an extension of a definition opened later in the same pass is opened on the next pass", () => {
+    const doc = docFrom({
+      Extra: { type: "object", description: "Extends {@link MidResult}.", properties: { a: { type: "string" } } },
+      MidResult: { type: "object", properties: { _meta: meta, b: { type: "string" } } },
+      Result: { type: "object", properties: { _meta: meta }, additionalProperties: {} },
+    });
+    expect([...openDefinitions(doc)].sort()).toEqual(["Extra", "MidResult", "Result"]);
+  });
+
+  it("a base without properties opens nothing by name; every property of the base must be repeated", () => {
+    const bare = docFrom({ Result: { type: "object", additionalProperties: {} }, FooResult: { type: "object", properties: { x: { type: "string" } } } });
+    expect([...openDefinitions(bare)]).toEqual(["Result"]);
+    const two = docFrom({
+      Result: { type: "object", properties: { _meta: meta, resultType: { type: "string" } }, additionalProperties: {} },
+      HalfResult: { type: "object", properties: { _meta: meta } },
+      FullResult: { type: "object", properties: { _meta: meta, resultType: { type: "string" }, x: { type: "number" } } },
+    });
+    expect([...openDefinitions(two)].sort()).toEqual(["FullResult", "Result"]);
+  });
+});
