@@ -4,7 +4,7 @@
  * on the cached published ones. The CLI tests (test/cli) cover the same rules through a spawned
  * process; these pin what the API returns and writes, and let mutation testing see the code.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -139,6 +139,18 @@ describe("generate()", () => {
     await generate({ schema: MINI, revisions: ["other"], out });
     await generate({ schema: MINI, revisions: ["mini"], out, runtime: "inline" });
     expect(readdirSync(out).sort()).toEqual(["mini", "other", "runtime"]);
+  });
+
+  it("inline runtime: folders that do not import the shared runtime (inline revisions, hidden folders, files) do not keep it", async () => {
+    const out = join(tmp, "out");
+    await generate({ schema: MINI, revisions: ["mini"], out });
+    await generate({ schema: MINI, revisions: ["other"], out, runtime: "inline" });
+    mkdirSync(join(out, ".cache"));
+    writeFileSync(join(out, ".cache", "x.ts"), 'import "../runtime/endpoint.js";\n');
+    writeFileSync(join(out, "notes.ts"), 'import "../runtime/endpoint.js";\n');
+    expect(readdirSync(out).sort()).toEqual([".cache", "mini", "notes.ts", "other", "runtime"]);
+    await generate({ schema: MINI, revisions: ["mini"], out, runtime: "inline" });
+    expect(readdirSync(out).sort()).toEqual([".cache", "mini", "notes.ts", "other"]);
   });
 
   it("importExtension .ts rewrites the imports of the revision and of the runtime", async () => {
