@@ -54,6 +54,13 @@ describe("toolHeaders", () => {
     let fine: unknown = param("Deep");
     for (let i = 0; i < 30; i++) fine = { properties: { a: fine } };
     expect(toolHeaders(fine)).toEqual([{ path: Array.from({ length: 30 }, () => "a"), header: "Deep" }]);
+    const nested = (levels: number) => {
+      let node: unknown = param("Edge");
+      for (let i = 0; i < levels; i++) node = { properties: { a: node } };
+      return node;
+    };
+    expect(toolHeaders(nested(64))).toHaveLength(1);
+    expect(toolHeaders(nested(65))).toBe("inputSchema is nested deeper than 64");
   });
 });
 
