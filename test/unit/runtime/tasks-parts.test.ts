@@ -79,6 +79,51 @@ describe("the client's reading of a server's answer", () => {
 });
 
 describe("InMemoryTaskStore", () => {
+  const at = (status: StoredTask["status"], taskId: string, ttlMs: number | null = null, createdAt = "2026-01-01T00:00:00.000Z"): StoredTask => ({ taskId, status, createdAt, lastUpdatedAt: createdAt, ttlMs });
+
+  it("when full, drops expired tasks, then finished ones oldest first, never a task in progress", () => {
+    let now = Date.parse("2026-01-01T00:00:00.000Z");
+    const store = new InMemoryTaskStore({ maxTasks: 3, now: () => now });
+    store.create(at("working", "w1"));
+    store.create(at("completed", "done-old"));
+    store.create(at("working", "short", 1_000));
+    now += 2_000; // "short" has expired
+    store.create(at("working", "w2"));
+    expect([store.size, store.get("short"), store.get("done-old")?.status]).toEqual([3, undefined, "completed"]);
+    store.create(at("failed", "f"));
+    expect(store.get("done-old")).toBeUndefined();
+    expect([store.get("w1")?.status, store.get("w2")?.status, store.get("f")?.status]).toEqual(["working", "working", "failed"]);
+    store.update("f", (t) => ({ ...t, status: "working" }));
+    let full: unknown;
+    try {
+      store.create(at("working", "w3"));
+    } catch (e) {
+      full = e;
+    }
+    expect(full).toBeInstanceOf(McpError);
+    expect([(full as McpError).code, (full as McpError).message]).toEqual([-32603, "the task store is full (3 tasks in progress)"]);
+    expect(store.size).toBe(3);
+  });
+
+  it("update tells each watcher, survives a throwing one, and a stopped watcher hears nothing more", () => {
+    const store = new InMemoryTaskStore();
+    store.create(at("working", "t"));
+    const heard: string[] = [];
+    const stopA = store.watch("t", (task) => heard.push(`a:${task.status}`));
+    store.watch("t", () => {
+      throw new Error("watcher broke");
+    });
+    const stopC = store.watch("t", (task) => heard.push(`c:${task.status}`));
+    expect(store.update("t", (task) => ({ ...task, status: "input_required" }))?.status).toBe("input_required");
+    stopA();
+    store.update("t", (task) => ({ ...task, status: "completed" }));
+    stopC();
+    stopC();
+    expect(store.update("t", () => undefined)?.status).toBe("completed");
+    expect(store.update("missing", (task) => task)).toBeUndefined();
+    expect(heard).toEqual(["a:input_required", "c:input_required", "c:completed"]);
+  });
+
   it("refuses a bound that is not an integer of at least 1", () => {
     for (const maxTasks of [0, -1, 1.5, Number.NaN]) expect(() => new InMemoryTaskStore({ maxTasks })).toThrow(RangeError);
     expect(() => new InMemoryTaskStore({ maxTasks: 0 })).toThrow("maxTasks must be an integer ≥ 1, got 0");
