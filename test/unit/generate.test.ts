@@ -9,11 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { diff } from "../../generator/diff/load.js";
-import { StubgenError } from "../../generator/errors.js";
 import { catalog, checkExtensions, checkOutputLabels, generate, modelRevision, selectRevisions } from "../../generator/generate.js";
 import { readManifest } from "../../generator/load/schema-source.js";
 import { TEST_CACHE_DIR } from "../helpers/schemas.js";
-import { catchStubgenError, fixturePath } from "./support.js";
+import { catchStubgenError, fixturePath, rejectionOf } from "./support.js";
 
 const manifest = readManifest();
 const MINI = fixturePath("cli/mini.json");
@@ -26,15 +25,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
-
-async function rejection(promise: Promise<unknown>): Promise<StubgenError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StubgenError);
-  return err as StubgenError;
-}
 
 describe("selectRevisions", () => {
   it("--schema alone is one revision labelled custom; with one --revision, that label", () => {
@@ -116,7 +106,7 @@ describe("generate()", () => {
 
   it("a schema without direction unions is refused unless it is a fragment; nothing is written", async () => {
     const out = join(tmp, "out");
-    const e = await rejection(generate({ schema: NO_UNIONS, out }));
+    const e = await rejectionOf(generate({ schema: NO_UNIONS, out }));
     expect(e.message).toContain("--fragment");
     expect(existsSync(out)).toBe(false);
     const result = await generate({ schema: NO_UNIONS, out, fragment: true });
@@ -192,9 +182,9 @@ describe("catalog()", () => {
   });
 
   it("refuses a schema without direction unions unless it is a fragment, and an extension of no selected revision", async () => {
-    expect((await rejection(catalog({ schema: NO_UNIONS }))).message).toContain("--fragment");
+    expect((await rejectionOf(catalog({ schema: NO_UNIONS }))).message).toContain("--fragment");
     expect((await catalog({ schema: NO_UNIONS, fragment: true })).methods).toEqual([]);
-    expect((await rejection(catalog({ revision: "2025-11-25", extensions: ["tasks"], cacheDir: TEST_CACHE_DIR }))).message).toContain("none of them is selected");
+    expect((await rejectionOf(catalog({ revision: "2025-11-25", extensions: ["tasks"], cacheDir: TEST_CACHE_DIR }))).message).toContain("none of them is selected");
   });
 
   it("with an extension: its methods join the catalog", async () => {
@@ -232,8 +222,8 @@ describe("diff()", () => {
   });
 
   it("a side with neither a revision nor a schema: an error naming the option", async () => {
-    expect((await rejection(diff({ toSchema: after }))).message).toBe("diff needs --from REV (or --from-schema PATH_OR_URL)");
-    expect((await rejection(diff({ fromSchema: before }))).message).toBe("diff needs --to REV (or --to-schema PATH_OR_URL)");
+    expect((await rejectionOf(diff({ toSchema: after }))).message).toBe("diff needs --from REV (or --from-schema PATH_OR_URL)");
+    expect((await rejectionOf(diff({ fromSchema: before }))).message).toBe("diff needs --to REV (or --to-schema PATH_OR_URL)");
   });
 
   it("extensions per side: the side is named with them, and their methods are added", async () => {
@@ -241,6 +231,6 @@ describe("diff()", () => {
     expect([result.from, result.to]).toEqual(["2026-07-28", "2026-07-28+tasks"]);
     expect(result.methods.added.map((m) => m.method).sort()).toEqual(["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"]);
     expect(result.methods.removed).toEqual([]);
-    expect((await rejection(diff({ from: "2025-11-25", to: "2026-07-28", fromExtensions: ["tasks"], cacheDir: TEST_CACHE_DIR }))).message).toContain("none of them is selected (2025-11-25)");
+    expect((await rejectionOf(diff({ from: "2025-11-25", to: "2026-07-28", fromExtensions: ["tasks"], cacheDir: TEST_CACHE_DIR }))).message).toContain("none of them is selected (2025-11-25)");
   });
 });

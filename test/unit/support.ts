@@ -53,6 +53,16 @@ export function catchStubgenError(fn: () => unknown): StubgenError {
   throw new Error("expected a StubgenError, but nothing was thrown");
 }
 
+/** Awaits `promise`, expects it to reject with an instance of `type` (StubgenError by default), and returns that error. */
+export async function rejectionOf<E extends Error = StubgenError>(promise: Promise<unknown>, type: abstract new (...args: never[]) => E = StubgenError as never): Promise<E> {
+  const err = await promise.then(
+    () => new Error("expected a rejection, but the promise resolved"),
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(type);
+  return err as E;
+}
+
 /**
  * The table of the fixture extension test/fixtures/extensions/allof-extension.json ("jobs"): a
  * request of each side, one of both, a server notification, an Mcp-Name param, a widened result.

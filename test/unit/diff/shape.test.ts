@@ -8,6 +8,12 @@ import { docFrom } from "../support.js";
 
 const EMPTY = docFrom({});
 const render = (node: unknown) => renderShape(shapeOf(EMPTY, node));
+/** Whether `after` (in a schema of `defs.after`) covers `before` (in one of `defs.before`). */
+const covers = (after: unknown, before: unknown, defs: { before?: Record<string, unknown>; after?: Record<string, unknown> } = {}) => {
+  const from = docFrom(defs.before ?? {});
+  const to = docFrom(defs.after ?? {});
+  return createCoverage(from, to).covers(shapeOf(to, after), shapeOf(from, before));
+};
 
 describe("shapeOf + renderShape", () => {
   it("renders refs, types, literals, arrays, objects and unions deterministically", () => {
@@ -59,11 +65,6 @@ describe("shapeOf + renderShape", () => {
 });
 
 describe("covers: is the new type a widening of the old one?", () => {
-  const covers = (after: unknown, before: unknown, defs: { before?: Record<string, unknown>; after?: Record<string, unknown> } = {}) => {
-    const from = docFrom(defs.before ?? {});
-    const to = docFrom(defs.after ?? {});
-    return createCoverage(from, to).covers(shapeOf(to, after), shapeOf(from, before));
-  };
 
   it("literals fit their primitive type; integer fits number; not the other way round", () => {
     expect(covers({ type: "string" }, { const: "a" })).toBe(true);
@@ -95,11 +96,6 @@ describe("covers: is the new type a widening of the old one?", () => {
 });
 
 describe("covers: the rest of the rules", () => {
-  const covers = (after: unknown, before: unknown, defs: { before?: Record<string, unknown>; after?: Record<string, unknown> } = {}) => {
-    const from = docFrom(defs.before ?? {});
-    const to = docFrom(defs.after ?? {});
-    return createCoverage(from, to).covers(shapeOf(to, after), shapeOf(from, before));
-  };
 
   it("each literal fits only its own primitive type", () => {
     const cases: ReadonlyArray<[type: string, fits: unknown[], not: unknown[]]> = [

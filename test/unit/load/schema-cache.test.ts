@@ -7,7 +7,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { StubgenError } from "../../../generator/errors.js";
 import { sha256Hex } from "../../../generator/load/schema-document.js";
 import {
   cachePath,
@@ -23,7 +22,7 @@ import {
   type ExtensionInfo,
   type Manifest,
 } from "../../../generator/load/schema-source.js";
-import { catchStubgenError } from "../support.js";
+import { catchStubgenError, rejectionOf } from "../support.js";
 
 const CORE = JSON.stringify({ $defs: { A: { type: "object" } } });
 const EXT = JSON.stringify({ $defs: { B: { type: "string" } } });
@@ -60,29 +59,20 @@ const put = (path: string, text: string) => {
   writeFileSync(path, text);
 };
 
-async function rejection(promise: Promise<unknown>): Promise<StubgenError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(StubgenError);
-  return err as StubgenError;
-}
-
 describe("loadSchema from the cache", () => {
   it("not cached: says which pull command fills it, with the cache folder when it is not the default", async () => {
-    const e = await rejection(loadSchema("r1", { manifest, cacheDir }));
+    const e = await rejectionOf(loadSchema("r1", { manifest, cacheDir }));
     expect(e.message).toBe(`the schema of revision r1 is not cached; run: mcp-stubgen schema pull r1 --cache ${cacheDir} (add --from DIR to copy it from a local folder)`);
     expect(e.location).toEqual({ file: cachePath(cacheDir, "r1") });
     // The default cache (in the working folder) needs no --cache; r2 is in no cache.
-    expect((await rejection(loadSchema("r2", { manifest }))).message).toBe(
+    expect((await rejectionOf(loadSchema("r2", { manifest }))).message).toBe(
       "the schema of revision r2 is not cached; run: mcp-stubgen schema pull r2 (add --from DIR to copy it from a local folder)",
     );
   });
 
   it("cached with other bytes: refused, naming the sha256 it expected; cached right: loaded", async () => {
     put(cachePath(cacheDir, "r1"), CORE + "\n");
-    const e = await rejection(loadSchema("r1", { manifest, cacheDir }));
+    const e = await rejectionOf(loadSchema("r1", { manifest, cacheDir }));
     expect(e.message).toBe(`the cached schema of revision r1 does not match its sha256 ${sha256Hex(CORE)}; run: mcp-stubgen schema pull r1 --cache ${cacheDir}`);
     put(cachePath(cacheDir, "r1"), CORE);
     const doc = await loadSchema("r1", { manifest, cacheDir });
@@ -91,7 +81,7 @@ describe("loadSchema from the cache", () => {
   });
 
   it("an unknown revision: the known ones listed", async () => {
-    expect((await rejection(loadSchema("r9", { manifest, cacheDir }))).message).toBe(
+    expect((await rejectionOf(loadSchema("r9", { manifest, cacheDir }))).message).toBe(
       'unknown revision "r9"; expected one of r1, r2 (or give --schema PATH_OR_URL for another schema)',
     );
   });
@@ -102,12 +92,12 @@ describe("a schema by path or URL", () => {
     const file = join(cacheDir, "s.json");
     put(file, CORE);
     expect((await loadSchema("any", { schema: file })).defs.has("A")).toBe(true);
-    const missing = await rejection(loadSchema("any", { schema: join(cacheDir, "none.json") }));
+    const missing = await rejectionOf(loadSchema("any", { schema: join(cacheDir, "none.json") }));
     expect(missing.message).toBe("cannot read the schema: no such file (ENOENT)");
     expect(missing.location).toEqual({ file: join(cacheDir, "none.json") });
-    expect((await rejection(readSourceText(cacheDir))).message).toBe("cannot read the schema: EISDIR");
+    expect((await rejectionOf(readSourceText(cacheDir))).message).toBe("cannot read the schema: EISDIR");
     // Only a leading http(s):// makes a URL.
-    expect((await rejection(readSourceText(join(cacheDir, "http://x.json")))).message).toContain("ENOENT");
+    expect((await rejectionOf(readSourceText(join(cacheDir, "http://x.json")))).message).toContain("ENOENT");
   });
 
   it("downloads a URL; a failed fetch says why (its cause), an HTTP error its status", async () => {
@@ -116,19 +106,19 @@ describe("a schema by path or URL", () => {
     const refused: typeof fetch = async () => {
       throw Object.assign(new TypeError("fetch failed"), { cause: { code: "ECONNREFUSED", message: "connect ECONNREFUSED" } });
     };
-    const e = await rejection(readSourceText("http://127.0.0.1:9/s.json", refused));
+    const e = await rejectionOf(readSourceText("http://127.0.0.1:9/s.json", refused));
     expect(e.message).toBe("cannot download the schema: fetch failed (ECONNREFUSED)");
     expect(e.location).toEqual({ file: "http://127.0.0.1:9/s.json" });
     const messageOnly: typeof fetch = async () => {
       throw Object.assign(new TypeError("fetch failed"), { cause: { message: "getaddrinfo failed" } });
     };
-    expect((await rejection(readSourceText("http://x.invalid/", messageOnly))).message).toBe("cannot download the schema: fetch failed (getaddrinfo failed)");
+    expect((await rejectionOf(readSourceText("http://x.invalid/", messageOnly))).message).toBe("cannot download the schema: fetch failed (getaddrinfo failed)");
     const bare: typeof fetch = async () => {
       throw new TypeError("fetch failed");
     };
-    expect((await rejection(readSourceText("http://x.invalid/", bare))).message).toBe("cannot download the schema: fetch failed");
+    expect((await rejectionOf(readSourceText("http://x.invalid/", bare))).message).toBe("cannot download the schema: fetch failed");
     const notFound: typeof fetch = async () => new Response("no", { status: 404 });
-    expect((await rejection(readSourceText("http://x.invalid/", notFound))).message).toBe("cannot download the schema: HTTP 404");
+    expect((await rejectionOf(readSourceText("http://x.invalid/", notFound))).message).toBe("cannot download the schema: HTTP 404");
   });
 });
 
@@ -171,20 +161,20 @@ describe("schema pull: the names and --from it accepts", () => {
   it("--from one file needs exactly one name", async () => {
     const file = join(cacheDir, "one.json");
     put(file, CORE);
-    expect((await rejection(pullSchemas([], { manifest, cacheDir, from: file }))).message).toBe(
+    expect((await rejectionOf(pullSchemas([], { manifest, cacheDir, from: file }))).message).toBe(
       `--from names a single schema file, so name the one revision it holds: mcp-stubgen schema pull REV --from ${file} (got none)`,
     );
-    const two = await rejection(pullSchemas(["r1", "r2"], { manifest, cacheDir, from: file }));
+    const two = await rejectionOf(pullSchemas(["r1", "r2"], { manifest, cacheDir, from: file }));
     expect(two.message).toContain("(got r1, r2)");
     expect(two.location).toEqual({ file });
     expect((await pullSchemas(["r1"], { manifest, cacheDir, from: file })).map((r) => [r.kind, r.revision])).toEqual([["revision", "r1"]]);
   });
 
   it("an unknown name lists the revisions and, when there are any, the extensions", async () => {
-    expect((await rejection(pullSchemas(["x"], { manifest, cacheDir }))).message).toBe(
+    expect((await rejectionOf(pullSchemas(["x"], { manifest, cacheDir }))).message).toBe(
       'unknown revision "x"; expected one of r1, r2 or an extension: ext (or give --schema PATH_OR_URL for another schema)',
     );
-    expect((await rejection(pullSchemas(["x"], { manifest: noExtensions, cacheDir }))).message).toBe(
+    expect((await rejectionOf(pullSchemas(["x"], { manifest: noExtensions, cacheDir }))).message).toBe(
       'unknown revision "x"; expected one of r1, r2 (or give --schema PATH_OR_URL for another schema)',
     );
   });

@@ -6,18 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { McpError } from "../../../templates/runtime/protocol.js";
+import { rejectionOf } from "../support.js";
 import { detailedTask, InMemoryTaskStore, isTaskHandle, TaskFailedError, TaskManager, TASKS_EXTENSION, type StoredTask } from "../../../templates/runtime/tasks.js";
 
 const META = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } };
-
-async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(McpError);
-  return err as McpError;
-}
 
 describe("the task id a client sends", () => {
   const handlers = new TaskManager().handlersFor(-32021);
@@ -25,7 +17,7 @@ describe("the task id a client sends", () => {
   it("must be a string of 1 to 256 characters; anything else is -32602 naming what came", async () => {
     for (const method of ["tasks/get", "tasks/update", "tasks/cancel"] as const) {
       for (const [taskId, shown] of [["", '""'], ["x".repeat(257), JSON.stringify("x".repeat(200) + "…")], [7, "7"], [undefined, "undefined"]] as const) {
-        const e = await rejection(handlers[method]({ taskId, inputResponses: {} }, { _meta: META }));
+        const e = await rejectionOf(handlers[method]({ taskId, inputResponses: {} }, { _meta: META }), McpError);
         expect(e.code).toBe(-32602);
         expect(e.message).toBe(`expected params.taskId to be a task id (a string of 1 to 256 characters), got ${shown}`);
       }
@@ -33,13 +25,13 @@ describe("the task id a client sends", () => {
   });
 
   it("of 256 characters is looked up (and unknown here)", async () => {
-    const e = await rejection(handlers["tasks/get"]({ taskId: "y".repeat(256) }, { _meta: META }));
+    const e = await rejectionOf(handlers["tasks/get"]({ taskId: "y".repeat(256) }, { _meta: META }), McpError);
     expect(e.code).toBe(-32602);
     expect(e.message).toMatch(/^Unknown task: "y{200}…"$/);
   });
 
   it("is not even read from a client that did not declare the extension", async () => {
-    const e = await rejection(handlers["tasks/get"]({ taskId: "" }, { _meta: {} }));
+    const e = await rejectionOf(handlers["tasks/get"]({ taskId: "" }, { _meta: {} }), McpError);
     expect(e.code).toBe(-32021);
   });
 });
