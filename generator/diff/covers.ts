@@ -96,6 +96,9 @@ export function createCoverage(from: SchemaDocument, to: SchemaDocument): Covera
 
 type ObjectShape = Extract<Shape, { kind: "object" }>;
 
+/** Deepest nesting of allOf, and longest chain of aliases, followed when merging an intersection. */
+const MAX_DEPTH = 32;
+
 /**
  * The object an intersection of objects makes (properties united, required when any member
  * requires them, index signature only when every member has one); null when a member is not
@@ -119,8 +122,6 @@ function mergeObjects(members: readonly Shape[], expand: (name: string) => Shape
   const additional = objects.every((o) => o.additional !== null) ? (objects[0]?.additional ?? null) : null;
   return { kind: "object", properties: [...properties.values()].sort((a, b) => compareText(a.name, b.name)), additional };
 }
-
-const MAX_DEPTH = 32;
 
 /** The shape behind a chain of `$ref`s (a definition that is another's alias); null when one names nothing or the chain loops. */
 function followRefs(shape: Shape, expand: (name: string) => Shape | null): Shape | null {
