@@ -71,6 +71,27 @@ describe("StdioTransport backpressure", () => {
     expect(DEFAULT_MAX_QUEUED_BYTES).toBe(8 * 1024 * 1024);
   });
 
+  it("counts waiting bytes as UTF-8 (2, 3 and 4 bytes per character), not as string length", async () => {
+    const sink = new FakeSink();
+    const transport = new StdioTransport({ input: new PassThrough(), output: sink, maxQueuedBytes: 1 });
+    await transport.start();
+    const wide = (d: string): JsonRpcMessage => ({ jsonrpc: "2.0", method: "n", params: { d } });
+    const first = "a\u007f\u0080é\u07ff\u0800€\uffff😀\u{10000}\u{10ffff}";
+    const second = "😀😀€";
+    const outcomes: string[] = [];
+    for (const [i, d] of ["x", first, second].entries()) {
+      transport.send(wide(d)).then(
+        () => (outcomes[i] = "sent"),
+        (e: unknown) => (outcomes[i] = (e as Error).message),
+      );
+    }
+    await settle(1);
+    const bytes = (d: string) => Buffer.byteLength(`${JSON.stringify(wide(d))}\n`, "utf8");
+    expect(bytes(first)).toBeGreaterThan(`${JSON.stringify(wide(first))}\n`.length);
+    expect(outcomes[2]).toBe(`stdio output is not draining: ${bytes(first)} bytes already wait and ${bytes(second)} more would exceed maxQueuedBytes (1)`);
+    await transport.close();
+  });
+
   it("waiting sends go out in order on each drain, even when the sink fills again part way", async () => {
     const sink = new FakeSink();
     const transport = new StdioTransport({ input: new PassThrough(), output: sink });
