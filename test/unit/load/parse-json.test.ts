@@ -213,6 +213,14 @@ describe("parseJson", () => {
         found: "'x'",
       },
       {
+        name: "a trailing comma after keys and values with spaces",
+        text: '{"a b": "c d",}',
+        line: 1,
+        column: 15,
+        expected: "a double-quoted property name",
+        found: "'}'",
+      },
+      {
         name: "a minus sign without digits",
         text: "[-]",
         line: 1,
