@@ -17,6 +17,11 @@ import { catchStubgenError, docFrom, loadFixture, typecheckInMemory } from "../u
 
 const clientRequests = (model: SchemaModel) => model.methods.filter((m) => m.kind === "request" && m.from.includes("client"));
 const factsOf = (doc: SchemaDocument, model: SchemaModel) => inputRequestsModel(doc, clientRequests(model));
+/** A thunk computing the facts of a schema built from `defs` (for catchStubgenError or a direct call). */
+const factsFromDefs = (defs: Record<string, unknown>) => {
+  const doc = docFrom(defs);
+  return () => factsOf(doc, buildModel(doc, { revision: "x", policy: policyFor("x") }));
+};
 
 describe("2026-07-28", () => {
   let facts: InputRequestsModel;
@@ -182,10 +187,7 @@ describe("schemas that disagree with the pattern", () => {
     AskResult: { type: "object" },
     InputRequiredResult: { type: "object", properties: { resultType: { type: "string" }, inputRequests: { type: "object" }, requestState: { type: "string" } } },
   };
-  const facts = (defs: Record<string, unknown>) => {
-    const doc = docFrom(defs);
-    return () => factsOf(doc, buildModel(doc, { revision: "x", policy: policyFor("x") }));
-  };
+  const facts = factsFromDefs;
 
   it("accepts the base schema", () => {
     expect(facts(base)()?.methods).toEqual(["go"]);
@@ -230,10 +232,7 @@ describe("schemas that disagree with the pattern: where the error points, and th
     TellResult: { type: "object" },
     InputRequiredResult: { type: "object", properties: { resultType: { type: "string" }, inputRequests: { type: "object" }, requestState: { type: "string" } } },
   };
-  const run = (defs: Record<string, unknown>) => {
-    const doc = docFrom(defs);
-    return () => factsOf(doc, buildModel(doc, { revision: "x", policy: policyFor("x") }));
-  };
+  const run = factsFromDefs;
   const failure = (defs: Record<string, unknown>) => {
     const e = catchStubgenError(run(defs));
     return { message: e.message, pointer: e.location.pointer };
