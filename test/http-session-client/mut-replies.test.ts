@@ -6,27 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import * as R from "../generated/2025-11-25/index.js";
-import { event, handshake, INITIALIZE, initializeResult, json, openTransport, scriptedFetch, sessionScript, SESSION, sse, waitFor, within } from "./support.js";
+import { event, handshake, INITIALIZE, initializeResult, json, openTransport, scriptedFetch, sessionScript, SESSION, sse, streamed, waitFor, within } from "./support.js";
 
 const CALL = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } } as const;
 const CALL_RESULT = { jsonrpc: "2.0", id: 1, result: { content: [] } };
 const ERROR = { code: -32602, message: "bad params" };
-
-/** A response whose body is `chunks` (each enqueued apart), left open unless `close`; `cancelled` tells whether the reader cancelled it. */
-function streamed(chunks: readonly string[], init: ResponseInit, close = false) {
-  let cancelled = false;
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
-      if (close) controller.close();
-    },
-    cancel() {
-      cancelled = true;
-    },
-  });
-  return { response: new Response(body, init), cancelled: () => cancelled };
-}
 
 const failure = (promise: Promise<unknown>) => within("the send to settle", promise.then(() => new Error("expected a rejection"), (e: unknown) => e));
 

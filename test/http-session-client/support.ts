@@ -89,6 +89,22 @@ export function sse(): Sse {
   };
 }
 
+/** A response whose body is `chunks` (each enqueued apart), left open unless `close`; `cancelled` tells whether the reader cancelled it. */
+export function streamed(chunks: readonly string[], init: ResponseInit, close = false) {
+  let cancelled = false;
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+      if (close) controller.close();
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  return { response: new Response(body, init), cancelled: () => cancelled };
+}
+
 /** One SSE event carrying a JSON-RPC message. */
 export const event = (message: unknown, id?: string): string => `${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(message)}\n\n`;
 
