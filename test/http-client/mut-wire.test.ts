@@ -124,6 +124,23 @@ describe("HttpClientTransport: send and close", () => {
     await transport.close();
   });
 
+  it("a cancel before the response headers came (the fetch rejects with the abort) ends the request without an error", async () => {
+    const posted = deferred<void>();
+    const { transport, errors } = open(
+      (c) =>
+        new Promise<Response>((_resolve, reject) => {
+          c.signal!.addEventListener("abort", () => reject(new DOMException("This operation was aborted", "AbortError")), { once: true });
+          posted.resolve();
+        }),
+    );
+    const pending = transport.send(call(1));
+    await within("the POST", posted.promise);
+    expect(transport.closeRequestStream(1)).toBe(true);
+    await expect(within("the request", pending)).resolves.toBeUndefined();
+    expect(errors).toEqual([]);
+    await transport.close();
+  });
+
   it("a message that cannot be serialised rejects its send and POSTs nothing; a message without params is sent, without a version when none is known", async () => {
     const { transport, calls } = open((c) => ("id" in c.body! ? json(answer(c.body["id"] as number), 200, null) : accepted()));
     const big = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: { n: 1n } } } as unknown as R.JsonRpcMessage;
