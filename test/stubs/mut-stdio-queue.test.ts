@@ -8,7 +8,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { StdioTransport } from "../generated/2025-11-25/stdio.js";
 import { settle } from "./harness.js";
-import { FakeSink, line, sendAll } from "./stdio-support.js";
+import { FakeSink, line, message, sendAll } from "./stdio-support.js";
 
 const full = `stdio output is not draining: 1000 bytes already wait and 100 more would exceed maxQueuedBytes (1000)`;
 
@@ -42,6 +42,33 @@ describe("StdioTransport: the waiting-bytes bound after the queue emptied", () =
     expect(outcomes.slice(1, 11)).toEqual(Array(10).fill("write EPIPE"));
     expect(sink.writes).toEqual([line(0), line(11)]);
     expect(outcomes.slice(11)).toEqual([...Array(11).fill("pending"), full]);
+    await transport.close();
+  });
+});
+
+describe("StdioTransport: a sink whose write() sends again", () => {
+  it("a send from inside the sink's write while nothing waits: one drain listener, and after that drain a full sink still holds the next send back", async () => {
+    const sink = new FakeSink();
+    const transport = new StdioTransport({ input: new PassThrough(), output: sink });
+    await transport.start();
+    const write = sink.write.bind(sink);
+    sink.write = (chunk, callback) => {
+      const ready = write(chunk, callback);
+      if (chunk === line(0)) void transport.send(message(99)); // re-entrant, nothing queued
+      return ready;
+    };
+    // The sink is full from the start: both 0 and the 99 sent from inside its write get false.
+    const outcomes: string[] = [];
+    sendAll(transport, 0, 1, outcomes);
+    expect(sink.writes).toEqual([line(0), line(99)]);
+    expect(sink.listenerCount("drain")).toBe(1);
+    sendAll(transport, 1, 3, outcomes);
+    sink.drain(1); // 1 fits, 2 fills the sink again
+    sendAll(transport, 3, 4, outcomes);
+    expect(sink.writes).toEqual([0, 99, 1, 2].map(line));
+    expect(sink.listenerCount("drain")).toBe(1);
+    sink.drain(10);
+    expect(sink.writes).toEqual([0, 99, 1, 2, 3].map(line));
     await transport.close();
   });
 });
