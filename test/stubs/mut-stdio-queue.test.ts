@@ -73,6 +73,24 @@ describe("StdioTransport: a sink whose write() sends again", () => {
   });
 });
 
+describe("StdioTransport: a sink with once() but no removeListener()", () => {
+  it("close while a send waits for drain rejects it and resolves (nothing to detach from)", async () => {
+    const writes: string[] = [];
+    const output = {
+      write: (chunk: string, callback: (error?: Error | null) => void) => (writes.push(chunk), callback(), false),
+      once: (_event: "drain", _listener: () => void) => undefined,
+    };
+    const transport = new StdioTransport({ input: new PassThrough(), output });
+    await transport.start();
+    const outcomes: string[] = [];
+    sendAll(transport, 0, 2, outcomes);
+    await expect(transport.close()).resolves.toBeUndefined();
+    await settle(1);
+    expect(outcomes).toEqual(["sent", "transport closed"]);
+    expect(writes).toEqual([line(0)]);
+  });
+});
+
 describe("StdioTransport: an input closed between messages", () => {
   it("closes the transport and reports nothing (no bytes were dropped)", async () => {
     const input = new EventEmitter();
