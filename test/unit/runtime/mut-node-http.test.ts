@@ -210,6 +210,36 @@ describe("toNodeListener: plain responses", () => {
   });
 });
 
+describe("toNodeListener: failures", () => {
+  it("a handler that throws: exactly a 500 with content-type text/plain and an empty body", async () => {
+    const reported: string[] = [];
+    const { response } = run(
+      async () => {
+        throw new Error("handler bug");
+      },
+      undefined,
+      (e) => reported.push(e.message),
+    );
+    await expect.poll(() => response.ended(), POLL).toBe(true);
+    expect(response.calls).toEqual([
+      ["writeHead", 500, { "content-type": "text/plain" }],
+      ["end", undefined],
+    ]);
+    expect(reported).toEqual(["handler bug"]);
+  });
+
+  it("a bodiless answer for a client already gone: nothing written, nothing reported", async () => {
+    const answer = deferred<void>();
+    const reported: string[] = [];
+    const { response } = run(async () => (await answer.promise, new Response(null, { status: 204 })), undefined, (e) => reported.push(e.message));
+    response.disconnect();
+    answer.resolve();
+    await settle();
+    expect(response.calls).toEqual([]);
+    expect(reported).toEqual([]);
+  });
+});
+
 describe("toNodeListener: the Request it builds", () => {
   it("https for an encrypted socket; '/' without a URL; GET without a method; HEAD without a body; a null socket", async () => {
     const seen: Array<[string, string, boolean]> = [];
