@@ -169,13 +169,29 @@ export class RawClient {
     return this.#next++;
   }
 
-  /** Sends a request (params as given, `_meta` added unless `raw`) and resolves with its response. */
-  call(method: string, params: { [key: string]: unknown }, options: { id?: number; raw?: boolean } = {}): Promise<Response> {
+  /**
+   * Sends a request (params as given, `_meta` added unless `raw`) and resolves with its response;
+   * rejects, naming the request, when none came within `timeoutMs` (default 10 s), so a fault
+   * fails the test's assertion instead of hanging it.
+   */
+  call(method: string, params: { [key: string]: unknown }, options: { id?: number; raw?: boolean; timeoutMs?: number } = {}): Promise<Response> {
     const id = options.id ?? this.nextId();
     const body = options.raw ? params : { _meta: meta(), ...params };
-    const response = new Promise<Response>((resolve) => this.#waiting.set(id, resolve));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const response = new Promise<Response>((resolve, reject) => {
+      this.#waiting.set(id, resolve);
+      timer = setTimeout(() => reject(new Error(`no response to ${method} (id ${id}) within ${options.timeoutMs ?? 10_000} ms`)), options.timeoutMs ?? 10_000);
+    });
     void this.transport.send({ jsonrpc: "2.0", id, method, params: body });
-    return response;
+    return response.finally(() => {
+      clearTimeout(timer);
+      this.#waiting.delete(id);
+    });
+  }
+
+  /** Closes the client's end (the server sees the connection close). */
+  close(): Promise<void> {
+    return this.transport.close();
   }
 
   /** Sends a request without waiting (for cancellation tests). */
