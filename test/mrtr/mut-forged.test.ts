@@ -58,3 +58,18 @@ it("a genuine MAC over a payload of another shape is invalid, and the handler do
   for (const text of forged) expect((await retry(text)).error, text).toEqual(INVALID);
   expect(runs).toEqual([]);
 });
+
+it("a MAC whose last character carries stray low bits (not base64url's one encoding) is invalid, not an internal error", async () => {
+  const server = scenarioServer({ requestState: { key: KEY }, handlers: { "tools/call": (_params, ctx) => ctx.input.required({}, { state: 1 }) } });
+  const c = await RawClient.connect(server);
+  onTestFinished(async () => {
+    await c.close();
+    await server.close();
+  });
+  const issued = (await c.call("tools/call", { name: "t" })).result?.["requestState"] as string;
+  const [prefix, body, mac] = issued.split(".") as [string, string, string];
+  // 43 characters carry 258 bits: the last character's two low bits must be zero ("A" is 0, "B" is 1).
+  for (const last of ["B", "D", "_"]) {
+    expect((await c.call("tools/call", { name: "t", requestState: `${prefix}.${body}.${mac.slice(0, 42)}${last}` })).error).toEqual(INVALID);
+  }
+});
