@@ -140,6 +140,27 @@ describe("ctx.request", () => {
     expect(wire.responsesTo(1)).toEqual([{ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: JSON.stringify({ task }) }] } }]);
     await server.close();
   });
+  it("a request given its own signal keeps it: cancelling the handler does not cancel that request", async () => {
+    const own = new AbortController();
+    const nested = deferred<unknown>();
+    const { server, wire, peer } = await serverWithRawPeer({
+      handlers: {
+        "tools/call": async (_params, ctx) => {
+          nested.resolve(await ctx.request("roots/list", undefined, { signal: own.signal, timeoutMs: 10_000 }).catch((e: unknown) => e));
+          return { content: [] };
+        },
+      },
+    });
+    await peer.send(call(1));
+    await settle();
+    expect(peer.requests("roots/list")).toEqual([{ jsonrpc: "2.0", id: 1, method: "roots/list" }]);
+    await peer.send(cancelled(1, "stop"));
+    await settle();
+    expect(wire.cancels()).toEqual([]);
+    await peer.send({ jsonrpc: "2.0", id: 1, result: { roots: [] } });
+    expect(await nested.promise).toEqual({ roots: [] });
+    await server.close();
+  });
 });
 
 describe("a handler's result", () => {
