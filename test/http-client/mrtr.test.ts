@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
 import { abortOf, deferred, serve, type Served } from "../http/support.js";
+import { within } from "../interop/support.js";
 import { connectClient } from "./support.js";
 
 const served: Served[] = [];
@@ -108,10 +109,12 @@ describe("McpClient: InputRequiredResult over HTTP", () => {
       capabilities: CAPABILITIES,
       handlers: { "elicitation/create": (_p, ctx) => (asked.resolve(ctx.signal), new Promise<never>(() => {})) },
     });
-    const error = await client.callTool({ name: "ask", arguments: {} }, { timeoutMs: 150 }).catch((e: unknown) => e);
+    // Long enough for round 1 to reach the handler on a loaded machine; if it does not, the
+    // bounded wait below fails with a message instead of hanging until vitest's timeout.
+    const error = await client.callTool({ name: "ask", arguments: {} }, { timeoutMs: 1_000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(R.RequestTimeoutError);
-    expect((error as R.RequestTimeoutError).timeoutMs).toBe(150);
-    expect((await asked.promise).aborted).toBe(true);
+    expect((error as R.RequestTimeoutError).timeoutMs).toBe(1_000);
+    expect((await within("the elicitation handler of round 1", asked.promise, 5_000)).aborted).toBe(true);
     await client.close();
   });
 
