@@ -136,7 +136,8 @@ export class InMemoryTaskStore implements TaskStore {
     set.add(listener);
     return () => {
       set.delete(listener);
-      if (set.size === 0) this.#watchers.delete(taskId);
+      // Only this set: a stop called again after the last watcher left must not drop a later set.
+      if (set.size === 0 && this.#watchers.get(taskId) === set) this.#watchers.delete(taskId);
     };
   }
 
