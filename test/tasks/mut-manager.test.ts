@@ -5,6 +5,7 @@
  * input dropped on cancel, the capability gate), how the work's end reaches the store and
  * onError, and TaskWork.input / status (a cancelled or vanished task rejects the wait).
  */
+import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
 import { McpError, type JsonObject } from "../../templates/runtime/protocol.js";
 import { InMemoryTaskStore, TaskManager, TASKS_EXTENSION, type StoredTask, type TaskStore, type TaskWork } from "../../templates/runtime/tasks.js";
@@ -282,6 +283,15 @@ describe("TaskWork.input and status", () => {
     const err = await failed.promise;
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toBe("no connection");
+
+    const down = new Error("store down");
+    const failing = managed({ store: { ...store, update: () => Promise.reject(down) } }).tasks;
+    const same = deferred<unknown>();
+    await failing.start(async (task) => {
+      same.resolve(await task.input({ q: {} }).catch((x: unknown) => x));
+      return {};
+    });
+    expect(await same.promise).toBe(down);
   });
 
   it("status: sets statusMessage and stamps lastUpdatedAt; on a finished task it changes nothing", async () => {
@@ -299,5 +309,70 @@ describe("TaskWork.input and status", () => {
     clock.now = T0 + 4_000;
     await work.status("late");
     expect(await tasks.store.get(handle.taskId)).toMatchObject({ status: "cancelled", statusMessage: "step 2 of 3", lastUpdatedAt: iso(T0 + 3_000) });
+  });
+});
+
+/** An in-memory store that counts the watchers still hooked and can fail chosen updates. */
+function countingStore(fail: (current: StoredTask, next: StoredTask | undefined) => unknown = () => undefined) {
+  const inner = new InMemoryTaskStore({ now: () => T0 });
+  let watching = 0;
+  const store: TaskStore = {
+    create: (task) => inner.create(task),
+    get: (taskId) => inner.get(taskId),
+    update: (taskId, change) => {
+      const current = inner.get(taskId);
+      const failure = current === undefined ? undefined : fail(current, change(current));
+      return failure === undefined ? inner.update(taskId, change) : Promise.reject(failure);
+    },
+    watch: (taskId, listener) => {
+      watching++;
+      const stop = inner.watch(taskId, listener);
+      let stopped = false;
+      return () => {
+        if (!stopped) watching--;
+        stopped = true;
+        stop();
+      };
+    },
+  };
+  return { store, watching: () => watching };
+}
+
+describe("what a task holds on to", () => {
+  it("its watch on the store (a shared store's subscription) ends with its work, and input's own watch and abort listener end with the wait", async () => {
+    const { store, watching } = countingStore();
+    const { tasks, call } = managed({ store });
+    const release = deferred<JsonObject>();
+    let signal!: AbortSignal;
+    const handle = await tasks.start(async (task) => {
+      signal = task.signal;
+      await task.input({ q: {} });
+      return release.promise;
+    });
+    await storedWhen(store, handle.taskId, (t) => t.status === "input_required");
+    expect(watching()).toBe(2);
+    expect(getEventListeners(signal, "abort")).toHaveLength(1);
+    await call("tasks/update", { taskId: handle.taskId, inputResponses: { q: 1 } });
+    await vi.waitFor(() => expect(watching()).toBe(1), { timeout: 5_000 });
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+    release.resolve({});
+    await vi.waitFor(() => expect(tasks.running).toBe(0), { timeout: 5_000 });
+    expect(watching()).toBe(0);
+  });
+
+  it("a store failure while clearing the answers the work took reaches onError; the work has its answers", async () => {
+    const clearing = new Error("could not clear");
+    const { store } = countingStore((current, next) => (current.status === "working" && current.inputResponses !== undefined && next !== undefined && !("inputResponses" in next) ? clearing : undefined));
+    const errors: unknown[] = [];
+    const { tasks, call } = managed({ store, onError: (e) => errors.push(e) });
+    const got = deferred<JsonObject>();
+    const handle = await tasks.start(async (task) => {
+      got.resolve(await task.input({ q: {} }));
+      return new Promise(() => {});
+    });
+    await storedWhen(store, handle.taskId, (t) => t.status === "input_required");
+    await call("tasks/update", { taskId: handle.taskId, inputResponses: { q: "yes" } });
+    expect(await got.promise).toEqual({ q: "yes" });
+    await vi.waitFor(() => expect(errors).toEqual([clearing]), { timeout: 5_000 });
   });
 });
