@@ -10,6 +10,7 @@ import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpError, type JsonObject, type RequestOptions } from "../../templates/runtime/protocol.js";
 import { ClientTask, TaskCancelledError, TaskFailedError, type TaskRequester } from "../../templates/runtime/tasks.js";
+import { deferred } from "../stubs/harness.js";
 import { rejectionOf } from "../unit/support.js";
 
 interface Sent {
@@ -251,6 +252,23 @@ describe("result(): the caller's signal", () => {
     expect(vi.getTimerCount()).toBe(0);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(sent.map((s) => s.method)).toEqual(["tasks/get"]);
+  });
+
+  it("aborted while a tasks/get is out (a requester that does not watch the signal): rejects once the answer is in, without waiting the interval", async () => {
+    vi.useFakeTimers();
+    const answer = deferred<unknown>();
+    const r: TaskRequester = { request: () => answer.promise };
+    const controller = new AbortController();
+    const done = new ClientTask(r, HANDLE).result({ signal: controller.signal });
+    const outcome = done.then(
+      () => "resolved",
+      (e: unknown) => e,
+    );
+    controller.abort("stop now");
+    answer.resolve(working({ pollIntervalMs: 5_000 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await Promise.race([outcome, Promise.resolve("still waiting")])).toBe("stop now");
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it("each poll's wait leaves no listener on the caller's signal", async () => {
