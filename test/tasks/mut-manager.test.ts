@@ -237,6 +237,14 @@ describe("TaskWork.input and status", () => {
     expect(await tasks.store.get(handle.taskId)).not.toHaveProperty("inputRequests");
   });
 
+  it("input without a statusMessage keeps the task's own", async () => {
+    const { tasks, call } = managed();
+    const handle = await tasks.start(async (task) => task.input({ q: {} }), { statusMessage: "queued" });
+    await storedWhen(tasks.store, handle.taskId, (t) => t.status === "input_required");
+    expect(await call("tasks/get", { taskId: handle.taskId })).toMatchObject({ status: "input_required", statusMessage: "queued", inputRequests: { q: {} } });
+    await call("tasks/cancel", { taskId: handle.taskId });
+  });
+
   it("input on a cancelled task rejects with -32800 at once; a cancel while it waits rejects it with -32800", async () => {
     const { tasks, call } = managed();
     const outcomes: unknown[] = [];
