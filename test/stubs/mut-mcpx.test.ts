@@ -50,6 +50,8 @@ describe("MCPx: what is an envelope", () => {
     expect(R.isMcpxEnvelope(envelope({ to: ["b", 7 as unknown as string] }))).toBe(false);
     expect(R.isMcpxEnvelope(envelope({ to: [null as unknown as string] }))).toBe(false);
     expect(R.isMcpxEnvelope(envelope({ id: undefined as unknown as string }))).toBe(false);
+    expect(R.isMcpxEnvelope(null)).toBe(false);
+    expect(R.isMcpxEnvelope([])).toBe(false);
   });
 
   it("the gateway drops an empty `from` or a non-string recipient as invalid-envelope (not as spoofed), and delivers nothing", async () => {
@@ -103,6 +105,22 @@ describe("MCPx gateway: the snapshot", () => {
     const delivered = got.b[0]!;
     expect(Object.hasOwn(delivered, "__proto__")).toBe(true);
     expect(Object.getOwnPropertyDescriptor(delivered, "__proto__")?.value).toEqual({ x: 1 });
+  });
+
+  it("onDrop gets the gateway's frozen copy of an invalid envelope, or what was sent when it could not be copied", async () => {
+    const dropped: unknown[] = [];
+    const gateway = R.createMcpxGateway({ onDrop: (e) => dropped.push(e) });
+    const a = gateway.join("a");
+    const copyable = { protocol: "mcpx/v0.2", id: "1", from: "a", kind: "chat" };
+    const uncopyable = { ...envelope({}), payload: { callback: () => {} } };
+    a.send(copyable as unknown as McpxEnvelope);
+    a.send(uncopyable);
+    await settle();
+    expect(dropped).toHaveLength(2);
+    expect(dropped[0]).not.toBe(copyable);
+    expect(dropped[0]).toEqual(copyable);
+    expect(Object.isFrozen(dropped[0])).toBe(true);
+    expect(dropped[1]).toBe(uncopyable);
   });
 
   it("a participant listed twice in `to` gets the envelope once", async () => {
@@ -230,6 +248,16 @@ describe("MCPx transport: ids and reports", () => {
       [true, "a string, not an Error"],
       [true, "onclose bug"],
     ]);
+  });
+
+  it("close() twice runs onclose once", async () => {
+    const { link } = testLink("me");
+    const transport = R.createMcpxTransport({ participantId: "me", peerId: "you", link });
+    let closes = 0;
+    transport.onclose = () => closes++;
+    await transport.close();
+    await transport.close();
+    expect(closes).toBe(1);
   });
 
   it("closing the transport while start() hands over what arrived before it: nothing after the close is delivered", async () => {

@@ -176,9 +176,10 @@ describe("Subscriptions hub: the listen handler", () => {
 });
 
 describe("Subscriptions hub: publish", () => {
-  it("params must be an object: an array is a TypeError", () => {
+  it("params must be an object: an array is a TypeError; a method no stream carries is a TypeError naming it", () => {
     const hub = new R.Subscriptions();
     const untyped = hub as unknown as { publish(method: string, params?: unknown): number };
+    expect(() => untyped.publish("notifications/message", {})).toThrow(new TypeError('"notifications/message" is not delivered on subscriptions/listen streams'));
     expect(() => untyped.publish(TOOLS_CHANGED, [])).toThrow(new TypeError("notifications/tools/list_changed: params must be an object, got an array"));
     expect(() => untyped.publish(TOOLS_CHANGED, null)).toThrow(TypeError);
   });
@@ -209,6 +210,24 @@ describe("Subscriptions hub: publish", () => {
     expect(errors[0]).toBeInstanceOf(Error);
     expect((errors[0] as Error).message).toBe("matcher says no");
     hub.close();
+  });
+});
+
+describe("Subscriptions hub: onEnd and onError", () => {
+  it("a hub with onError and no onEnd reports nothing when streams end normally", async () => {
+    const errors: Error[] = [];
+    const hub = new R.Subscriptions({ onError: (e) => errors.push(e) });
+    const c = await connect(hub);
+    await c.listen(1, { toolsListChanged: true });
+    await c.listen(2, { toolsListChanged: true });
+    await settle();
+    await c.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+    await settle();
+    expect(hub.close()).toBe(1);
+    await settle();
+    expect(errors).toEqual([]);
+    expect(hub.size).toBe(0);
+    await c.close();
   });
 });
 
