@@ -250,6 +250,18 @@ describe("MCPx transport: ids and reports", () => {
     ]);
   });
 
+  it("without onmessage or onclose, a delivery and a close report nothing to onerror", async () => {
+    const { link, deliver } = testLink("me");
+    const transport = R.createMcpxTransport({ participantId: "me", peerId: "you", link });
+    const errors: Error[] = [];
+    transport.onerror = (e) => errors.push(e);
+    await transport.start();
+    deliver(envelope({ from: "you", to: ["me"], kind: "mcp", payload: { jsonrpc: "2.0", method: "x" } }));
+    await transport.close();
+    expect(errors).toEqual([]);
+    expect(transport.counts.delivered).toBe(1);
+  });
+
   it("close() twice runs onclose once", async () => {
     const { link } = testLink("me");
     const transport = R.createMcpxTransport({ participantId: "me", peerId: "you", link });

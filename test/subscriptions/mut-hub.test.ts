@@ -231,6 +231,39 @@ describe("Subscriptions hub: onEnd and onError", () => {
   });
 });
 
+describe("Subscriptions hub: a stream ended during publish()", () => {
+  it("an onEnd that closes the hub while publish() runs: the streams it ended get nothing of that publish", async () => {
+    const ends: Array<[string | number, string]> = [];
+    const hub: R.Subscriptions = new R.Subscriptions({
+      maxPending: 1,
+      onEnd: (e) => {
+        ends.push([e.subscriptionId, e.cause]);
+        if (e.cause === "overflow") hub.close();
+      },
+    });
+    const c = await connect(hub);
+    await c.listen(1, { toolsListChanged: true, resourceSubscriptions: ["file:///a", "file:///b"] });
+    await c.listen(2, { toolsListChanged: true });
+    await settle();
+    c.wire.pause();
+    expect(hub.publish(UPDATED, { uri: "file:///a" })).toBe(1); // stream 1: with the transport
+    expect(hub.publish(UPDATED, { uri: "file:///b" })).toBe(1); // stream 1: waiting (maxPending reached)
+    // Stream 1 overflows first; its onEnd closes the hub, which ends stream 2 before its turn.
+    expect(hub.publish(TOOLS_CHANGED)).toBe(1);
+    expect(ends).toEqual([
+      [1, "overflow"],
+      [2, "closed"],
+    ]);
+    c.wire.resume();
+    await settle();
+    expect(c.received.filter((m) => "method" in m && m.method === TOOLS_CHANGED)).toEqual([]);
+    // Stream 2 got its listen result (the graceful end) and stream 1 its cancel.
+    expect(c.received.filter((m) => "result" in m).map((m) => ("id" in m ? m.id : undefined))).toEqual([2]);
+    expect(c.received.filter((m) => "method" in m && m.method === "notifications/cancelled")).toHaveLength(1);
+    await c.close();
+  });
+});
+
 describe("Subscriptions hub: a context whose notify or end fails", () => {
   it("an end() that cannot abort the request still ends the stream: its handler settles with the result", async () => {
     const ends: R.SubscriptionEndEvent[] = [];
