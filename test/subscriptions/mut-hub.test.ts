@@ -150,8 +150,9 @@ describe("Subscriptions hub: the listen handler", () => {
     let full: unknown;
     expect(() => (bad = listen({ notifications: "all" }, fakeCtx(1).ctx))).not.toThrow();
     expect(() => (full = listen({ notifications: {} }, fakeCtx(2).ctx))).not.toThrow();
-    expect(await outcome(bad)).toMatchObject({ code: -32602, message: 'Invalid params: notifications must be an object, got "all"' });
-    expect(await outcome(full)).toMatchObject({ code: -32603 });
+    const [badOutcome, fullOutcome] = await Promise.all([outcome(bad), outcome(full)]);
+    expect(badOutcome).toMatchObject({ code: -32602, message: 'Invalid params: notifications must be an object, got "all"' });
+    expect(fullOutcome).toMatchObject({ code: -32603 });
   });
 
   it("without capabilities it honours every kind of the hub; with them, only a flag set to true on an object", async () => {
