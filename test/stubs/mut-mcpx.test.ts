@@ -107,7 +107,7 @@ describe("MCPx gateway: the snapshot", () => {
     expect(Object.getOwnPropertyDescriptor(delivered, "__proto__")?.value).toEqual({ x: 1 });
   });
 
-  it("onDrop gets the gateway's frozen copy of an invalid envelope, or what was sent when it could not be copied", async () => {
+  it("onDrop gets the gateway's frozen copy of an invalid envelope, or what was sent when it is not an object or could not be copied", async () => {
     const dropped: unknown[] = [];
     const gateway = R.createMcpxGateway({ onDrop: (e) => dropped.push(e) });
     const a = gateway.join("a");
@@ -115,12 +115,15 @@ describe("MCPx gateway: the snapshot", () => {
     const uncopyable = { ...envelope({}), payload: { callback: () => {} } };
     a.send(copyable as unknown as McpxEnvelope);
     a.send(uncopyable);
+    a.send("not an envelope" as unknown as McpxEnvelope);
+    a.send(42 as unknown as McpxEnvelope);
     await settle();
-    expect(dropped).toHaveLength(2);
+    expect(dropped).toHaveLength(4);
     expect(dropped[0]).not.toBe(copyable);
     expect(dropped[0]).toEqual(copyable);
     expect(Object.isFrozen(dropped[0])).toBe(true);
     expect(dropped[1]).toBe(uncopyable);
+    expect(dropped.slice(2)).toEqual(["not an envelope", 42]);
   });
 
   it("a participant listed twice in `to` gets the envelope once", async () => {
