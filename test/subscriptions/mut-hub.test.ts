@@ -143,15 +143,20 @@ describe("Subscriptions hub: the listen handler", () => {
     await c.close();
   });
 
-  it("called directly, a bad filter or a full hub is a rejected promise, never a synchronous throw", async () => {
+  it("called directly, a bad filter, no params or a full hub is a rejected promise, never a synchronous throw", async () => {
     const hub = new R.Subscriptions({ maxStreams: 0 });
     const listen = hub.listenHandler();
     let bad: unknown;
+    let none: unknown;
     let full: unknown;
     expect(() => (bad = listen({ notifications: "all" }, fakeCtx(1).ctx))).not.toThrow();
-    expect(() => (full = listen({ notifications: {} }, fakeCtx(2).ctx))).not.toThrow();
-    const [badOutcome, fullOutcome] = await Promise.all([outcome(bad), outcome(full)]);
+    expect(() => (none = listen(undefined, fakeCtx(2).ctx))).not.toThrow();
+    expect(() => (full = listen({ notifications: {} }, fakeCtx(3).ctx))).not.toThrow();
+    const [badOutcome, noneOutcome, fullOutcome] = await Promise.all([outcome(bad), outcome(none), outcome(full)]);
     expect(badOutcome).toMatchObject({ code: -32602, message: 'Invalid params: notifications must be an object, got "all"' });
+    // No params at all is the same Invalid params, not a TypeError from reading them.
+    expect(noneOutcome).toBeInstanceOf(R.McpError);
+    expect(noneOutcome).toMatchObject({ code: -32602, message: "Invalid params: notifications must be an object, got undefined" });
     expect(fullOutcome).toMatchObject({ code: -32603 });
   });
 
