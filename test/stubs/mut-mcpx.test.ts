@@ -265,6 +265,31 @@ describe("MCPx transport: ids and reports", () => {
     expect(transport.counts.delivered).toBe(1);
   });
 
+  it("close() detaches from the link once, and delivers nothing more even if the link's unsubscribe takes effect late", async () => {
+    let deliver: (envelope: unknown) => void = () => {};
+    let unsubscribed = 0;
+    const lateLink: McpxLink = {
+      participantId: "me",
+      send: () => {},
+      // A broker whose unsubscribe only takes effect later: the listener stays callable.
+      subscribe: (listener) => ((deliver = listener), () => void unsubscribed++),
+      close: () => {},
+    };
+    const transport = R.createMcpxTransport({ participantId: "me", peerId: "you", link: lateLink });
+    const got: unknown[] = [];
+    transport.onmessage = (m) => got.push(m);
+    await transport.start();
+    const message = envelope({ from: "you", to: ["me"], kind: "mcp", payload: { jsonrpc: "2.0", method: "x" } });
+    deliver(message);
+    await transport.close();
+    await transport.close();
+    expect(unsubscribed).toBe(1);
+    deliver(message);
+    deliver(42);
+    expect(got).toHaveLength(1);
+    expect(transport.counts).toMatchObject({ delivered: 1, dropped: 0, ignored: 0 });
+  });
+
   it("close() twice runs onclose once", async () => {
     const { link } = testLink("me");
     const transport = R.createMcpxTransport({ participantId: "me", peerId: "you", link });
