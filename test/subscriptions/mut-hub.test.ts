@@ -220,6 +220,19 @@ describe("Subscriptions hub: publish", () => {
 });
 
 describe("Subscriptions hub: onEnd and onError", () => {
+  it("a throwing onEnd is reported to onError", async () => {
+    const errors: string[] = [];
+    const hub = new R.Subscriptions({
+      onEnd: () => {
+        throw new Error("onEnd bug");
+      },
+      onError: (e) => errors.push(e.message),
+    });
+    void hub.listenHandler()({ notifications: { toolsListChanged: true } }, fakeCtx(1).ctx);
+    expect(hub.close()).toBe(1);
+    expect(errors).toEqual(["onEnd bug"]);
+  });
+
   it("a hub with onError and no onEnd reports nothing when streams end normally", async () => {
     const errors: Error[] = [];
     const hub = new R.Subscriptions({ onError: (e) => errors.push(e) });
@@ -233,6 +246,41 @@ describe("Subscriptions hub: onEnd and onError", () => {
     await settle();
     expect(errors).toEqual([]);
     expect(hub.size).toBe(0);
+    await c.close();
+  });
+});
+
+describe("Subscriptions hub: coalescing at the bound", () => {
+  it("a stream whose queue is full is not ended by the same change again: it coalesces", async () => {
+    const ends: R.SubscriptionEndEvent[] = [];
+    const hub = new R.Subscriptions({ maxPending: 1, onEnd: (e) => ends.push(e) });
+    const c = await connect(hub);
+    await c.listen(1, { toolsListChanged: true, resourceSubscriptions: ["file:///a"] });
+    await settle();
+    c.wire.pause();
+    expect(hub.publish(UPDATED, { uri: "file:///a" })).toBe(1); // with the transport
+    expect(hub.publish(TOOLS_CHANGED)).toBe(1); // waiting: the queue is full
+    expect(hub.publish(TOOLS_CHANGED)).toBe(1); // the same change: coalesced, not an overflow
+    expect(hub.publish(UPDATED, { uri: "file:///a", rev: 2 } as never)).toBe(1); // another key: overflow
+    expect(ends.map((e) => e.cause)).toEqual(["overflow"]);
+    c.wire.resume();
+    await settle();
+    await c.close();
+  });
+
+  it("the newer params of a coalesced change win", async () => {
+    const hub = new R.Subscriptions({ maxPending: 1 });
+    const c = await connect(hub);
+    await c.listen(1, { toolsListChanged: true, resourceSubscriptions: ["file:///a"] });
+    await settle();
+    c.wire.pause();
+    hub.publish(TOOLS_CHANGED);
+    hub.publish(UPDATED, { uri: "file:///a", title: "old" } as never);
+    hub.publish(UPDATED, { uri: "file:///a", title: "new" } as never);
+    expect(hub.size).toBe(1);
+    c.wire.resume();
+    await settle();
+    expect(c.received.slice(1)).toEqual([note(1, TOOLS_CHANGED), note(1, UPDATED, { uri: "file:///a", title: "new" })]);
     await c.close();
   });
 });
