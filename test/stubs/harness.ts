@@ -4,7 +4,7 @@
  */
 import type { PassThrough } from "node:stream";
 import * as R from "../generated/2025-11-25/index.js";
-import type { CancellationEvent, JsonRpcMessage, Transport } from "../generated/2025-11-25/index.js";
+import type { CancellationEvent, JsonRpcMessage, McpxEnvelope, McpxLink, Transport } from "../generated/2025-11-25/index.js";
 
 
 /** A transport that records what it sends and can hold back or drop messages. */
@@ -208,4 +208,17 @@ export function collect(stream: PassThrough) {
         .filter((l) => l !== "")
         .map((l) => JSON.parse(l) as unknown),
   };
+}
+
+/** An MCPx link driven by the test: what the transport sends, and a way to deliver envelopes to it. */
+export function testLink(participantId: string) {
+  const sent: McpxEnvelope[] = [];
+  let deliver: (envelope: unknown) => void = () => {};
+  const link: McpxLink = {
+    participantId,
+    send: (e) => void sent.push(e),
+    subscribe: (listener) => ((deliver = listener), () => (deliver = () => {})),
+    close: () => {},
+  };
+  return { link, sent, deliver: (e: unknown) => deliver(e) };
 }

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as R from "../generated/2025-11-25/index.js";
 import type { McpxEnvelope, McpxLink } from "../generated/2025-11-25/index.js";
-import { settle } from "./harness.js";
+import { settle, testLink } from "./harness.js";
 
 const envelope = (fields: Partial<McpxEnvelope>): McpxEnvelope => ({ protocol: "mcpx/v0.1", id: "e", from: "a", to: ["b"], kind: "chat", ...fields });
 
@@ -22,19 +22,6 @@ function gatewayOfThree() {
   b.subscribe((e) => got.b.push(e as McpxEnvelope));
   c.subscribe((e) => got.c.push(e as McpxEnvelope));
   return { gateway, a, b, c, got, drops };
-}
-
-/** A link driven by the test: what the transport sends, and a way to deliver envelopes to it. */
-function testLink(participantId: string) {
-  const sent: McpxEnvelope[] = [];
-  let deliver: (envelope: unknown) => void = () => {};
-  const link: McpxLink = {
-    participantId,
-    send: (e) => void sent.push(e),
-    subscribe: (listener) => ((deliver = listener), () => (deliver = () => {})),
-    close: () => {},
-  };
-  return { link, sent, deliver: (e: unknown) => deliver(e) };
 }
 
 afterEach(() => {

@@ -6,8 +6,8 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as R from "../generated/2025-11-25/index.js";
-import type { CancellationEvent, McpxEnvelope, McpxLink } from "../generated/2025-11-25/index.js";
-import { aborted, cancelled, deferred, INITIALIZE_PARAMS, settle } from "./harness.js";
+import type { CancellationEvent, McpxEnvelope } from "../generated/2025-11-25/index.js";
+import { aborted, cancelled, deferred, INITIALIZE_PARAMS, settle, testLink } from "./harness.js";
 
 type Payload = { id?: unknown; method?: string; params?: { [key: string]: unknown }; result?: unknown; error?: unknown };
 const payloadOf = (envelope: McpxEnvelope) => envelope.payload as Payload;
@@ -251,19 +251,6 @@ describe("MCPx gateway routing", () => {
 });
 
 describe("MCPx transport", () => {
-  /** A link driven by the test: what the transport sends, and a way to deliver envelopes to it. */
-  function testLink(participantId: string) {
-    const sent: McpxEnvelope[] = [];
-    let deliver: (envelope: unknown) => void = () => {};
-    const link: McpxLink = {
-      participantId,
-      send: (e) => void sent.push(e),
-      subscribe: (listener) => ((deliver = listener), () => (deliver = () => {})),
-      close: () => {},
-    };
-    return { link, sent, deliver: (e: unknown) => deliver(e) };
-  }
-
   it("wraps each outgoing message in a fresh envelope from us to the peer, payload untouched", async () => {
     const { link, sent } = testLink("me");
     let n = 0;
