@@ -5,7 +5,7 @@
 // generated 2026-07-28 handler against SDK 2.x's createMcpHandler, each in its own server process
 // behind the same node:http bridge, driven by fetch: tools/call with N concurrent clients, and a
 // cancel storm of aborted streams. Prints machine info and Markdown tables of medians
-// (BENCHMARKS.md explains the rows).
+// (docs/benchmarks.md explains the rows).
 //
 // Run with `npm run bench` (node --expose-gc --import tsx). Environment:
 //   BENCH_RUNS   runs per measurement (default 5; latency uses at most 3, heap growth and listeners 1)

@@ -1,4 +1,4 @@
-// Formatting of the result tables (Markdown, so they can be pasted into BENCHMARKS.md as is).
+// Formatting of the result tables (Markdown, so they can be pasted into docs/benchmarks.md as is).
 
 const grouped = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
 
