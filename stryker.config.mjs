@@ -1,5 +1,5 @@
 // StrykerJS configuration of `npm run mutate` (mutation testing; not part of `npm test` or CI).
-// See README, "Mutation testing". Reports: reports/mutation/ (git-ignored).
+// See docs/mutation-testing.md. Reports: reports/mutation/ (git-ignored).
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   testRunner: "vitest",

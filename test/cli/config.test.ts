@@ -141,7 +141,7 @@ describe("config file errors name the file", () => {
   });
 });
 
-describe("schema pull and schema list honour the config (README: Config file)", () => {
+describe("schema pull and schema list honour the config (docs/config.md)", () => {
   const REV = "2025-11-25";
   const from = () => (haveSharedSchemas() ? SHARED_SCHEMAS : TEST_CACHE_DIR);
 

@@ -1,5 +1,5 @@
 /**
- * out/README.md and the README's Output table list every file the generator writes, as
+ * out/README.md and the table of docs/output.md (the reference page of the README's Output) list every file the generator writes, as
  * renderRevision (shared runtime, the default) and renderRuntime produce them, the runtime's
  * as `runtime/<name>` (derived, so a new generated file cannot go unlisted).
  */
@@ -32,9 +32,8 @@ describe("the lists of generated files", () => {
     expect(rows).toEqual(generated);
   });
 
-  it("the README's Output table names every generated file", () => {
-    const readme = read("README.md");
-    const section = readme.slice(readme.indexOf("\n## Output"), readme.indexOf("\n## ", readme.indexOf("\n## Output") + 1));
+  it("docs/output.md's table names every generated file", () => {
+    const section = read("docs/output.md");
     const named = new Set([...section.matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([^`]+)`/g)].map((n) => n[1]!)));
     for (const file of generated) expect(named.has(file), file).toBe(true);
   });

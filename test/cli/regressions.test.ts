@@ -1,7 +1,7 @@
 /**
  * Regression tests of CLI bugs found while writing the end-to-end tests (fixed since):
  *
- * 1. `"all": true` in the config beats `--revision` on the command line (README: "Flags on the
+ * 1. `"all": true` in the config beats `--revision` on the command line (docs/config.md: "Flags on the
  *    command line win over it"): generator/cli/main.ts `options()` passes both `revisions` (from the
  *    flag) and `all` (from the config), and generator/generate.ts `selectRevisions()` checks
  *    `all` first.

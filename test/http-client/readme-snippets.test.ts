@@ -2,7 +2,7 @@
  * The client code the docs show, run as written (test/helpers/readme-snippets.ts: the block is
  * written to out/readme-snippets/ with its "./out/" imports re-rooted, and imported) against our
  * 2026-07-28 server on loopback, with what crossed the wire recorded at the server:
- *   - README.md "Streamable HTTP client (2026-07-28)" (`http-client-example`): an input request
+ *   - docs/http-client.md "Streamable HTTP client (2026-07-28)" (`http-client-example`): an input request
  *     answered by the elicitation handler, and an abort that closes the stream (the handler's
  *     ctx.signal aborts, no notifications/cancelled is POSTed);
  *   - conformance/README.md (`auth-fetch`): the fetch wrapper's Authorization header reaches the
@@ -58,7 +58,7 @@ async function serveRecorded(
   return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, posted };
 }
 
-describe("README.md: the 2026-07-28 HTTP client example", () => {
+describe("docs/http-client.md: the 2026-07-28 HTTP client example", () => {
   it("answers the server's input request, then aborts a call: the handler sees it, no notification is POSTed", async () => {
     const slowSignal = deferred<AbortSignal>();
     const { url, posted } = await serveRecorded({
@@ -76,8 +76,8 @@ describe("README.md: the 2026-07-28 HTTP client example", () => {
       },
     });
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
-    const example = await importCodeBlock<{ main: (url?: string) => Promise<void> }>("README.md", "http-client-example");
-    await bounded(example.main(url), "the README example");
+    const example = await importCodeBlock<{ main: (url?: string) => Promise<void> }>("docs/http-client.md", "http-client-example");
+    await bounded(example.main(url), "the docs example");
 
     expect(log.mock.calls).toEqual([[[{ type: "text", text: "hello Ada" }]], ["slow: tools/call was cancelled: user pressed stop"]]);
     const signal = await bounded(slowSignal.promise, "the slow handler");
@@ -126,7 +126,7 @@ describe("conformance/README.md: the fetch wrapper that adds Authorization", () 
 
 describe("the documented client blocks type-check", () => {
   it("under the strictest options", async () => {
-    await importCodeBlock("README.md", "http-client-example");
+    await importCodeBlock("docs/http-client.md", "http-client-example");
     await importCodeBlock("conformance/README.md", "auth-fetch");
     const folder = join(PACKAGE_ROOT, "out", "readme-snippets");
     const diagnostics = typecheckFiles([join(folder, "http-client-example.ts"), join(folder, "auth-fetch.ts")]);

@@ -1,5 +1,5 @@
 /**
- * The README's Tasks server block ("```ts tasks-server"), run as written against the generated
+ * The Tasks server block of docs/tasks.md ("```ts tasks-server"), run as written against the generated
  * 2026-07-28 client: a client that declares the extension gets a task, answers its input request
  * through its handler and reads the result; one that does not gets the plain result.
  */
@@ -8,9 +8,9 @@ import * as R from "../../out/2026-07-28/index.js";
 import type { McpServer, TaskManager } from "../../out/2026-07-28/index.js";
 import { importCodeBlock } from "../helpers/readme-snippets.js";
 
-describe("README: Tasks server", () => {
+describe("docs/tasks.md: Tasks server", () => {
   it("runs as written: task, input through the client's handler, result; a plain result for a client without the extension", async () => {
-    const { server, tasks } = await importCodeBlock<{ server: McpServer; tasks: TaskManager }>("README.md", "tasks-server");
+    const { server, tasks } = await importCodeBlock<{ server: McpServer; tasks: TaskManager }>("docs/tasks.md", "tasks-server");
     const connect = async (capabilities: R.McpClientOptions["capabilities"]) => {
       const [a, b] = R.createInMemoryTransportPair();
       const client = new R.McpClient({ logger: null, clientInfo: { name: "readme", version: "1" }, capabilities, handlers: { "elicitation/create": () => ({ action: "accept", content: {} }) } });
