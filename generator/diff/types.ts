@@ -1,5 +1,6 @@
 import type { SchemaModel } from "../model/model.js";
 import type { RevisionPolicy } from "../model/policy.js";
+import type { MethodKind } from "../model/vocabulary.js";
 import type { SchemaDocument } from "../load/schema-document.js";
 import type { JsonValue } from "./shape.js";
 
@@ -26,7 +27,7 @@ export interface MethodPresence {
 export type MethodChange =
   | {
       readonly method: string;
-      readonly kind: "request" | "notification";
+      readonly kind: MethodKind;
       readonly change: "params";
       /** The type expression as the catalog prints it; null: none. */
       readonly before: string | null;
@@ -51,7 +52,7 @@ export type MethodChange =
     }
   | {
       readonly method: string;
-      readonly kind: "request" | "notification";
+      readonly kind: MethodKind;
       readonly change: "paramsRequired" | "taskAugmentable";
       readonly before: boolean;
       readonly after: boolean;

@@ -1,5 +1,6 @@
 import { StubgenError } from "../errors.js";
-import { formatResult, formatTypeExpr, type MethodRecord, type SchemaModel, type Side } from "../model/model.js";
+import type { MethodRecord, SchemaModel } from "../model/model.js";
+import { formatResult, formatTypeExpr, type Side } from "../model/vocabulary.js";
 import type { RevisionPolicy } from "../model/policy.js";
 import type { HttpView } from "./http-view.js";
 import type { LifecycleView } from "./lifecycle-view.js";

@@ -1,6 +1,7 @@
 import type { SchemaDocument } from "../load/schema-document.js";
 import { emitTypes, type EmitTypesOptions } from "./emit-types.js";
-import { formatResult, formatTypeExpr, type MethodKind, type SchemaModel, type Side } from "../model/model.js";
+import type { SchemaModel } from "../model/model.js";
+import { formatResult, formatTypeExpr, type MethodKind, type Side } from "../model/vocabulary.js";
 import { TOOL_VERSION } from "../project.js";
 import { loadRuntimeSources, RUNTIME_SOURCE_DIR, templates, type Template } from "./templates.js";
 import { RUNTIME_DIR, type RuntimeLayout } from "./output-options.js";

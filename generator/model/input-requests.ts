@@ -21,7 +21,7 @@
 import { StubgenError } from "../errors.js";
 import { join } from "../load/json-pointer.js";
 import { definition, deref, isSchemaNode, refName, type Located, type SchemaDocument } from "../load/schema-document.js";
-import type { TypeExpr } from "./model.js";
+import type { TypeExpr } from "./vocabulary.js";
 import { deriveResult, type ResultRule } from "./result-mapping.js";
 
 /** A client capability a particular use of an input request needs beyond the plain capability. */
