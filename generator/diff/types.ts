@@ -1,17 +1,11 @@
-import type { SchemaModel } from "../model/model.js";
-import type { RevisionPolicy } from "../model/policy.js";
+import type { LoadedRevision } from "../model/revision.js";
 import type { MethodKind } from "../model/vocabulary.js";
-import type { SchemaDocument } from "../load/schema-document.js";
 import type { JsonValue } from "./shape.js";
 
 export type { JsonValue } from "./shape.js";
 
-/** One side of a diff: what `modelRevision` returns for a revision. */
-export interface RevisionInput {
-  readonly doc: SchemaDocument;
-  readonly model: SchemaModel;
-  readonly policy: RevisionPolicy;
-}
+/** One side of a diff: a revision as `modelRevision` loads it (its document, catalog and policy). */
+export type RevisionInput = LoadedRevision;
 
 /** A direction union of the schema: who sends which kind of message. */
 export type Direction = "ClientRequest" | "ServerRequest" | "ClientNotification" | "ServerNotification";
