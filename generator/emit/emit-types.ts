@@ -10,7 +10,8 @@ const ROOT = "McpStubgenSchemaRoot";
 /**
  * Emits every definition of the schema as an exported TypeScript type with the definition's
  * name, its description as JSDoc, and no `[k: string]: unknown` index signature unless the
- * schema allows additional properties.
+ * schema allows additional properties. The one emitter that reads schema nodes: it takes the
+ * definitions table the finished model carries (RevisionModel.typeSource), not the document.
  *
  * json-schema-to-typescript does the translation. Before it runs, every `$ref` to a definition
  * becomes a `tsType` naming that definition: the library then emits one type per definition
