@@ -1,16 +1,14 @@
 import { StubgenError } from "./errors.js";
-import { buildModel, checkDirectionUnions, type SchemaModel } from "./model/model.js";
-import { policyFor } from "./model/policy.js";
+import { checkDirectionUnions } from "./model/model.js";
 import { renderRevision, renderRuntime, type FileSet } from "./emit/render.js";
 import { catalogJson, type CatalogJson } from "./model/catalog-data.js";
-import { extensionInfo, loadExtension, loadSchema, readManifest, revisionInfo, type Manifest } from "./load/schema-source.js";
-import { EXTENSION_POLICIES, type ExtensionPolicy } from "./model/extensions.js";
-import { mergeExtension } from "./model/merge-extension.js";
-import type { ModelExtension } from "./model/model.js";
+import { readManifest, revisionInfo, type Manifest } from "./load/schema-source.js";
+import { checkExtensions, finishModel, modelRevision, type ModelRevisionOptions } from "./model/revision.js";
 import { checkOutput, sharedRuntimeUsers, writeOutput, type CheckReport } from "./write/write-output.js";
 import { outputOptions, RUNTIME_DIR, type EmitKind, type ImportExtension, type OutputOptions, type RuntimeLayout } from "./emit/output-options.js";
 
-export interface GenerateOptions {
+/** The model's options (model/revision.ts: schema, cache, manifest, extensions, result overrides) and the run's. */
+export interface GenerateOptions extends ModelRevisionOptions {
   /** Revisions to generate (ids of schema/revisions.json, or a label with `schema`). */
   readonly revisions?: readonly string[] | undefined;
   /** Generate every known revision. */
@@ -21,8 +19,6 @@ export interface GenerateOptions {
   readonly out?: string | undefined;
   /** Compare with the output folder instead of writing. */
   readonly check?: boolean | undefined;
-  /** method → result type name, for what the derivation rules get wrong. */
-  readonly resultOverrides?: Readonly<Record<string, string>> | undefined;
   /**
    * The extension generated files import each other with: `.js` (default; compiled or bundled
    * TypeScript) or `.ts` (Node's type stripping, Deno; tsc needs allowImportingTsExtensions).
@@ -41,20 +37,8 @@ export interface GenerateOptions {
    * from the spec's `schema.ts` types). Default false.
    */
   readonly strictObjects?: boolean | undefined;
-  /** Schema cache folder (default: `.mcp-stubgen/schema` in the working folder). */
-  readonly cacheDir?: string | undefined;
   /** The schema is a fragment: no MCP direction unions is fine (else an error). */
   readonly fragment?: boolean | undefined;
-  /**
-   * Known extensions (schema/revisions.json `extensions[].id`, e.g. `tasks`) merged into each
-   * revision: their messages join the catalog, their types are emitted once, their table's rules
-   * apply (generator/model/extensions.ts).
-   */
-  readonly extensions?: readonly string[] | undefined;
-  /** The per-extension tables (default: EXTENSION_POLICIES); an extension of one's own brings its table here. */
-  readonly extensionPolicies?: Readonly<Record<string, ExtensionPolicy>> | undefined;
-  readonly manifest?: Manifest | undefined;
-  readonly fetchImpl?: typeof fetch | undefined;
 }
 
 export interface GenerateResult {
@@ -83,18 +67,6 @@ export function selectRevisions(options: GenerateOptions, manifest: Manifest): s
   return given;
 }
 
-/** Refuses an extension that extends none of the selected revisions (it would be dropped silently). Pure. */
-export function checkExtensions(extensions: readonly string[], revisions: readonly string[], manifest: Manifest): void {
-  for (const id of new Set(extensions)) {
-    const info = extensionInfo(manifest, id);
-    if (!revisions.some((revision) => info.revisions.includes(revision))) {
-      throw new StubgenError(
-        `extension ${id} (${info.identifier}) extends the revisions ${info.revisions.join(", ")}; none of them is selected (${revisions.join(", ")})`,
-      );
-    }
-  }
-}
-
 /** Refuses a revision whose output folder would be the shared runtime's. Pure. */
 export function checkOutputLabels(revisions: readonly string[]): void {
   if (revisions.includes(RUNTIME_DIR)) {
@@ -102,35 +74,6 @@ export function checkOutputLabels(revisions: readonly string[]): void {
       `a revision cannot be labelled "${RUNTIME_DIR}": <out>/${RUNTIME_DIR}/ holds the runtime the revisions share; give the schema another label with --revision`,
     );
   }
-}
-
-/** Loads and models one revision, with the selected extensions merged in. */
-export async function modelRevision(revision: string, options: GenerateOptions) {
-  let doc = await loadSchema(revision, {
-    cacheDir: options.cacheDir,
-    manifest: options.manifest,
-    schema: options.schema,
-    fetchImpl: options.fetchImpl,
-  });
-  const manifest = options.manifest ?? readManifest();
-  const extensions: ModelExtension[] = [];
-  for (const id of new Set(options.extensions ?? [])) {
-    // An extension joins the revisions it extends (checkExtensions refused one that extends none).
-    if (!extensionInfo(manifest, id).revisions.includes(revision)) continue;
-    const ext = loadExtension(id, { cacheDir: options.cacheDir, manifest });
-    const table = (options.extensionPolicies ?? EXTENSION_POLICIES)[id];
-    const merged = mergeExtension(doc, id, ext, table);
-    doc = merged.doc;
-    extensions.push({ ...merged.doc.extensions!.at(-1)!, methods: merged.methods.map((m) => m.method).sort(), policy: table! });
-  }
-  const policy = policyFor(revision);
-  const model: SchemaModel = buildModel(doc, {
-    revision,
-    policy,
-    resultOverrides: options.resultOverrides ?? {},
-    extensions,
-  });
-  return { doc, model, policy };
 }
 
 /**
@@ -169,10 +112,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const revisionOutput = new Map<string, FileSet>();
   const merged = new Map<string, string[]>();
   for (const revision of selected) {
-    const { doc, model, policy } = await modelRevision(revision, { ...options, manifest });
-    merged.set(revision, (model.extensions ?? []).map((ext) => ext.id));
-    if (!options.fragment) checkDirectionUnions(doc);
-    revisionOutput.set(revision, await finishFiles(await renderRevision(doc, model, policy, finish.runtime, { strictObjects: options.strictObjects }), finish, runtimeNames));
+    const loaded = await modelRevision(revision, { ...options, manifest });
+    merged.set(revision, (loaded.model.extensions ?? []).map((ext) => ext.id));
+    if (!options.fragment) checkDirectionUnions(loaded.doc);
+    const model = finishModel(loaded);
+    revisionOutput.set(revision, await finishFiles(await renderRevision(model, { layout: finish.runtime, strictObjects: options.strictObjects }), finish, runtimeNames));
   }
   const output = new Map<string, FileSet>();
   if (shared) output.set(RUNTIME_DIR, await finishFiles(renderRuntime(), finish));

@@ -3,7 +3,8 @@ export { generate, catalog, type GenerateOptions, type GenerateResult } from "./
 export { pullSchemas, listSchemas, listExtensions, loadExtension, readManifest, type Manifest, type RevisionInfo, type ExtensionInfo } from "./load/schema-source.js";
 export { extensionMessages, type ExtensionMessage } from "./load/extension-messages.js";
 export { readSchemaDocument, type SchemaDocument } from "./load/schema-document.js";
-export { buildModel, formatResult, type SchemaModel, type MethodRecord } from "./model/model.js";
+export { buildModel, type SchemaModel, type MethodRecord } from "./model/model.js";
+export { formatResult } from "./model/vocabulary.js";
 export { catalogJson, type CatalogJson, type CatalogEntry } from "./model/catalog-data.js";
 export { policyFor, DEFAULT_POLICY, REVISION_POLICIES, type RevisionPolicy } from "./model/policy.js";
 export { diff, type DiffOptions } from "./diff/load.js";

@@ -1,7 +1,7 @@
 import { diffRevisions } from "./diff.js";
 import type { RevisionDiff } from "./types.js";
 import { StubgenError } from "../errors.js";
-import { checkExtensions, modelRevision } from "../generate.js";
+import { checkExtensions, modelRevision } from "../model/revision.js";
 import { readManifest, type Manifest } from "../load/schema-source.js";
 
 export interface DiffOptions {

@@ -1,7 +1,8 @@
 import type { Coverage } from "./covers.js";
 import { compareText, shapeOf, union, type Shape } from "./shape.js";
 import type { CancellableChange, Direction, MethodChange, MethodPresence, RevisionInput } from "./types.js";
-import { DIRECTION_UNIONS, formatResult, formatTypeExpr, type MethodRecord, type SchemaModel, type TypeExpr } from "../model/model.js";
+import { DIRECTION_UNIONS, type MethodRecord, type SchemaModel } from "../model/model.js";
+import { formatResult, formatTypeExpr, type TypeExpr } from "../model/vocabulary.js";
 import type { SchemaDocument } from "../load/schema-document.js";
 
 /** The directions in the model's order: client requests, server requests, then notifications. */

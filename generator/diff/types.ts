@@ -1,16 +1,11 @@
-import type { SchemaModel } from "../model/model.js";
-import type { RevisionPolicy } from "../model/policy.js";
-import type { SchemaDocument } from "../load/schema-document.js";
+import type { LoadedRevision } from "../model/revision.js";
+import type { MethodKind } from "../model/vocabulary.js";
 import type { JsonValue } from "./shape.js";
 
 export type { JsonValue } from "./shape.js";
 
-/** One side of a diff: what `modelRevision` returns for a revision. */
-export interface RevisionInput {
-  readonly doc: SchemaDocument;
-  readonly model: SchemaModel;
-  readonly policy: RevisionPolicy;
-}
+/** One side of a diff: a revision as `modelRevision` loads it (its document, catalog and policy). */
+export type RevisionInput = LoadedRevision;
 
 /** A direction union of the schema: who sends which kind of message. */
 export type Direction = "ClientRequest" | "ServerRequest" | "ClientNotification" | "ServerNotification";
@@ -26,7 +21,7 @@ export interface MethodPresence {
 export type MethodChange =
   | {
       readonly method: string;
-      readonly kind: "request" | "notification";
+      readonly kind: MethodKind;
       readonly change: "params";
       /** The type expression as the catalog prints it; null: none. */
       readonly before: string | null;
@@ -51,7 +46,7 @@ export type MethodChange =
     }
   | {
       readonly method: string;
-      readonly kind: "request" | "notification";
+      readonly kind: MethodKind;
       readonly change: "paramsRequired" | "taskAugmentable";
       readonly before: boolean;
       readonly after: boolean;

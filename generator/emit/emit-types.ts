@@ -1,5 +1,5 @@
 import { compile, type JSONSchema } from "json-schema-to-typescript";
-import type { SchemaDocument, SchemaNode } from "../load/schema-document.js";
+import type { DefinitionTable, SchemaNode } from "../load/schema-document.js";
 import { isSchemaNode, refName } from "../load/schema-document.js";
 import { mapSubschemas } from "../load/schema-walk.js";
 import { isTsObject, openDefinitions, specTypeFact } from "../model/spec-typing.js";
@@ -10,7 +10,8 @@ const ROOT = "McpStubgenSchemaRoot";
 /**
  * Emits every definition of the schema as an exported TypeScript type with the definition's
  * name, its description as JSDoc, and no `[k: string]: unknown` index signature unless the
- * schema allows additional properties.
+ * schema allows additional properties. The one emitter that reads schema nodes: it takes the
+ * definitions table the finished model carries (RevisionModel.typeSource), not the document.
  *
  * json-schema-to-typescript does the translation. Before it runs, every `$ref` to a definition
  * becomes a `tsType` naming that definition: the library then emits one type per definition
@@ -27,7 +28,7 @@ export interface EmitTypesOptions {
   readonly strictObjects?: boolean | undefined;
 }
 
-export async function emitTypes(doc: SchemaDocument, revision: string, options: EmitTypesOptions = {}): Promise<string> {
+export async function emitTypes(doc: DefinitionTable, revision: string, options: EmitTypesOptions = {}): Promise<string> {
   const definitions: Record<string, JSONSchema> = {};
   const open = options.strictObjects === true ? new Set<string>() : openDefinitions(doc);
   for (const [name, node] of doc.defs) {
@@ -87,7 +88,7 @@ const CONSTRAINS_TYPE = ["type", "$ref", "anyOf", "allOf", "oneOf", "enum", "con
  * `false` schema (`{ not: {} }`) becomes `never`; and `title` is dropped, since the library
  * would declare a titled sub-schema as a separate type under that title.
  */
-function refsToTsType(doc: SchemaDocument, node: unknown): unknown {
+function refsToTsType(doc: DefinitionTable, node: unknown): unknown {
   if (!isSchemaNode(node)) return node;
   const out = mapSubschemas(node, (child) => refsToTsType(doc, child));
   delete out["title"];
@@ -121,7 +122,7 @@ function dropRoot(source: string): string {
 }
 
 /** Replaces the library's "referenced by … via the `definition`" note with the schema location. */
-function rewriteDocComments(source: string, doc: SchemaDocument, revision: string): string {
+function rewriteDocComments(source: string, doc: DefinitionTable, revision: string): string {
   const fromExtension = new Map((doc.extensions ?? []).flatMap((ext) => ext.definitions.map((name): [string, typeof ext] => [name, ext])));
   return source.replace(
     new RegExp(` \\* This interface was referenced by \`${ROOT}\`'s JSON-Schema\\n \\* via the \`definition\` "([^"]+)"\\.`, "g"),

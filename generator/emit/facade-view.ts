@@ -1,8 +1,9 @@
 import { StubgenError } from "../errors.js";
-import { formatResult, formatTypeExpr, type MethodRecord, type SchemaModel, type Side } from "../model/model.js";
+import type { MethodRecord, SchemaModel } from "../model/model.js";
+import { formatResult, formatTypeExpr, type Side } from "../model/vocabulary.js";
 import type { RevisionPolicy } from "../model/policy.js";
-import type { HttpView } from "./http-view.js";
-import type { LifecycleView } from "./lifecycle-view.js";
+import type { HttpBinding } from "../model/http-binding.js";
+import type { LifecycleModel } from "../model/lifecycle.js";
 
 /** Members of the generated McpClient/McpServer classes that a method name must not shadow. */
 const RESERVED = new Set(["connect", "close", "request", "notify", "inFlight", "openConnection", "httpBinding", "constructor"]);
@@ -38,10 +39,10 @@ function docLines(record: MethodRecord): string {
 
 /**
  * The view of templates/runtime/facade.ts.hbs for one side. Pure. `lifecycle` (server side) is
- * the default initialize / server/discover handler the server gets (lifecycle-view.ts); `http`
- * (server side) what its Streamable HTTP binding needs (http-view.ts), null where it has none.
+ * the default initialize / server/discover handler the server gets (model/lifecycle.ts); `http`
+ * (server side) what its Streamable HTTP binding needs (model/http-binding.ts), null where it has none.
  */
-export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side, lifecycle: LifecycleView | null = null, http: HttpView | null = null, missingCapabilityCode: number | null = null) {
+export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side, lifecycle: LifecycleModel | null = null, http: HttpBinding | null = null, missingCapabilityCode: number | null = null) {
   const peer: Side = side === "client" ? "server" : "client";
   const cap = (s: Side) => s[0]!.toUpperCase() + s.slice(1);
   const requests = model.methods.filter((m) => m.kind === "request" && m.from.includes(side));

@@ -1,17 +1,14 @@
-import type { SchemaDocument } from "../load/schema-document.js";
 import { emitTypes, type EmitTypesOptions } from "./emit-types.js";
-import { formatResult, formatTypeExpr, type MethodKind, type SchemaModel, type Side } from "../model/model.js";
+import type { RevisionModel } from "../model/revision.js";
+import { formatResult, formatTypeExpr, type MethodKind, type Side } from "../model/vocabulary.js";
 import { TOOL_VERSION } from "../project.js";
 import { loadRuntimeSources, RUNTIME_SOURCE_DIR, templates, type Template } from "./templates.js";
 import { RUNTIME_DIR, type RuntimeLayout } from "./output-options.js";
-import type { RevisionPolicy } from "../model/policy.js";
 import { facadeView } from "./facade-view.js";
-import { rulesView, type RulesView } from "./rules-view.js";
-import { lifecycleView } from "./lifecycle-view.js";
-import { subscriptionsTemplateView, subscriptionsView } from "./subscriptions-view.js";
-import { httpView } from "./http-view.js";
+import type { RevisionRules } from "../model/rules.js";
+import { subscriptionsTemplateView } from "./subscriptions-view.js";
 import { constType } from "./const-type.js";
-import { inputRequestsModel, type InputRequestsModel } from "../model/input-requests.js";
+import type { InputRequestsModel } from "../model/input-requests.js";
 
 /** Generated files of one output folder (`out/<revision>/`, `out/runtime/`): path relative to it → text. */
 export type FileSet = ReadonlyMap<string, string>;
@@ -27,7 +24,7 @@ const MAPS: ReadonlyArray<{ name: string; methodType: string; kind: MethodKind; 
  * The catalog's multi round-trip block (InputRequestMap, InputRequiredMethod, INPUT_REQUIRED),
  * or null for a revision without an InputRequest union. Pure.
  */
-export function inputRequiredView(input: InputRequestsModel | null, rules: RulesView) {
+export function inputRequiredView(input: InputRequestsModel | null, rules: RevisionRules) {
   if (input === null) return null;
   const line = (value: unknown) => JSON.stringify(value);
   return {
@@ -50,9 +47,10 @@ export function inputRequiredView(input: InputRequestsModel | null, rules: Rules
 }
 
 /** The view the catalog template renders. Pure. */
-export function catalogView(model: SchemaModel, rules: RulesView, input: InputRequestsModel | null = null) {
+export function catalogView(model: RevisionModel) {
+  const rules = model.rules;
   return {
-    inputRequired: inputRequiredView(input, rules),
+    inputRequired: inputRequiredView(model.inputRequests, rules),
     revision: model.revision,
     rules,
     endable: rules.endableByReceiver.length === 0 ? "never" : rules.endableByReceiver.map((m) => JSON.stringify(m)).join(" | "),
@@ -151,18 +149,19 @@ export function renderRuntime(): FileSet {
   return runtime;
 }
 
+/** How renderRevision writes a revision: where its runtime lives, and the type emitter's options. */
+export interface RenderOptions extends EmitTypesOptions {
+  readonly layout: RuntimeLayout;
+}
+
 /**
- * Renders all files of one revision. `inline`: with its own copy of the runtime, importing
- * `./protocol.js` and so on; `shared`: importing `../runtime/protocol.js` and so on (written once
- * by renderRuntime), plus a re-export for each of REEXPORTED_RUNTIME_FILES.
+ * Renders all files of one revision from its finished model (model/revision.ts finishModel).
+ * `inline`: with its own copy of the runtime, importing `./protocol.js` and so on; `shared`:
+ * importing `../runtime/protocol.js` and so on (written once by renderRuntime), plus a
+ * re-export for each of REEXPORTED_RUNTIME_FILES.
  */
-export async function renderRevision(
-  doc: SchemaDocument,
-  model: SchemaModel,
-  policy: RevisionPolicy,
-  layout: RuntimeLayout,
-  typeOptions: EmitTypesOptions = {},
-): Promise<FileSet> {
+export async function renderRevision(model: RevisionModel, options: RenderOptions): Promise<FileSet> {
+  const { layout, ...typeOptions } = options;
   const t = templates();
   const header = {
     toolVersion: TOOL_VERSION,
@@ -172,24 +171,20 @@ export async function renderRevision(
   };
   const runtimeDir = layout === "inline" ? "./" : `../${RUNTIME_DIR}/`;
   const render = (name: string, view: object) => (t.get(name) as Template)({ ...header, runtimeDir, ...view });
-  const body = await emitTypes(doc, model.revision, typeOptions);
+  const body = await emitTypes(model.typeSource, model.revision, typeOptions);
   // subscriptions/listen (server side only), where the revision has it.
-  const subscriptions = subscriptionsTemplateView(subscriptionsView(doc, model), model);
+  const subscriptions = subscriptionsTemplateView(model);
   const runtimePart: Array<[string, string]> =
     layout === "inline"
       ? [...renderRuntime()]
       : REEXPORTED_RUNTIME_FILES.map((name): [string, string] => [`${name}.ts`, render("reexport.ts", { name })]);
-  const rules = rulesView(doc, model, policy);
-  // MRTR is the core's pattern: an extension's request that carries inputResponses (Tasks'
-  // tasks/update answers a task's input_required status) is not an MRTR retry.
-  const clientRequests = model.methods.filter((m) => m.kind === "request" && m.from.includes("client") && m.extension === undefined);
-  const input = inputRequestsModel(doc, clientRequests);
+  const input = model.inputRequests;
   return new Map([
     ["types.ts", render("types.ts", { body })],
-    ["catalog.ts", render("catalog.ts", catalogView(model, rules, input))],
+    ["catalog.ts", render("catalog.ts", catalogView(model))],
     ...runtimePart,
-    ["client.ts", render("facade.ts", { ...facadeView(model, policy, "client"), answersInput: input !== null })],
-    ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model), httpView(doc, model, policy), input?.missingCapabilityCode ?? null), subscriptions, inputRequired: input !== null })],
-    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, httpView(doc, model, policy) !== null), inputRequired: input !== null, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
+    ["client.ts", render("facade.ts", { ...facadeView(model, model.policy, "client"), answersInput: input !== null })],
+    ["server.ts", render("facade.ts", { ...facadeView(model, model.policy, "server", model.lifecycle, model.http, input?.missingCapabilityCode ?? null), subscriptions, inputRequired: input !== null })],
+    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, model.http !== null), inputRequired: input !== null, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
   ]);
 }

@@ -26,6 +26,12 @@ export interface SchemaDocument {
   readonly extensions?: readonly ExtensionSource[];
 }
 
+/**
+ * A document's named definitions, without its root, file or bytes: what reading definitions by
+ * name (`refName`) and emitting their types needs.
+ */
+export type DefinitionTable = Pick<SchemaDocument, "defsKey" | "defs" | "extensions">;
+
 /** An extension's schema a merged document was made from, for generated files' headers. */
 export interface ExtensionSource {
   readonly id: string;
@@ -108,7 +114,7 @@ function checkRefs(doc: SchemaDocument): void {
 }
 
 /** The definition name a `$ref` points at, when it is `#/<defsKey>/<Name>`; otherwise null. */
-export function refName(doc: SchemaDocument, ref: unknown): string | null {
+export function refName(doc: Pick<SchemaDocument, "defsKey" | "defs">, ref: unknown): string | null {
   if (typeof ref !== "string") return null;
   const prefix = `#/${doc.defsKey}/`;
   if (!ref.startsWith(prefix)) return null;

@@ -1,10 +1,11 @@
-import { formatResult, formatTypeExpr, type SchemaModel } from "./model.js";
+import type { SchemaModel } from "./model.js";
+import { formatResult, formatTypeExpr, type MethodKind, type Side } from "./vocabulary.js";
 
 /** One method in the catalog's JSON form (`mcp-stubgen catalog --json`). */
 export interface CatalogEntry {
   readonly method: string;
-  readonly kind: "request" | "notification";
-  readonly from: readonly ("client" | "server")[];
+  readonly kind: MethodKind;
+  readonly from: readonly Side[];
   readonly params: string | null;
   /** The result type (requests): a definition name, or names joined by " | " for a union; null for notifications. */
   readonly result: string | null;

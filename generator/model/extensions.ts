@@ -16,7 +16,7 @@
 import { StubgenError } from "../errors.js";
 import { extensionMessages, type ExtensionMessage } from "../load/extension-messages.js";
 import { isSchemaNode, type SchemaDocument, type SchemaNode } from "../load/schema-document.js";
-import type { Side } from "./model.js";
+import type { Side } from "./vocabulary.js";
 
 export interface ExtensionPolicy {
   /** Method → the side(s) that send it. Every message of the schema needs an entry. */

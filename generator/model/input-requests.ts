@@ -21,7 +21,7 @@
 import { StubgenError } from "../errors.js";
 import { join } from "../load/json-pointer.js";
 import { definition, deref, isSchemaNode, refName, type Located, type SchemaDocument } from "../load/schema-document.js";
-import type { TypeExpr } from "./model.js";
+import type { TypeExpr } from "./vocabulary.js";
 import { deriveResult, type ResultRule } from "./result-mapping.js";
 
 /** A client capability a particular use of an input request needs beyond the plain capability. */
@@ -58,7 +58,11 @@ export const SUB_CAPABILITIES: Readonly<Record<string, readonly SubCapabilityRul
   ],
 };
 
-/** A JSON Schema subset the runtime validator understands; `$ref` holds a definition name. */
+/**
+ * A JSON Schema subset the runtime validator understands; `$ref` holds a definition name. Declared
+ * again in the runtime (templates/runtime/mrtr.ts), which imports nothing of the generator, as is
+ * SubCapabilityRule; test/unit/model/runtime-agreement.test.ts checks that they agree.
+ */
 export type ValidationSchema =
   | boolean
   | {

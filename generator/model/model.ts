@@ -4,19 +4,8 @@ import type { RevisionPolicy } from "./policy.js";
 import { deriveResult, type ResultRule } from "./result-mapping.js";
 import { definition, deref, isSchemaNode, refName, type ExtensionSource, type Located, type SchemaDocument, type SchemaNode } from "../load/schema-document.js";
 import type { ExtensionPolicy } from "./extensions.js";
+import type { MethodKind, Side, TypeExpr } from "./vocabulary.js";
 
-export type Side = "client" | "server";
-export type MethodKind = "request" | "notification";
-
-/**
- * A TypeScript type expression naming a type of `types.ts`: a definition (`CallToolRequestParams`),
- * or, where the schema inlines the params, the `params` property of the message type
- * (`PingRequest["params"]`, wrapped in `NonNullable<>` when the property is optional).
- */
-export type TypeExpr =
-  | { readonly kind: "named"; readonly name: string }
-  | { readonly kind: "paramsOf"; readonly owner: TypeExpr; readonly optional: boolean }
-  | { readonly kind: "memberOf"; readonly union: string; readonly method: string };
 
 export interface MethodRecord {
   readonly method: string;
@@ -265,26 +254,4 @@ function propertyNames(doc: SchemaDocument, at: Located): string[] {
     ? all.flatMap((node, i) => (isSchemaNode(node) ? propertyNames(doc, { node, pointer: join(target.pointer, "allOf", i), name: null }) : []))
     : [];
   return [...own, ...inherited];
-}
-
-/**
- * A request's result as a TypeScript type, `ns` prefixing each name: `CallToolResult`,
- * `T.CallToolResult | T.InputRequiredResult`; null for notifications.
- */
-export function formatResult(results: readonly string[] | null, ns = ""): string | null {
-  return results && results.map((name) => `${ns}${name}`).join(" | ");
-}
-
-/** Renders a TypeExpr as TypeScript; `ns` prefixes definition names (e.g. `T.`). */
-export function formatTypeExpr(expr: TypeExpr, ns = ""): string {
-  switch (expr.kind) {
-    case "named":
-      return `${ns}${expr.name}`;
-    case "memberOf":
-      return `Extract<${ns}${expr.union}, { method: ${JSON.stringify(expr.method)} }>`;
-    case "paramsOf": {
-      const inner = `${formatTypeExpr(expr.owner, ns)}["params"]`;
-      return expr.optional ? `NonNullable<${inner}>` : inner;
-    }
-  }
 }

@@ -20,7 +20,7 @@
  *     (`RequestMetaObject`); the generator checks that the schema declares those keys.
  *   The schema says none of this except the `_meta` keys, so it lives here.
  */
-import type { Side } from "./model.js";
+import type { Side } from "./vocabulary.js";
 
 export interface RevisionPolicy {
   /** Requests that MUST NOT be cancelled with `notifications/cancelled`. */

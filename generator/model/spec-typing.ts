@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { SchemaDocument, SchemaNode } from "../load/schema-document.js";
+import type { DefinitionTable, SchemaDocument, SchemaNode } from "../load/schema-document.js";
 import { isSchemaNode, refName } from "../load/schema-document.js";
 
 /**
@@ -20,7 +20,7 @@ import { isSchemaNode, refName } from "../load/schema-document.js";
  *   `…Result` repeat `Result`'s `_meta`, and from 2026-07-28 its `resultType`). Such a
  *   definition gets the base's index signature.
  */
-export function openDefinitions(doc: SchemaDocument): Set<string> {
+export function openDefinitions(doc: DefinitionTable): Set<string> {
   const open = new Set<string>();
   const isOpenObject = (node: SchemaNode): boolean => {
     const ap = node["additionalProperties"];
@@ -48,7 +48,7 @@ export function openDefinitions(doc: SchemaDocument): Set<string> {
 }
 
 /** The description's "Extends {@link Base}" (the spec's JSDoc for `interface X extends Base`), followed transitively. */
-function extendsByDescription(doc: SchemaDocument, name: string, base: string, seen = new Set<string>()): boolean {
+function extendsByDescription(doc: DefinitionTable, name: string, base: string, seen = new Set<string>()): boolean {
   const node = doc.defs.get(name);
   if (!isSchemaNode(node) || typeof node["description"] !== "string" || seen.has(name)) return false;
   seen.add(name);
@@ -57,7 +57,7 @@ function extendsByDescription(doc: SchemaDocument, name: string, base: string, s
 }
 
 /** A property repeated from the base: unchanged, or narrowed to a definition that extends the base's (`_meta`). */
-function repeats(doc: SchemaDocument, own: unknown, inherited: unknown): boolean {
+function repeats(doc: DefinitionTable, own: unknown, inherited: unknown): boolean {
   if (isDeepStrictEqual(own, inherited)) return true;
   if (!isSchemaNode(own) || !isSchemaNode(inherited)) return false;
   const ownRef = typeof own["$ref"] === "string" ? refName(doc, own["$ref"]) : null;
@@ -65,7 +65,7 @@ function repeats(doc: SchemaDocument, own: unknown, inherited: unknown): boolean
   return ownRef !== null && baseRef !== null && extendsByDescription(doc, ownRef, baseRef);
 }
 
-function extendsBase(doc: SchemaDocument, name: string, node: SchemaNode, base: string): boolean {
+function extendsBase(doc: DefinitionTable, name: string, node: SchemaNode, base: string): boolean {
   if (base === name) return false;
   if (extendsByDescription(doc, name, base)) return true;
   if (!name.endsWith(base)) return false;

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildModel } from "../../generator/model/model.js";
 import { policyFor } from "../../generator/model/policy.js";
+import { finishModel } from "../../generator/model/revision.js";
 import { PACKAGE_ROOT } from "../../generator/project.js";
 import { renderRevision, renderRuntime } from "../../generator/emit/render.js";
 import { readSchemaDocument } from "../../generator/load/schema-document.js";
@@ -19,7 +20,8 @@ beforeAll(async () => {
   const file = cliFixture("mini.json");
   const doc = readSchemaDocument(readFileSync(file, "utf8"), file);
   const policy = policyFor("mini");
-  const revisionFiles = [...(await renderRevision(doc, buildModel(doc, { revision: "mini", policy }), policy, "shared")).keys()];
+  const model = finishModel({ doc, model: buildModel(doc, { revision: "mini", policy }), policy });
+  const revisionFiles = [...(await renderRevision(model, { layout: "shared" })).keys()];
   generated = [...revisionFiles, ...[...renderRuntime().keys()].map((name) => `runtime/${name}`)].sort();
 });
 

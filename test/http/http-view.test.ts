@@ -1,14 +1,14 @@
 /**
- * The generator's view of a revision's HTTP binding (generator/emit/http-view.ts): read from the
+ * The generator's model of a revision's HTTP binding (generator/model/http-binding.ts): read from the
  * published schemas (2026-07-28 has it, 2025-11-25 has none) and from small inline schemas
  * (the rows that apply are those the schema supports).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { httpView } from "../../generator/emit/http-view.js";
 import { readSchemaDocument } from "../../generator/load/schema-document.js";
 import { EXTENSION_POLICIES } from "../../generator/model/extensions.js";
+import { httpBinding } from "../../generator/model/http-binding.js";
 import { buildModel, type ModelExtension } from "../../generator/model/model.js";
 import { policyFor } from "../../generator/model/policy.js";
 import { TEST_CACHE_DIR } from "../helpers/schemas.js";
@@ -18,10 +18,10 @@ function published(revision: string) {
   const file = join(TEST_CACHE_DIR, revision, "schema.json");
   const doc = readSchemaDocument(readFileSync(file, "utf8"), file);
   const policy = policyFor(revision);
-  return httpView(doc, buildModel(doc, { revision, policy }), policy);
+  return httpBinding(doc, buildModel(doc, { revision, policy }), policy);
 }
 
-describe("httpView", () => {
+describe("httpBinding", () => {
   it("2026-07-28: required _meta keys, Mcp-Name sources, tool headers, error codes and the serverInfo key, from its schema", () => {
     expect(published("2026-07-28")).toEqual({
       requiredMeta: ["io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/protocolVersion"],
@@ -69,7 +69,7 @@ describe("httpView", () => {
   const tasks: ModelExtension = { id: "tasks", file: "tasks.json", sha256: "0", defsKey: "$defs", definitions: [], methods: ["tasks/get"], policy: EXTENSION_POLICIES["tasks"]! };
   const view = (defs: Record<string, unknown>, extensions: ModelExtension[] = [tasks]) => {
     const doc = docFrom(defs);
-    return httpView(doc, buildModel(doc, { revision: "test", policy: STATELESS, extensions }), STATELESS);
+    return httpBinding(doc, buildModel(doc, { revision: "test", policy: STATELESS, extensions }), STATELESS);
   };
 
   it("the extension's Mcp-Name rows apply only with the extension", () => {
@@ -95,6 +95,6 @@ describe("httpView", () => {
     expect(view({ ...base, HeaderMismatchError: errorDef(-32020) })).toBeNull();
     const doc = docFrom({ ...base, HeaderMismatchError: errorDef(-32020), UnsupportedProtocolVersionError: errorDef(-32022) });
     const legacy = policyFor("2025-11-25");
-    expect(httpView(doc, buildModel(doc, { revision: "test", policy: legacy }), legacy)).toBeNull();
+    expect(httpBinding(doc, buildModel(doc, { revision: "test", policy: legacy }), legacy)).toBeNull();
   });
 });

@@ -6,12 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { setUpPerTest } from "../helpers/per-test.js";
 import { catalogView, renderRevision } from "../../generator/emit/render.js";
-import { rulesView } from "../../generator/emit/rules-view.js";
-import { modelRevision } from "../../generator/generate.js";
 import type { SchemaDocument } from "../../generator/load/schema-document.js";
 import { inputRequestsModel, validationSchemas, type InputRequestsModel } from "../../generator/model/input-requests.js";
 import { buildModel, type SchemaModel } from "../../generator/model/model.js";
 import { policyFor } from "../../generator/model/policy.js";
+import { finishModel, modelRevision } from "../../generator/model/revision.js";
 import { TEST_CACHE_DIR } from "../helpers/schemas.js";
 import { catchStubgenError, docFrom, loadFixture, typecheckInMemory } from "../unit/support.js";
 
@@ -84,8 +83,7 @@ describe("2026-07-28", () => {
   });
 
   it("renders InputRequestMap, InputRequiredMethod and INPUT_REQUIRED in the catalog, and ctx.input in the server only", async () => {
-    const { doc, model, policy } = await modelRevision("2026-07-28", { cacheDir: TEST_CACHE_DIR });
-    const files = await renderRevision(doc, model, policy, "inline");
+    const files = await renderRevision(finishModel(await modelRevision("2026-07-28", { cacheDir: TEST_CACHE_DIR })), { layout: "inline" });
     const catalog = files.get("catalog.ts")!;
     expect(catalog).toContain('import type { InputRequiredRules } from "./mrtr.js";');
     expect(catalog).toContain('  "elicitation/create": { params: T.ElicitRequestParams; paramsRequired: true; result: T.ElicitResult };');
@@ -102,8 +100,7 @@ describe("2026-07-28", () => {
   });
 
   it("renders nothing of it for 2025-11-25", async () => {
-    const { doc, model, policy } = await modelRevision("2025-11-25", { cacheDir: TEST_CACHE_DIR });
-    const files = await renderRevision(doc, model, policy, "inline");
+    const files = await renderRevision(finishModel(await modelRevision("2025-11-25", { cacheDir: TEST_CACHE_DIR })), { layout: "inline" });
     for (const name of ["catalog.ts", "server.ts", "client.ts"]) {
       expect(files.get(name)).not.toMatch(/InputRequest(Map|Method)|InputRequiredMethod|INPUT_REQUIRED|mrtr\.js|requestState/);
     }
@@ -160,7 +157,7 @@ describe("the fixture mrtr-inputs.json", () => {
 
   it("renders a catalog and server that type-check under the strictest options", async () => {
     const policy = policyFor("test-rev");
-    const files = await renderRevision(doc, model, policy, "inline");
+    const files = await renderRevision(finishModel({ doc, model, policy }), { layout: "inline" });
     expect(files.get("catalog.ts")).toContain('export type InputRequiredMethod = "jobs/run";');
     expect(files.get("catalog.ts")).toContain('  "peek/list": { params: NonNullable<T.PeekRequest["params"]>; paramsRequired: false; result: T.PeekingResult };');
     const sources: Record<string, string> = {};
@@ -169,9 +166,10 @@ describe("the fixture mrtr-inputs.json", () => {
   });
 
   it("gives catalogView no block without the facts", () => {
-    const rules = rulesView(doc, model, policyFor("test-rev"));
-    expect(catalogView(model, rules).inputRequired).toBeNull();
-    expect(catalogView(model, rules, facts).inputRequired?.methodType).toBe('"jobs/run"');
+    const finished = finishModel({ doc, model, policy: policyFor("test-rev") });
+    expect(finished.inputRequests).toEqual(facts);
+    expect(catalogView({ ...finished, inputRequests: null }).inputRequired).toBeNull();
+    expect(catalogView(finished).inputRequired?.methodType).toBe('"jobs/run"');
   });
 });
 

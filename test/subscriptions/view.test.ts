@@ -1,5 +1,5 @@
 /**
- * The SUBSCRIPTIONS table the generator emits (generator/emit/subscriptions-view.ts): the spec's
+ * The SUBSCRIPTIONS table the generator emits (generator/model/subscriptions.ts): the spec's
  * facts, checked against each revision's schema; emitted, with the Subscriptions hub, only where
  * the revision has subscriptions/listen.
  */
@@ -7,10 +7,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { StubgenError } from "../../generator/errors.js";
-import { subscriptionsView } from "../../generator/emit/subscriptions-view.js";
 import { readSchemaDocument } from "../../generator/load/schema-document.js";
 import { buildModel } from "../../generator/model/model.js";
 import { policyFor } from "../../generator/model/policy.js";
+import { subscriptionTable } from "../../generator/model/subscriptions.js";
 import { REVISIONS, TEST_CACHE_DIR, TEST_OUT_DIR } from "../helpers/schemas.js";
 import { SUBSCRIPTIONS } from "../generated/2026-07-28/index.js";
 
@@ -21,12 +21,12 @@ function viewOf(revision: string, edit: (defs: Record<string, Record<string, unk
   const json = JSON.parse(schemaText(revision)) as { $defs: Record<string, Record<string, unknown>> };
   edit(json.$defs);
   const doc = readSchemaDocument(JSON.stringify(json), `${revision}.json`);
-  return subscriptionsView(doc, buildModel(doc, { revision, policy: policyFor(revision) }));
+  return subscriptionTable(doc, buildModel(doc, { revision, policy: policyFor(revision) }));
 }
 
 const props = (defs: Record<string, Record<string, unknown>>, name: string) => defs[name]!["properties"] as Record<string, Record<string, unknown>>;
 
-describe("subscriptionsView", () => {
+describe("subscriptionTable", () => {
   it("2026-07-28: the four kinds of SubscriptionFilter, their notifications and capabilities; the result's resultType", () => {
     expect(viewOf("2026-07-28")).toEqual({
       listen: "subscriptions/listen",

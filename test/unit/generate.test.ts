@@ -1,6 +1,6 @@
 /**
  * The programmatic entry points build scripts call (generator/generate.ts `generate`, `catalog`,
- * `modelRevision`, and generator/diff/load.ts `diff`), run in-process on the fixture schemas and
+ * generator/model/revision.ts `modelRevision`, and generator/diff/load.ts `diff`), run in-process on the fixture schemas and
  * on the cached published ones. The CLI tests (test/cli) cover the same rules through a spawned
  * process; these pin what the API returns and writes, and let mutation testing see the code.
  */
@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { diff } from "../../generator/diff/load.js";
-import { catalog, checkExtensions, checkOutputLabels, generate, modelRevision, selectRevisions } from "../../generator/generate.js";
+import { catalog, checkOutputLabels, generate, selectRevisions } from "../../generator/generate.js";
+import { checkExtensions, modelRevision } from "../../generator/model/revision.js";
 import { readManifest } from "../../generator/load/schema-source.js";
 import { TEST_CACHE_DIR } from "../helpers/schemas.js";
 import { catchStubgenError, fixturePath, rejectionOf } from "./support.js";

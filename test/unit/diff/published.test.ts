@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { setUpPerTest } from "../../helpers/per-test.js";
 import { diffRevisions } from "../../../generator/diff/diff.js";
 import type { RevisionDiff } from "../../../generator/diff/types.js";
-import { modelRevision } from "../../../generator/generate.js";
+import { modelRevision } from "../../../generator/model/revision.js";
 import { TEST_CACHE_DIR } from "../../helpers/schemas.js";
 
 async function diffPublished(from: string, to: string): Promise<RevisionDiff> {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { setUpPerTest } from "../../helpers/per-test.js";
-import { buildModel, type SchemaModel } from "../../../generator/model/model.js";
+import { buildModel } from "../../../generator/model/model.js";
 import { policyFor } from "../../../generator/model/policy.js";
+import { finishModel, type RevisionModel } from "../../../generator/model/revision.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
 import { catalogView, REEXPORTED_RUNTIME_FILES, renderRevision, renderRuntime, runtimeHeader, RUNTIME_FILES, type FileSet } from "../../../generator/emit/render.js";
-import { rulesView } from "../../../generator/emit/rules-view.js";
 import type { SchemaDocument } from "../../../generator/load/schema-document.js";
 import { loadFixture, typecheckInMemory } from "../support.js";
 
@@ -16,15 +16,14 @@ const FIXTURES = ["draft07-lifecycle.json", "2020-12-inline.json", "2020-12-task
 const REVISION = "test-rev";
 const policy = policyFor(REVISION);
 
-const modelOf = (doc: SchemaDocument): SchemaModel => buildModel(doc, { revision: REVISION, policy });
+const modelOf = (doc: SchemaDocument): RevisionModel => finishModel({ doc, model: buildModel(doc, { revision: REVISION, policy }), policy });
 
 describe("catalogView", () => {
   const doc = loadFixture("draft07-lifecycle.json");
   // In setUpPerTest, not in the describe body, so mutation testing sees it (test/helpers/per-test.ts).
   let view: ReturnType<typeof catalogView>;
   setUpPerTest(() => {
-    const model = modelOf(doc);
-    view = catalogView(model, rulesView(doc, model, policy));
+    view = catalogView(modelOf(doc));
   });
   const map = (name: string) => {
     const found = view.maps.find((m) => m.name === name);
@@ -58,7 +57,7 @@ describe("renderRevision (runtime inline)", () => {
   setUpPerTest(async () => {
     for (const fixture of FIXTURES) {
       const doc = loadFixture(fixture);
-      rendered.set(fixture, { doc, files: await renderRevision(doc, modelOf(doc), policy, "inline") });
+      rendered.set(fixture, { doc, files: await renderRevision(modelOf(doc), { layout: "inline" }) });
     }
   });
 
@@ -87,7 +86,7 @@ describe("renderRevision (runtime inline)", () => {
 
   it("is deterministic", async () => {
     const doc = loadFixture("2020-12-inline.json");
-    const again = await renderRevision(doc, modelOf(doc), policy, "inline");
+    const again = await renderRevision(modelOf(doc), { layout: "inline" });
     expect(again).toEqual(rendered.get("2020-12-inline.json")!.files);
   });
 
@@ -145,7 +144,7 @@ describe("renderRevision (runtime shared)", () => {
   setUpPerTest(async () => {
     for (const fixture of FIXTURES) {
       const doc = loadFixture(fixture);
-      rendered.set(fixture, await renderRevision(doc, modelOf(doc), policy, "shared"));
+      rendered.set(fixture, await renderRevision(modelOf(doc), { layout: "shared" }));
     }
   });
 
@@ -161,7 +160,7 @@ describe("renderRevision (runtime shared)", () => {
 
   it("imports the runtime from ../runtime/ and differs from the inline rendering in those specifiers only", async () => {
     const doc = loadFixture("2020-12-tasks.json");
-    const inline = await renderRevision(doc, modelOf(doc), policy, "inline");
+    const inline = await renderRevision(modelOf(doc), { layout: "inline" });
     for (const [name, text] of rendered.get("2020-12-tasks.json")!) {
       if (REEXPORTED_RUNTIME_FILES.some((f) => `${f}.ts` === name)) continue;
       expect(text.replaceAll('"../runtime/', '"./'), name).toBe(inline.get(name));

@@ -7,10 +7,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { setUpPerTest } from "../../helpers/per-test.js";
-import { lifecycleView } from "../../../generator/emit/lifecycle-view.js";
 import { renderRevision, renderRuntime, type FileSet } from "../../../generator/emit/render.js";
 import { buildModel } from "../../../generator/model/model.js";
+import { lifecycleModel } from "../../../generator/model/lifecycle.js";
 import { policyFor } from "../../../generator/model/policy.js";
+import { finishModel } from "../../../generator/model/revision.js";
 import { docFrom, loadFixture, request, typecheckInMemory } from "../support.js";
 
 const policy = policyFor("fixture");
@@ -19,7 +20,7 @@ describe("a result union in the generated output (result-responses.json)", () =>
   let files: FileSet;
   setUpPerTest(async () => {
     const doc = loadFixture("result-responses.json");
-    files = await renderRevision(doc, buildModel(doc, { revision: "fixture", policy }), policy, "shared");
+    files = await renderRevision(finishModel({ doc, model: buildModel(doc, { revision: "fixture", policy }), policy }), { layout: "shared" });
   });
 
   it("writes the union into METHODS (as text) and ClientRequestMap (as a type)", () => {
@@ -96,7 +97,7 @@ describe("the default server/discover handler when the discover result is a unio
     });
     const model = buildModel(doc, { revision: "r", policy: policyFor("r") });
     expect(model.methods.find((m) => m.method === "server/discover")?.results).toEqual(["InputRequiredResult", "DiscoveryInfo"]);
-    expect(lifecycleView(doc, model)).toEqual({
+    expect(lifecycleModel(doc, model)).toEqual({
       kind: "discover",
       method: "server/discover",
       result: "DiscoveryInfo",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildModel } from "../../../generator/model/model.js";
 import { policyFor, type RevisionPolicy } from "../../../generator/model/policy.js";
-import { rulesView } from "../../../generator/emit/rules-view.js";
+import { revisionRules } from "../../../generator/model/rules.js";
 import { catchStubgenError, docFrom, request } from "../support.js";
 
 const STATELESS = policyFor("2026-07-28");
@@ -18,10 +18,10 @@ const defs = (requestMeta: Record<string, unknown> | undefined) => ({
 });
 const view = (d: Record<string, unknown>, policy: RevisionPolicy = STATELESS) => {
   const doc = docFrom(d, { file: "rev.json" });
-  return rulesView(doc, buildModel(doc, { revision: "test", policy }), policy);
+  return revisionRules(doc, buildModel(doc, { revision: "test", policy }), policy);
 };
 
-describe("rulesView", () => {
+describe("revisionRules (generator/model/rules.ts)", () => {
   it("copies the policy when the schema agrees with it", () => {
     expect(view(defs(metaProps))).toEqual({
       cancellers: ["client"],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emitTypes } from "../../../generator/emit/emit-types.js";
-import { buildModel, checkDirectionUnions, formatTypeExpr, type MethodRecord, type SchemaModel, type TypeExpr } from "../../../generator/model/model.js";
+import { buildModel, checkDirectionUnions, type MethodRecord, type SchemaModel } from "../../../generator/model/model.js";
+import { formatTypeExpr, type TypeExpr } from "../../../generator/model/vocabulary.js";
 import { DEFAULT_POLICY, policyFor, type RevisionPolicy } from "../../../generator/model/policy.js";
 import type { SchemaDocument } from "../../../generator/load/schema-document.js";
 import { catchStubgenError, docFrom, loadFixture, request, typecheckInMemory } from "../support.js";

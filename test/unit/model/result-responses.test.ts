@@ -8,8 +8,9 @@
 import { describe, expect, it } from "vitest";
 import { setUpPerTest } from "../../helpers/per-test.js";
 import { catalogJson } from "../../../generator/model/catalog-data.js";
-import { modelRevision } from "../../../generator/generate.js";
-import { buildModel, formatResult, type MethodRecord, type SchemaModel } from "../../../generator/model/model.js";
+import { modelRevision } from "../../../generator/model/revision.js";
+import { buildModel, type MethodRecord, type SchemaModel } from "../../../generator/model/model.js";
+import { formatResult } from "../../../generator/model/vocabulary.js";
 import { policyFor } from "../../../generator/model/policy.js";
 import { REVISIONS, TEST_CACHE_DIR } from "../../helpers/schemas.js";
 import { loadFixture } from "../support.js";

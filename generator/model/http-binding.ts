@@ -1,9 +1,10 @@
 /**
  * What the generated Streamable HTTP server (templates/runtime/http-server.ts) needs to know of
- * a revision, as data for the server facade (`HTTP_RULES` in server.ts). Only revisions with the
- * stateless HTTP binding get it (2026-07-28 and later: every request carries its protocol version
- * and client capabilities in `_meta`, and the schema defines the transport's errors); for the
- * others the view is null and the server has no `httpBinding`.
+ * a revision, as data for the server facade (`HTTP_RULES` in server.ts, rendered by
+ * emit/facade-view.ts). Only revisions with the stateless HTTP binding get it (2026-07-28 and
+ * later: every request carries its protocol version and client capabilities in `_meta`, and the
+ * schema defines the transport's errors); for the others the binding is null and the server has
+ * no `httpBinding`.
  *
  * Read from the schema: the `_meta` keys a request MUST carry (`required` of the request `_meta`
  * definition), the error codes (the `const` code of HeaderMismatchError,
@@ -13,8 +14,8 @@
  * mirrors, and the tool methods `x-mcp-header` annotations belong to.
  */
 import { definition, deref, isSchemaNode, refName, type Located, type SchemaDocument, type SchemaNode } from "../load/schema-document.js";
-import type { SchemaModel } from "../model/model.js";
-import type { RevisionPolicy } from "../model/policy.js";
+import type { SchemaModel } from "./model.js";
+import type { RevisionPolicy } from "./policy.js";
 
 /**
  * The `Mcp-Name` header's source (Streamable HTTP, Standard Request Headers: "`params.name` or
@@ -46,7 +47,7 @@ const ERRORS = {
 /** The result `_meta` definition, and the definition its server-identity key refers to. */
 const RESULT_META = { type: "ResultMetaObject", identity: "Implementation" } as const;
 
-export interface HttpView {
+export interface HttpBinding {
   /** `_meta` keys every request MUST carry. */
   readonly requiredMeta: readonly string[];
   /** Method → the params field `Mcp-Name` mirrors. */
@@ -95,7 +96,7 @@ function paramsFields(doc: SchemaDocument, typeName: string | null): ReadonlySet
 }
 
 /** The HTTP binding facts of a revision, or null when it has no stateless HTTP binding. Pure. */
-export function httpView(doc: SchemaDocument, model: SchemaModel, policy: RevisionPolicy): HttpView | null {
+export function httpBinding(doc: SchemaDocument, model: SchemaModel, policy: RevisionPolicy): HttpBinding | null {
   const headerMismatch = errorCode(doc, ERRORS.headerMismatch);
   const unsupportedProtocolVersion = errorCode(doc, ERRORS.unsupportedProtocolVersion);
   if (policy.requestMeta === null || headerMismatch === null || unsupportedProtocolVersion === null) return null;

@@ -7,7 +7,7 @@
  * has (a capability its `ServerCapabilities` declares, methods its `ClientRequest` lists).
  */
 import { definition, deref, isSchemaNode, type SchemaDocument } from "../load/schema-document.js";
-import type { SchemaModel } from "../model/model.js";
+import type { SchemaModel } from "./model.js";
 
 /** A server capability and the client requests whose handlers imply it. */
 export interface CapabilityRule {
@@ -58,7 +58,7 @@ const LIFECYCLE_METHODS = [
   },
 ] as const;
 
-export interface LifecycleView {
+export interface LifecycleModel {
   readonly kind: "initialize" | "discover";
   readonly method: string;
   /** The result type's name in types.ts. */
@@ -76,7 +76,7 @@ function propertiesOf(doc: SchemaDocument, name: string): ReadonlySet<string> {
 }
 
 /** The default lifecycle handler of the generated server, or null when the schema has neither request. Pure. */
-export function lifecycleView(doc: SchemaDocument, model: SchemaModel): LifecycleView | null {
+export function lifecycleModel(doc: SchemaDocument, model: SchemaModel): LifecycleModel | null {
   const clientRequests = new Set(model.methods.filter((m) => m.kind === "request" && m.from.includes("client")).map((m) => m.method));
   const declared = propertiesOf(doc, "ServerCapabilities");
   for (const { method, kind, fills } of LIFECYCLE_METHODS) {

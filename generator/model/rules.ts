@@ -1,11 +1,11 @@
 import { StubgenError } from "../errors.js";
 import { join } from "../load/json-pointer.js";
-import type { SchemaModel } from "../model/model.js";
-import type { RequestMetaPolicy, RevisionPolicy } from "../model/policy.js";
+import type { SchemaModel } from "./model.js";
+import type { RequestMetaPolicy, RevisionPolicy } from "./policy.js";
 import { definition, isSchemaNode, type SchemaDocument } from "../load/schema-document.js";
 
-/** The RULES constant of catalog.ts: the runtime's copy of the revision policy. */
-export type RulesView = Pick<
+/** The revision policy as the generated runtime reads it (the RULES constant of catalog.ts), checked against the schema. */
+export type RevisionRules = Pick<
   RevisionPolicy,
   "cancellers" | "endableByReceiver" | "longLived" | "cancelByClosingStream" | "defaultTimeoutMs" | "defaultMaxTotalTimeoutMs"
 > & { readonly requestMeta: Omit<RequestMetaPolicy, "type"> | null };
@@ -16,7 +16,7 @@ export type RulesView = Pick<
  * names must be a request of the schema: a revision whose schema disagrees with the table is
  * an error, never silently different stubs. Pure.
  */
-export function rulesView(doc: SchemaDocument, model: SchemaModel, policy: RevisionPolicy): RulesView {
+export function revisionRules(doc: SchemaDocument, model: SchemaModel, policy: RevisionPolicy): RevisionRules {
   const requests = new Set(model.methods.filter((m) => m.kind === "request").map((m) => m.method));
   for (const [field, methods] of [
     ["endableByReceiver", policy.endableByReceiver],
@@ -27,7 +27,7 @@ export function rulesView(doc: SchemaDocument, model: SchemaModel, policy: Revis
       throw new StubgenError(`the ${model.revision} policy names ${unknown} in ${field}, but the schema has no such request`, { file: doc.file });
     }
   }
-  let requestMeta: RulesView["requestMeta"] = null;
+  let requestMeta: RevisionRules["requestMeta"] = null;
   if (policy.requestMeta !== null) {
     const { type, ...keys } = policy.requestMeta;
     const def = definition(doc, type);
