@@ -5,7 +5,8 @@ import { TOOL_VERSION } from "../project.js";
 import { loadRuntimeSources, RUNTIME_SOURCE_DIR, templates, type Template } from "./templates.js";
 import { RUNTIME_DIR, type RuntimeLayout } from "./output-options.js";
 import type { RevisionPolicy } from "../model/policy.js";
-import { facadeView } from "./facade-view.js";
+import { clientView } from "./client-view.js";
+import { serverView } from "./server-view.js";
 import { rulesView, type RulesView } from "./rules-view.js";
 import { lifecycleView } from "./lifecycle-view.js";
 import { subscriptionsTemplateView, subscriptionsView } from "./subscriptions-view.js";
@@ -105,7 +106,7 @@ export function catalogView(model: SchemaModel, rules: RulesView, input: InputRe
  * The revision-independent runtime: `templates/runtime/<name>.ts`, plain TypeScript that tsc
  * checks in place, copied into the output as `<name>.ts` with a generated header.
  */
-export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http", "http-client", "http-session-client", "tasks"] as const;
+export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http", "http-client", "http-session-client", "tasks", "facade", "client-facade", "server-facade"] as const;
 
 /**
  * Runtime modules imported by path from a revision folder rather than through its index.ts
@@ -188,8 +189,8 @@ export async function renderRevision(
     ["types.ts", render("types.ts", { body })],
     ["catalog.ts", render("catalog.ts", catalogView(model, rules, input))],
     ...runtimePart,
-    ["client.ts", render("facade.ts", { ...facadeView(model, policy, "client"), answersInput: input !== null })],
-    ["server.ts", render("facade.ts", { ...facadeView(model, policy, "server", lifecycleView(doc, model), httpView(doc, model, policy), input?.missingCapabilityCode ?? null), subscriptions, inputRequired: input !== null })],
+    ["client.ts", render("client.ts", clientView(model, policy, input !== null))],
+    ["server.ts", render("server.ts", serverView(model, policy, lifecycleView(doc, model), httpView(doc, model, policy), subscriptions, input?.missingCapabilityCode ?? null, input !== null))],
     ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, httpView(doc, model, policy) !== null), inputRequired: input !== null, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
   ]);
 }
