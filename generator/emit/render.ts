@@ -106,7 +106,7 @@ export function catalogView(model: SchemaModel, rules: RulesView, input: InputRe
  * The revision-independent runtime: `templates/runtime/<name>.ts`, plain TypeScript that tsc
  * checks in place, copied into the output as `<name>.ts` with a generated header.
  */
-export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http", "http-client", "http-session-client", "tasks", "facade", "client-facade", "server-facade"] as const;
+export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http", "http-client", "http-session-client", "tasks", "facade", "client-facade", "client-tasks", "server-facade"] as const;
 
 /**
  * Runtime modules imported by path from a revision folder rather than through its index.ts

@@ -1,14 +1,14 @@
 // The behaviour of the generated McpClient (client.ts keeps only its typed shell): the `_meta`
 // every request carries where the lifecycle is stateless, answering InputRequiredResult through
-// the handlers (multi round-trip requests) and task handles becoming ClientTasks (the Tasks
-// extension). All of it is driven by the revision's data, a ClientDescriptor that client.ts
-// renders from the catalog, and is type-checked here, in place, rather than after generation.
+// the handlers (multi round-trip requests). All of it is driven by the revision's data, a
+// ClientDescriptor that client.ts renders from the catalog, and is type-checked here, in place,
+// rather than after generation. Task handles (the Tasks extension) are client-tasks.ts's, which
+// only a client with the extension imports.
 
 import type { Endpoint, EndpointOptions } from "./endpoint.js";
 import { untypedHandlers, untypedNotificationHandlers } from "./facade.js";
 import type { InputRequiredRules } from "./mrtr.js";
-import type { CancellationEvent, JsonObject, Logger, RequestOptions } from "./protocol.js";
-import { ClientTask, isTaskHandle, type TaskRequester } from "./tasks.js";
+import type { CancellationEvent, JsonObject, Logger } from "./protocol.js";
 
 /** One revision's client, as data: everything the runtime needs to know of it (client.ts's CLIENT). */
 export interface ClientDescriptor {
@@ -89,31 +89,4 @@ export function clientEndpointOptions(client: ClientDescriptor, options: ClientF
           },
         }),
   };
-}
-
-/**
- * The request of the Tasks extension that carries a task's inputResponses (SEP-2663): named in an
- * InputRequiredError when a task's input requests cannot be answered.
- */
-const TASK_INPUT_REQUEST = "tasks/update";
-
-/** What a ClientTask needs of the client (TaskRequester): its endpoint's requests and input answering. */
-export function taskRequester(endpoint: Pick<Endpoint, "request" | "answerInputRequests">, options: Pick<ClientFacadeOptions, "onError">): TaskRequester {
-  return {
-    request: (method, params, requestOptions) => endpoint.request(method, params, requestOptions),
-    answerInput: (inputRequests, signal) => endpoint.answerInputRequests(TASK_INPUT_REQUEST, inputRequests, signal),
-    onError: (error) => options.onError?.(error instanceof Error ? error : new Error(String(error))),
-  };
-}
-
-/**
- * A result that is a task handle (Tasks extension, `resultType: "task"`) becomes a ClientTask.
- * From here the request is over: notifications/cancelled no longer applies, and aborting the
- * call's signal sends the cancel request instead (unless `afterTask: "detach"`).
- */
-export function asTask(requester: TaskRequester, result: unknown, options: RequestOptions | undefined): unknown {
-  if (!isTaskHandle(result)) return result;
-  const task = new ClientTask(requester, result);
-  if (options?.afterTask !== "detach") task.bindSignal(options?.signal);
-  return task;
 }

@@ -3,13 +3,15 @@
 // (initialize or server/discover), and how the server's options become the endpoint's. All of it
 // is driven by the revision's data, a ServerDescriptor that server.ts renders from the catalog
 // and the schema, and is type-checked here, in place, rather than after generation.
+//
+// It loads no feature module (HTTP, tasks, multi round-trip requests; of mrtr.ts it takes types
+// only): what a revision has of them comes in through its descriptor, so that the server of a
+// revision without them neither loads nor type-checks them (test/vendoring/strict-flags.test.ts).
 
 import type { EndpointOptions } from "./endpoint.js";
 import { untypedHandlers, untypedNotificationHandlers } from "./facade.js";
-import type { HttpBinding } from "./http-server.js";
-import { createInputRequired, type InputRequiredRules, type RequestStateOptions } from "./mrtr.js";
+import type { InputRequiredHook, InputRequiredRules, RequestStateOptions } from "./mrtr.js";
 import type { CancellationEvent, JsonObject, Logger } from "./protocol.js";
-import { TASKS_EXTENSION, type TaskManager } from "./tasks.js";
 
 /**
  * A server capability and the client requests whose handlers imply it (Lifecycle, Capability
@@ -37,7 +39,7 @@ export interface LifecycleRule {
 }
 
 /** One revision's server, as data: everything the runtime needs to know of it (server.ts's SERVER). */
-export interface ServerDescriptor {
+export interface ServerDescriptor<Http extends object | null = object | null> {
   /** The revision the server was generated from (the catalog's REVISION). */
   readonly revision: string;
   /** The default lifecycle handler; null: the schema has neither request, the server has no default. */
@@ -46,14 +48,32 @@ export interface ServerDescriptor {
   readonly capabilities: readonly CapabilityRule[];
   /** The result `_meta` key under which the server identifies itself in every result; null: none. */
   readonly serverInfoMetaKey: string | null;
-  /** What the Streamable HTTP server needs of this revision besides the versions; null: no HTTP binding. */
-  readonly http: Omit<HttpBinding, "revision" | "supportedVersions"> | null;
+  /**
+   * What the Streamable HTTP server needs of this revision besides the versions (HttpBinding
+   * without `revision` and `supportedVersions`, checked where server.ts writes it); null: no HTTP binding.
+   */
+  readonly http: Http;
   /** subscriptions/listen (the catalog's SUBSCRIPTIONS), served from the `subscriptions` option; null: none. */
   readonly subscriptions: { readonly listen: string } | null;
-  /** The Tasks extension (io.modelcontextprotocol/tasks), served from the `tasks` option; null: not merged. */
-  readonly tasks: { readonly cancelRequest: string; readonly missingCapabilityCode: number } | null;
-  /** Multi round-trip requests (the catalog's INPUT_REQUIRED): ctx.input of the handlers; null: none. */
-  readonly inputRequired: InputRequiredRules | null;
+  /**
+   * The Tasks extension, served from the `tasks` option: its identifier (the key under
+   * `capabilities.extensions`, TASKS_EXTENSION), the request that cancels a task and the code a
+   * client that did not declare the extension is refused with; null: not merged.
+   */
+  readonly tasks: { readonly extension: string; readonly cancelRequest: string; readonly missingCapabilityCode: number } | null;
+  /**
+   * Multi round-trip requests: the catalog's INPUT_REQUIRED and mrtr.ts's createInputRequired,
+   * which makes ctx.input of the handlers and the checks around them; null: none.
+   */
+  readonly inputRequired: {
+    readonly rules: InputRequiredRules;
+    readonly create: (rules: InputRequiredRules, options?: RequestStateOptions) => InputRequiredHook;
+  } | null;
+}
+
+/** What the runtime needs of a task manager (TaskManager): the handlers of the extension's requests. */
+export interface TaskHandlerSource {
+  handlersFor(missingCapabilityCode: number): object;
 }
 
 /** What the runtime needs of a subscriptions hub (SubscriptionHub; the generated Subscriptions). */
@@ -81,7 +101,7 @@ export interface ServerFacadeOptions {
   readonly instructions?: string | undefined;
   readonly protocolVersions?: readonly string[] | undefined;
   readonly subscriptions?: CapabilityDeclaringHub | undefined;
-  readonly tasks?: Pick<TaskManager, "handlersFor"> | undefined;
+  readonly tasks?: TaskHandlerSource | undefined;
   readonly serverInfoInResults?: boolean | undefined;
   readonly requestState?: RequestStateOptions | undefined;
 }
@@ -124,7 +144,7 @@ export function advertisedCapabilities(server: ServerDescriptor, options: Server
   const capabilities = declaredCapabilities(server, options);
   if (server.tasks === null || options.tasks === undefined) return capabilities;
   const extensions = capabilities["extensions"] as JsonObject | undefined;
-  return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+  return { ...capabilities, extensions: { ...extensions, [server.tasks.extension]: {} } };
 }
 
 /** The protocol versions this server speaks, newest first (`protocolVersions`, default: its revision). */
@@ -206,14 +226,14 @@ export function serverEndpointOptions(server: ServerDescriptor, options: ServerF
     handlers: Object.keys(defaults).length === 0 ? untypedHandlers(options.handlers) : { ...untypedHandlers(defaults), ...untypedHandlers(options.handlers) },
     notificationHandlers: untypedNotificationHandlers(options.notificationHandlers),
     // ctx.input of the handlers that may answer InputRequiredResult, and the checks around them.
-    ...(server.inputRequired === null ? {} : { inputRequired: createInputRequired(server.inputRequired, options.requestState) }),
+    ...(server.inputRequired === null ? {} : { inputRequired: server.inputRequired.create(server.inputRequired.rules, options.requestState) }),
   };
 }
 
-/** The descriptor of a server with the Streamable HTTP binding (2026-07-28). */
-export type HttpServerDescriptor = ServerDescriptor & { readonly http: NonNullable<ServerDescriptor["http"]> };
-
-/** What createHttpHandler reads (McpServer.httpBinding): the revision's HTTP rules and the protocol versions served. */
-export function serverHttpBinding(server: HttpServerDescriptor, options: ServerFacadeOptions): HttpBinding {
+/** What createHttpHandler reads (McpServer.httpBinding, an HttpBinding): the revision's HTTP rules and the protocol versions served. */
+export function serverHttpBinding<Http extends object>(
+  server: ServerDescriptor<Http>,
+  options: ServerFacadeOptions,
+): Http & { readonly revision: string; readonly supportedVersions: readonly string[] } {
   return { ...server.http, revision: server.revision, supportedVersions: [...versionsOf(server, options)] };
 }

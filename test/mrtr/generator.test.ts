@@ -95,7 +95,7 @@ describe("2026-07-28", () => {
     expect(catalog).toContain("  missingCapabilityCode: -32021,");
     // The server's descriptor hands INPUT_REQUIRED to the runtime (server-facade.ts), which gives
     // the handlers ctx.input (createInputRequired) with the `requestState` option.
-    expect(files.get("server.ts")).toContain("  inputRequired: INPUT_REQUIRED,\n} satisfies ServerDescriptor;");
+    expect(files.get("server.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createInputRequired },\n} satisfies ServerDescriptor;");
     expect(files.get("server.ts")).toContain("requestState?: RequestStateOptions | undefined;");
     expect(files.get("server.ts")).toContain("ReceiverEndableMethod, InputRequestMap, InputRequiredMethod>");
     // The client answers input requests through its handlers (client-facade.ts: endpoint.ts answerInput), not ctx.input.

@@ -1,19 +1,12 @@
 /**
- * templates/runtime/client-facade.ts and facade.ts on their own, driven by hand-written
+ * templates/runtime/client-facade.ts, client-tasks.ts and facade.ts on their own, driven by hand-written
  * descriptors (what a generated client.ts renders as CLIENT): the request `_meta` of the
  * stateless lifecycle, the bound on multi round-trip retries, the endpoint options, task handles
  * becoming ClientTasks, and the method policy table built from the catalog's METHODS.
  */
 import { describe, expect, it } from "vitest";
-import {
-  asTask,
-  clientEndpointOptions,
-  clientRequestMeta,
-  DEFAULT_MAX_INPUT_ROUNDS,
-  maxInputRounds,
-  taskRequester,
-  type ClientDescriptor,
-} from "../../../templates/runtime/client-facade.js";
+import { clientEndpointOptions, clientRequestMeta, DEFAULT_MAX_INPUT_ROUNDS, maxInputRounds, type ClientDescriptor } from "../../../templates/runtime/client-facade.js";
+import { asTask, taskRequester } from "../../../templates/runtime/client-tasks.js";
 import { methodPolicies } from "../../../templates/runtime/facade.js";
 import { ClientTask, type TaskRequester } from "../../../templates/runtime/tasks.js";
 

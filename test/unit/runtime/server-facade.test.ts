@@ -18,9 +18,10 @@ import {
   serverHttpBinding,
   type CapabilityDeclaringHub,
   type CapabilityRule,
-  type HttpServerDescriptor,
   type ServerDescriptor,
 } from "../../../templates/runtime/server-facade.js";
+import type { HttpBinding } from "../../../templates/runtime/http-server.js";
+import { createInputRequired } from "../../../templates/runtime/mrtr.js";
 import { TaskManager, TASKS_EXTENSION } from "../../../templates/runtime/tasks.js";
 
 const RULES: readonly CapabilityRule[] = [
@@ -40,7 +41,7 @@ const INITIALIZE: ServerDescriptor = {
   inputRequired: null,
 };
 
-const DISCOVER: HttpServerDescriptor = {
+const DISCOVER: ServerDescriptor<Omit<HttpBinding, "revision" | "supportedVersions">> = {
   revision: "2026-07-28",
   lifecycle: { kind: "discover", method: "server/discover", serverInfoKey: "io.modelcontextprotocol/serverInfo" },
   capabilities: RULES,
@@ -52,7 +53,7 @@ const DISCOVER: HttpServerDescriptor = {
     errors: { headerMismatch: -32020, unsupportedProtocolVersion: -32022, missingRequiredClientCapability: -32021 },
   },
   subscriptions: { listen: "subscriptions/listen" },
-  tasks: { cancelRequest: "tasks/cancel", missingCapabilityCode: -32021 },
+  tasks: { extension: TASKS_EXTENSION, cancelRequest: "tasks/cancel", missingCapabilityCode: -32021 },
   inputRequired: null,
 };
 
@@ -122,6 +123,12 @@ describe("declared and advertised capabilities", () => {
     expect(advertisedCapabilities(DISCOVER, { tasks })).toEqual({ extensions: { [TASKS_EXTENSION]: {} } });
     expect(advertisedCapabilities({ ...DISCOVER, tasks: null }, { tasks })).toEqual({});
     expect(advertisedCapabilities(DISCOVER, {})).toEqual({});
+  });
+
+  it("the extension's key is the descriptor's, not the runtime's", () => {
+    const tasks = new TaskManager();
+    const renamed: ServerDescriptor = { ...DISCOVER, tasks: { extension: "x.example/tasks", cancelRequest: "tasks/cancel", missingCapabilityCode: -32021 } };
+    expect(advertisedCapabilities(renamed, { tasks })).toEqual({ extensions: { "x.example/tasks": {} } });
   });
 });
 
@@ -227,8 +234,12 @@ describe("serverEndpointOptions", () => {
 
   it("adds ctx.input only where the revision has multi round-trip requests", () => {
     expect(serverEndpointOptions(DISCOVER, {}).inputRequired).toBeUndefined();
-    const inputRequired = { methods: ["tools/call"], capabilitiesMetaKey: null, missingCapabilityCode: null, inputs: {}, schemas: {} };
-    expect(serverEndpointOptions({ ...DISCOVER, inputRequired }, {}).inputRequired).toBeDefined();
+    const rules = { methods: ["tools/call"], capabilitiesMetaKey: null, missingCapabilityCode: null, inputs: {}, schemas: {} };
+    const made: unknown[] = [];
+    const state = { key: "k".repeat(32) };
+    const hook = serverEndpointOptions({ ...DISCOVER, inputRequired: { rules, create: (r, o) => (made.push([r, o]), createInputRequired(r, o)) } }, { requestState: state }).inputRequired;
+    expect(hook).toBeDefined();
+    expect(made).toEqual([[rules, state]]);
   });
 });
 
