@@ -2,8 +2,6 @@ import { StubgenError } from "../errors.js";
 import type { MethodRecord, SchemaModel } from "../model/model.js";
 import { formatResult, formatTypeExpr, type Side } from "../model/vocabulary.js";
 import type { RevisionPolicy } from "../model/policy.js";
-import type { HttpBinding } from "../model/http-binding.js";
-import type { LifecycleModel } from "../model/lifecycle.js";
 
 /** Members of the generated McpClient/McpServer classes that a method name must not shadow. */
 const RESERVED = new Set(["connect", "close", "request", "notify", "inFlight", "openConnection", "httpBinding", "constructor"]);
@@ -37,12 +35,16 @@ function docLines(record: MethodRecord): string {
   return text.map((line) => `   *${line ? ` ${line.replace(/\*\//g, "*\\/")}` : ""}`).join("\n");
 }
 
+/** The extension whose runtime module is the Tasks extension (templates/runtime/tasks.ts), if merged. */
+export function tasksExtension(model: SchemaModel) {
+  return (model.extensions ?? []).find((ext) => ext.policy.runtime === "tasks" && ext.policy.cancelRequest !== null);
+}
+
 /**
- * The view of templates/runtime/facade.ts.hbs for one side. Pure. `lifecycle` (server side) is
- * the default initialize / server/discover handler the server gets (model/lifecycle.ts); `http`
- * (server side) what its Streamable HTTP binding needs (model/http-binding.ts), null where it has none.
+ * What client.ts.hbs and server.ts.hbs share (partials/facade-methods.hbs, partials/facade-options.hbs):
+ * the typed method of each request the side sends, the map names and the timeouts. Pure.
  */
-export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side, lifecycle: LifecycleModel | null = null, http: HttpBinding | null = null, missingCapabilityCode: number | null = null) {
+export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side) {
   const peer: Side = side === "client" ? "server" : "client";
   const cap = (s: Side) => s[0]!.toUpperCase() + s.slice(1);
   const requests = model.methods.filter((m) => m.kind === "request" && m.from.includes(side));
@@ -54,7 +56,7 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
   };
   // Tasks extension: the requests a server may answer with a task handle, and what the handle's
   // ClientTask resolves to (the request's other results, InputRequiredResult aside).
-  const taskRuntime = (model.extensions ?? []).find((ext) => ext.policy.runtime === "tasks" && ext.policy.cancelRequest !== null);
+  const taskRuntime = tasksExtension(model);
   const becomesTask = (m: MethodRecord) => {
     const handles = taskRuntime?.policy.widenedResults[m.method]?.map((w) => w.type) ?? [];
     if (side !== "client" || handles.length === 0 || m.results === null) return null;
@@ -62,12 +64,6 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     const final = others.filter((r) => r !== "InputRequiredResult");
     return { results: formatResult(others, "T.")!, task: `ClientTask<${formatResult(final.length > 0 ? final : ["Result"], "T.")}>` };
   };
-  if (taskRuntime !== undefined && side === "server" && missingCapabilityCode === null) {
-    throw new StubgenError(
-      `the ${taskRuntime.id} extension refuses its requests to clients that did not declare it with MissingRequiredClientCapabilityError, which this revision's schema does not define`,
-      { file: taskRuntime.file },
-    );
-  }
   const names = new Map<string, string>();
   const methods = requests.map((m) => {
     const name = methodName(m);
@@ -93,7 +89,6 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
   return {
     side,
     peer,
-    className: side === "client" ? "McpClient" : "McpServer",
     out: `${cap(side)}RequestMap`,
     in: `${cap(peer)}RequestMap`,
     outN: `${cap(side)}NotificationMap`,
@@ -102,24 +97,8 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     taskMethods,
     taskMethodType: taskMethods.map((m) => JSON.stringify(m)).join(" | "),
     taskResult: model.definitions.includes(policy.taskResultType) ? policy.taskResultType : "Result",
-    tasks: taskRuntime === undefined ? null : { cancelRequest: taskRuntime.policy.cancelRequest, missingCapabilityCode },
     fillsMeta,
     defaultTimeoutMs: policy.defaultTimeoutMs,
     defaultMaxTotalTimeoutMs: policy.defaultMaxTotalTimeoutMs,
-    requestMeta: fillsMeta ? policy.requestMeta : null,
-    lifecycle: side === "server" ? lifecycle : null,
-    isServer: side === "server",
-    http: side === "server" ? http : null,
-    /** The result `_meta` key the server identifies itself under, where it has the `serverInfo` option. */
-    serverInfoMetaKey: side === "server" && http !== null && lifecycle !== null && lifecycle.kind === "discover" ? http.serverInfoMetaKey : null,
-    lifecycleInitialize: lifecycle?.kind === "initialize",
-    serverInfoType:
-      lifecycle === null
-        ? null
-        : lifecycle.kind === "initialize"
-          ? `T.${lifecycle.result}["serverInfo"]`
-          : model.definitions.includes("Implementation")
-            ? "T.Implementation"
-            : null,
   };
 }

@@ -4,8 +4,9 @@ import { formatResult, formatTypeExpr, type MethodKind, type Side } from "../mod
 import { TOOL_VERSION } from "../project.js";
 import { loadRuntimeSources, RUNTIME_SOURCE_DIR, templates, type Template } from "./templates.js";
 import { RUNTIME_DIR, type RuntimeLayout } from "./output-options.js";
-import { facadeView } from "./facade-view.js";
 import type { RevisionRules } from "../model/rules.js";
+import { clientView } from "./client-view.js";
+import { serverView } from "./server-view.js";
 import { subscriptionsTemplateView } from "./subscriptions-view.js";
 import { constType } from "./const-type.js";
 import type { InputRequestsModel } from "../model/input-requests.js";
@@ -103,7 +104,7 @@ export function catalogView(model: RevisionModel) {
  * The revision-independent runtime: `templates/runtime/<name>.ts`, plain TypeScript that tsc
  * checks in place, copied into the output as `<name>.ts` with a generated header.
  */
-export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http", "http-client", "http-session-client", "tasks"] as const;
+export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http", "http-client", "http-session-client", "tasks", "facade", "client-facade", "client-tasks", "server-facade"] as const;
 
 /**
  * Runtime modules imported by path from a revision folder rather than through its index.ts
@@ -183,8 +184,8 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
     ["types.ts", render("types.ts", { body })],
     ["catalog.ts", render("catalog.ts", catalogView(model))],
     ...runtimePart,
-    ["client.ts", render("facade.ts", { ...facadeView(model, model.policy, "client"), answersInput: input !== null })],
-    ["server.ts", render("facade.ts", { ...facadeView(model, model.policy, "server", model.lifecycle, model.http, input?.missingCapabilityCode ?? null), subscriptions, inputRequired: input !== null })],
+    ["client.ts", render("client.ts", clientView(model, model.policy, input !== null))],
+    ["server.ts", render("server.ts", serverView(model, model.policy, model.lifecycle, model.http, subscriptions, input?.missingCapabilityCode ?? null, input !== null))],
     ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, model.http !== null), inputRequired: input !== null, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
   ]);
 }

@@ -1,5 +1,5 @@
 /**
- * The SUBSCRIPTIONS table (model/subscriptions.ts) as facade.ts.hbs and index.ts.hbs render it:
+ * The SUBSCRIPTIONS table (model/subscriptions.ts) as server.ts.hbs and index.ts.hbs render it:
  * the table, its `as const` type and the unions of its notifications and filter fields.
  */
 import type { RevisionModel } from "../model/revision.js";

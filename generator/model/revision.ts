@@ -56,7 +56,7 @@ export interface RevisionModel extends SchemaModel {
   readonly rules: RevisionRules;
   /** The server's default initialize / server/discover handler; null: none. */
   readonly lifecycle: LifecycleModel | null;
-  /** The stateless Streamable HTTP binding (HTTP_RULES of server.ts); null: the revision has none. */
+  /** The stateless Streamable HTTP binding (`SERVER.http` of server.ts); null: the revision has none. */
   readonly http: HttpBinding | null;
   /** subscriptions/listen (SUBSCRIPTIONS of server.ts); null: the revision has none. */
   readonly subscriptions: SubscriptionTable | null;

@@ -199,7 +199,7 @@ describe("generate --all", () => {
     }
     expect(files.every((f) => [...REVISIONS, "runtime"].some((rev) => f.startsWith(`${rev}/`)))).toBe(true);
     // one copy of the runtime, shared: the revision folders hold none of it but the stdio re-export
-    expect(wrote.get("OUT/runtime")).toEqual(["endpoint.ts", "http-client.ts", "http-server.ts", "http-session-client.ts", "in-memory.ts", "incoming.ts", "mcpx.ts", "mrtr.ts", "node-http.ts", "outgoing.ts", "protocol.ts", "stdio.ts", "subscriptions.ts", "tasks.ts", "typed.ts"]);
+    expect(wrote.get("OUT/runtime")).toEqual(["client-facade.ts", "client-tasks.ts", "endpoint.ts", "facade.ts", "http-client.ts", "http-server.ts", "http-session-client.ts", "in-memory.ts", "incoming.ts", "mcpx.ts", "mrtr.ts", "node-http.ts", "outgoing.ts", "protocol.ts", "server-facade.ts", "stdio.ts", "subscriptions.ts", "tasks.ts", "typed.ts"]);
     expect(stagingLeftovers(cwd)).toEqual([]);
   });
 });

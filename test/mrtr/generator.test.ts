@@ -91,11 +91,14 @@ describe("2026-07-28", () => {
     expect(catalog).toContain('export type InputRequiredMethod = "prompts/get" | "resources/read" | "tools/call";');
     expect(catalog).toContain('  capabilitiesMetaKey: "io.modelcontextprotocol/clientCapabilities",');
     expect(catalog).toContain("  missingCapabilityCode: -32021,");
-    expect(files.get("server.ts")).toContain("inputRequired: createInputRequired(INPUT_REQUIRED, options.requestState),");
+    // The server's descriptor hands INPUT_REQUIRED to the runtime (server-facade.ts), which gives
+    // the handlers ctx.input (createInputRequired) with the `requestState` option.
+    expect(files.get("server.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createInputRequired },\n} satisfies ServerDescriptor;");
+    expect(files.get("server.ts")).toContain("requestState?: RequestStateOptions | undefined;");
     expect(files.get("server.ts")).toContain("ReceiverEndableMethod, InputRequestMap, InputRequiredMethod>");
-    // The client answers input requests through its handlers (endpoint.ts answerInput), not ctx.input.
+    // The client answers input requests through its handlers (client-facade.ts: endpoint.ts answerInput), not ctx.input.
     expect(files.get("client.ts")).toContain("handlers?: RequestHandlers<ServerRequestMap & InputRequestSpecs,");
-    expect(files.get("client.ts")).toContain("answerInput: {");
+    expect(files.get("client.ts")).toContain("  inputRequired: INPUT_REQUIRED,\n  tasks: null,\n} satisfies ClientDescriptor;");
     expect(files.get("client.ts")).not.toContain("mrtr.js");
   });
 

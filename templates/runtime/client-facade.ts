@@ -1,0 +1,92 @@
+// The behaviour of the generated McpClient (client.ts keeps only its typed shell): the `_meta`
+// every request carries where the lifecycle is stateless, answering InputRequiredResult through
+// the handlers (multi round-trip requests). All of it is driven by the revision's data, a
+// ClientDescriptor that client.ts renders from the catalog, and is type-checked here, in place,
+// rather than after generation. Task handles (the Tasks extension) are client-tasks.ts's, which
+// only a client with the extension imports.
+
+import type { Endpoint, EndpointOptions } from "./endpoint.js";
+import { untypedHandlers, untypedNotificationHandlers } from "./facade.js";
+import type { InputRequiredRules } from "./mrtr.js";
+import type { CancellationEvent, JsonObject, Logger } from "./protocol.js";
+
+/** One revision's client, as data: everything the runtime needs to know of it (client.ts's CLIENT). */
+export interface ClientDescriptor {
+  /** The revision the client was generated from (the catalog's REVISION): the default `protocolVersion`. */
+  readonly revision: string;
+  /**
+   * The `_meta` keys the client fills on every request from its options (the catalog's
+   * RULES.requestMeta; 2026-07-28, stateless lifecycle); null: none.
+   */
+  readonly requestMeta: { readonly protocolVersion: string; readonly clientCapabilities: string; readonly clientInfo: string } | null;
+  /** Multi round-trip requests (the catalog's INPUT_REQUIRED), answered through the handlers; null: none. */
+  readonly inputRequired: Pick<InputRequiredRules, "methods" | "inputs"> | null;
+  /** The Tasks extension: the request that cancels a task; null: not merged. */
+  readonly tasks: { readonly cancelRequest: string } | null;
+}
+
+/**
+ * The options of a generated McpClient the runtime reads; the generated McpClientOptions (of any
+ * revision) is assignable to it. Anything else in them goes to the endpoint as it is.
+ */
+export interface ClientFacadeOptions {
+  readonly handlers?: object | undefined;
+  readonly notificationHandlers?: object | undefined;
+  readonly logger?: Logger | null | undefined;
+  readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
+  readonly defaultTimeoutMs?: number | undefined;
+  readonly defaultMaxTotalTimeoutMs?: number | undefined;
+  readonly onError?: ((error: Error) => void) | undefined;
+  readonly protocolVersion?: string | undefined;
+  readonly capabilities?: object | undefined;
+  readonly clientInfo?: object | undefined;
+  readonly maxInputRounds?: number | undefined;
+  readonly returnInputRequired?: boolean | undefined;
+}
+
+/** Retries of one request that answers InputRequiredResult, where the client sets no bound. */
+export const DEFAULT_MAX_INPUT_ROUNDS = 10;
+
+/** The bound on MRTR retries (maxInputRounds): a non-negative integer, default 10; anything else is a RangeError. */
+export function maxInputRounds(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_INPUT_ROUNDS;
+  if (!Number.isInteger(value) || value < 0) throw new RangeError(`maxInputRounds must be an integer ≥ 0, got ${String(value)}`);
+  return value;
+}
+
+/**
+ * The `_meta` entries of every request (stateless lifecycle): the client's version (default: the
+ * revision), capabilities (default `{}`, no optional capabilities) and, when given, its info
+ * (clients SHOULD identify themselves).
+ */
+export function clientRequestMeta(keys: NonNullable<ClientDescriptor["requestMeta"]>, revision: string, options: ClientFacadeOptions): JsonObject {
+  return {
+    [keys.protocolVersion]: options.protocolVersion ?? revision,
+    [keys.clientCapabilities]: (options.capabilities ?? {}) as JsonObject,
+    ...(options.clientInfo === undefined ? {} : { [keys.clientInfo]: options.clientInfo as JsonObject }),
+  };
+}
+
+/** The client's endpoint options: its own, with the revision's rules wired in. */
+export function clientEndpointOptions(client: ClientDescriptor, options: ClientFacadeOptions): EndpointOptions {
+  return {
+    ...options,
+    ...(client.requestMeta === null ? {} : { requestMeta: clientRequestMeta(client.requestMeta, client.revision, options) }),
+    // Tasks extension: a result with resultType "task" is a task handle, cancelled with its cancel request.
+    ...(client.tasks === null ? {} : { tasks: { cancelRequest: client.tasks.cancelRequest } }),
+    handlers: untypedHandlers(options.handlers),
+    notificationHandlers: untypedNotificationHandlers(options.notificationHandlers),
+    // InputRequiredResult answered through the handlers and retried, unless the caller drives
+    // the rounds (returnInputRequired here, or in a call's options, which win).
+    ...(client.inputRequired === null
+      ? {}
+      : {
+          answerInput: {
+            methods: new Set<string>(client.inputRequired.methods),
+            inputs: new Set<string>(Object.keys(client.inputRequired.inputs)),
+            maxRounds: maxInputRounds(options.maxInputRounds),
+            returnInputRequired: options.returnInputRequired === true,
+          },
+        }),
+  };
+}

@@ -1,0 +1,37 @@
+// What the generated McpClient and McpServer (client.ts, server.ts) share: the method policy
+// table the endpoint reads, built from the catalog's METHODS, and the one place where a typed
+// handler table becomes the untyped one the endpoint calls.
+
+import type { AnyNotificationHandler, AnyRequestHandler } from "./endpoint.js";
+import type { MethodPolicy } from "./outgoing.js";
+
+/** One entry of the catalog's METHODS, as far as the endpoint's policy is concerned. */
+export interface MethodPolicySource extends MethodPolicy {
+  readonly method: string;
+  readonly kind: "request" | "notification";
+}
+
+/**
+ * Cancellation rules and params requirement of every request, keyed by method: the same table
+ * both sides read (Cancellation, Behavior Requirements; the schema's `required` params).
+ */
+export function methodPolicies(methods: readonly MethodPolicySource[]): ReadonlyMap<string, MethodPolicy> {
+  return new Map(
+    methods
+      .filter((m) => m.kind === "request")
+      .map((m): [string, MethodPolicy] => [m.method, { cancellable: m.cancellable, taskAugmentable: m.taskAugmentable, paramsRequired: m.paramsRequired }]),
+  );
+}
+
+/**
+ * A typed handler table as the endpoint takes it. The typed tables are keyed by method and each
+ * handler is called with that method's params, which is what the untyped endpoint does.
+ */
+export function untypedHandlers(handlers: object | undefined): Readonly<Record<string, AnyRequestHandler | undefined>> | undefined {
+  return handlers as Readonly<Record<string, AnyRequestHandler | undefined>> | undefined;
+}
+
+/** A typed notification handler table as the endpoint takes it (see untypedHandlers). */
+export function untypedNotificationHandlers(handlers: object | undefined): Readonly<Record<string, AnyNotificationHandler | undefined>> | undefined {
+  return handlers as Readonly<Record<string, AnyNotificationHandler | undefined>> | undefined;
+}

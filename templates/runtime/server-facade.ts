@@ -1,0 +1,239 @@
+// The behaviour of the generated McpServer (server.ts keeps only its typed shell): the
+// capabilities a server declares, the default handler of the request that opens a conversation
+// (initialize or server/discover), and how the server's options become the endpoint's. All of it
+// is driven by the revision's data, a ServerDescriptor that server.ts renders from the catalog
+// and the schema, and is type-checked here, in place, rather than after generation.
+//
+// It loads no feature module (HTTP, tasks, multi round-trip requests; of mrtr.ts it takes types
+// only): what a revision has of them comes in through its descriptor, so that the server of a
+// revision without them neither loads nor type-checks them (test/vendoring/strict-flags.test.ts).
+
+import type { EndpointOptions } from "./endpoint.js";
+import { untypedHandlers, untypedNotificationHandlers } from "./facade.js";
+import type { InputRequiredHook, InputRequiredRules, RequestStateOptions } from "./mrtr.js";
+import type { CancellationEvent, JsonObject, Logger } from "./protocol.js";
+
+/**
+ * A server capability and the client requests whose handlers imply it (Lifecycle, Capability
+ * Negotiation: a server declares the features it offers). A capability is declared when a
+ * handler of one of `methods` is registered; `when` adds a sub-capability for a particular one.
+ */
+export interface CapabilityRule {
+  readonly capability: string;
+  readonly methods: readonly string[];
+  readonly when: ReadonlyArray<{ readonly method: string; readonly set: JsonObject }>;
+}
+
+/**
+ * The request that opens a conversation, answered by default: `initialize` (2024-11-05 …
+ * 2025-11-25, Lifecycle, Initialization) or `server/discover` (2026-07-28).
+ */
+export interface LifecycleRule {
+  readonly kind: "initialize" | "discover";
+  readonly method: string;
+  /**
+   * server/discover: the result `_meta` key the default result names the server under
+   * (ResultMetaObject); null: the result carries no `_meta`. initialize has `serverInfo` itself.
+   */
+  readonly serverInfoKey: string | null;
+}
+
+/** One revision's server, as data: everything the runtime needs to know of it (server.ts's SERVER). */
+export interface ServerDescriptor<Http extends object | null = object | null> {
+  /** The revision the server was generated from (the catalog's REVISION). */
+  readonly revision: string;
+  /** The default lifecycle handler; null: the schema has neither request, the server has no default. */
+  readonly lifecycle: LifecycleRule | null;
+  /** The capability rules of this revision (deriveCapabilities). */
+  readonly capabilities: readonly CapabilityRule[];
+  /** The result `_meta` key under which the server identifies itself in every result; null: none. */
+  readonly serverInfoMetaKey: string | null;
+  /**
+   * What the Streamable HTTP server needs of this revision besides the versions (HttpBinding
+   * without `revision` and `supportedVersions`, checked where server.ts writes it); null: no HTTP binding.
+   */
+  readonly http: Http;
+  /** subscriptions/listen (the catalog's SUBSCRIPTIONS), served from the `subscriptions` option; null: none. */
+  readonly subscriptions: { readonly listen: string } | null;
+  /**
+   * The Tasks extension, served from the `tasks` option: its identifier (the key under
+   * `capabilities.extensions`, TASKS_EXTENSION), the request that cancels a task and the code a
+   * client that did not declare the extension is refused with; null: not merged.
+   */
+  readonly tasks: { readonly extension: string; readonly cancelRequest: string; readonly missingCapabilityCode: number } | null;
+  /**
+   * Multi round-trip requests: the catalog's INPUT_REQUIRED and mrtr.ts's createInputRequired,
+   * which makes ctx.input of the handlers and the checks around them; null: none.
+   */
+  readonly inputRequired: {
+    readonly rules: InputRequiredRules;
+    readonly create: (rules: InputRequiredRules, options?: RequestStateOptions) => InputRequiredHook;
+  } | null;
+}
+
+/** What the runtime needs of a task manager (TaskManager): the handlers of the extension's requests. */
+export interface TaskHandlerSource {
+  handlersFor(missingCapabilityCode: number): object;
+}
+
+/** What the runtime needs of a subscriptions hub (SubscriptionHub; the generated Subscriptions). */
+export interface CapabilityDeclaringHub {
+  /** The capabilities with what the hub delivers declared in them. */
+  declare(capabilities: JsonObject): JsonObject;
+  /** The untyped subscriptions/listen handler, honouring what `capabilities` declare. */
+  listenHandler(capabilities?: object): (...args: never[]) => unknown;
+}
+
+/**
+ * The options of a generated McpServer the runtime reads; the generated McpServerOptions (of any
+ * revision) is assignable to it. Anything else in them goes to the endpoint as it is.
+ */
+export interface ServerFacadeOptions {
+  readonly handlers?: object | undefined;
+  readonly notificationHandlers?: object | undefined;
+  readonly logger?: Logger | null | undefined;
+  readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
+  readonly defaultTimeoutMs?: number | undefined;
+  readonly defaultMaxTotalTimeoutMs?: number | undefined;
+  readonly onError?: ((error: Error) => void) | undefined;
+  readonly serverInfo?: object | undefined;
+  readonly capabilities?: object | undefined;
+  readonly instructions?: string | undefined;
+  readonly protocolVersions?: readonly string[] | undefined;
+  readonly subscriptions?: CapabilityDeclaringHub | undefined;
+  readonly tasks?: TaskHandlerSource | undefined;
+  readonly serverInfoInResults?: boolean | undefined;
+  readonly requestState?: RequestStateOptions | undefined;
+}
+
+/** serverInfo of a server that gives none. */
+export const DEFAULT_SERVER_INFO: { readonly name: string; readonly version: string } = { name: "mcp-server", version: "0.0.0" };
+
+/**
+ * The capabilities a server with these handlers offers, by `rules`. Only own properties that are
+ * functions count (a table's `toString` is no handler). Flags the handlers cannot show
+ * (`listChanged`: the server sends those notifications on its own) are never set here.
+ */
+export function deriveCapabilities(rules: readonly CapabilityRule[], handlers: object | undefined): JsonObject {
+  const table = (handlers ?? {}) as Readonly<Record<string, unknown>>;
+  const has = (method: string): boolean => Object.hasOwn(table, method) && typeof table[method] === "function";
+  const capabilities: JsonObject = {};
+  for (const { capability, methods, when } of rules) {
+    if (!methods.some(has)) continue;
+    const declared: JsonObject = {};
+    for (const { method, set } of when) if (has(method)) Object.assign(declared, set);
+    capabilities[capability] = declared;
+  }
+  return capabilities;
+}
+
+/**
+ * The capabilities this server declares: `capabilities` (else derived from `handlers`), with what
+ * its `subscriptions` hub delivers (Subscriptions.declare) where the revision serves them.
+ */
+export function declaredCapabilities(server: ServerDescriptor, options: ServerFacadeOptions): JsonObject {
+  const capabilities = (options.capabilities as JsonObject | undefined) ?? deriveCapabilities(server.capabilities, options.handlers);
+  return server.subscriptions === null || options.subscriptions === undefined ? capabilities : options.subscriptions.declare(capabilities);
+}
+
+/**
+ * The capabilities the default lifecycle result declares: declaredCapabilities, and with a task
+ * manager the Tasks extension (`capabilities.extensions`, an empty settings object; SEP-2663).
+ */
+export function advertisedCapabilities(server: ServerDescriptor, options: ServerFacadeOptions): JsonObject {
+  const capabilities = declaredCapabilities(server, options);
+  if (server.tasks === null || options.tasks === undefined) return capabilities;
+  const extensions = capabilities["extensions"] as JsonObject | undefined;
+  return { ...capabilities, extensions: { ...extensions, [server.tasks.extension]: {} } };
+}
+
+/** The protocol versions this server speaks, newest first (`protocolVersions`, default: its revision). */
+function versionsOf(server: ServerDescriptor, options: ServerFacadeOptions): readonly string[] {
+  return options.protocolVersions ?? [server.revision];
+}
+
+/** A default lifecycle handler: built once per server from its options. */
+type LifecycleHandlerFactory = (server: ServerDescriptor, rule: LifecycleRule, options: ServerFacadeOptions) => (params: JsonObject | undefined) => JsonObject;
+
+/** The default handler of each kind of lifecycle request. */
+const LIFECYCLE_HANDLERS: { readonly [K in LifecycleRule["kind"]]: LifecycleHandlerFactory } = {
+  /**
+   * Lifecycle, Initialization: answers with the server's capabilities and info and the negotiated
+   * version: "If the server supports the requested protocol version, it MUST respond with the
+   * same version. Otherwise, the server MUST respond with another protocol version it supports"
+   * (the first of protocolVersions, the newest).
+   */
+  initialize: (server, _rule, options) => {
+    const versions = versionsOf(server, options);
+    const capabilities = advertisedCapabilities(server, options);
+    const serverInfo = options.serverInfo ?? DEFAULT_SERVER_INFO;
+    return (params) => {
+      const requested = params?.["protocolVersion"];
+      const protocolVersion = typeof requested === "string" && versions.includes(requested) ? requested : (versions[0] ?? server.revision);
+      const result: JsonObject = { protocolVersion, capabilities, serverInfo };
+      if (options.instructions !== undefined) result["instructions"] = options.instructions;
+      return result;
+    };
+  },
+  /**
+   * Lifecycle, 2026-07-28: "Servers MUST implement server/discover": the versions, capabilities
+   * and instructions of this server; its info goes in the result's `_meta` (ResultMetaObject:
+   * servers SHOULD identify themselves). The answer does not depend on the caller, so caches may
+   * share it (`cacheScope: "public"`), but it is marked stale at once (`ttlMs: 0`): write a
+   * handler to let clients cache it.
+   */
+  discover: (server, rule, options) => {
+    const result: JsonObject = {
+      resultType: "complete",
+      supportedVersions: [...versionsOf(server, options)],
+      capabilities: advertisedCapabilities(server, options),
+      cacheScope: "public",
+      ttlMs: 0,
+    };
+    if (rule.serverInfoKey !== null) result["_meta"] = { [rule.serverInfoKey]: options.serverInfo ?? DEFAULT_SERVER_INFO };
+    if (options.instructions !== undefined) result["instructions"] = options.instructions;
+    return () => result;
+  },
+};
+
+/**
+ * The handlers the server has without being given them, by method: the lifecycle request's,
+ * subscriptions/listen's (from the `subscriptions` hub) and the Tasks extension's (from the
+ * `tasks` manager). A handler of the user's wins over each of them.
+ */
+export function defaultHandlers(server: ServerDescriptor, options: ServerFacadeOptions): Readonly<Record<string, (...args: never[]) => unknown>> {
+  const defaults: Record<string, (...args: never[]) => unknown> = {};
+  if (server.lifecycle !== null) defaults[server.lifecycle.method] = LIFECYCLE_HANDLERS[server.lifecycle.kind](server, server.lifecycle, options);
+  if (server.subscriptions !== null && options.subscriptions !== undefined) {
+    defaults[server.subscriptions.listen] = options.subscriptions.listenHandler(declaredCapabilities(server, options));
+  }
+  if (server.tasks !== null && options.tasks !== undefined) Object.assign(defaults, options.tasks.handlersFor(server.tasks.missingCapabilityCode));
+  return defaults;
+}
+
+/** The server's endpoint options: its own, with the defaults above and the revision's rules wired in. */
+export function serverEndpointOptions(server: ServerDescriptor, options: ServerFacadeOptions): EndpointOptions {
+  const defaults = defaultHandlers(server, options);
+  return {
+    ...options,
+    // Servers SHOULD identify themselves in every result's `_meta` (basic/index, `_meta`).
+    ...(server.serverInfoMetaKey === null || options.serverInfoInResults === false
+      ? {}
+      : { resultMeta: { [server.serverInfoMetaKey]: (options.serverInfo ?? DEFAULT_SERVER_INFO) as JsonObject } }),
+    // Tasks extension: a result with resultType "task" is a task handle, cancelled with its cancel request.
+    tasks: server.tasks === null ? undefined : { cancelRequest: server.tasks.cancelRequest },
+    // A handler of the user's wins over a default one.
+    handlers: Object.keys(defaults).length === 0 ? untypedHandlers(options.handlers) : { ...untypedHandlers(defaults), ...untypedHandlers(options.handlers) },
+    notificationHandlers: untypedNotificationHandlers(options.notificationHandlers),
+    // ctx.input of the handlers that may answer InputRequiredResult, and the checks around them.
+    ...(server.inputRequired === null ? {} : { inputRequired: server.inputRequired.create(server.inputRequired.rules, options.requestState) }),
+  };
+}
+
+/** What createHttpHandler reads (McpServer.httpBinding, an HttpBinding): the revision's HTTP rules and the protocol versions served. */
+export function serverHttpBinding<Http extends object>(
+  server: ServerDescriptor<Http>,
+  options: ServerFacadeOptions,
+): Http & { readonly revision: string; readonly supportedVersions: readonly string[] } {
+  return { ...server.http, revision: server.revision, supportedVersions: [...versionsOf(server, options)] };
+}
