@@ -1,5 +1,5 @@
 /**
- * What the generated Streamable HTTP server (templates/runtime/http-server.ts) needs to know of
+ * What the generated Streamable HTTP server (templates/runtime/http/http-server.ts) needs to know of
  * a revision, as data for the server facade (`HTTP_RULES` in server.ts). Only revisions with the
  * stateless HTTP binding get it (2026-07-28 and later: every request carries its protocol version
  * and client capabilities in `_meta`, and the schema defines the transport's errors); for the

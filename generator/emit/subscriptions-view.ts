@@ -1,7 +1,7 @@
 /**
  * `subscriptions/listen` of a revision as data (2026-07-28, basic/patterns/subscriptions): the
  * SUBSCRIPTIONS table the generated server.ts hands to the runtime's SubscriptionHub
- * (templates/runtime/subscriptions.ts), which reads nothing else. The facts are the spec's, in
+ * (templates/runtime/features/subscriptions.ts), which reads nothing else. The facts are the spec's, in
  * the table below; each is checked against the schema, so a revision whose schema disagrees gets
  * an error (or, for a filter field it lacks, no such kind), never silently different stubs.
  */

@@ -1,5 +1,5 @@
 /**
- * The SSE format as the session HTTP client transport (templates/runtime/http-session-client.ts)
+ * The SSE format as the session HTTP client transport (templates/runtime/http/http-session-client.ts)
  * reads it: `event: message` is a message, `data:` without a space, data split over lines (a
  * line without a colon is a field with an empty value), ids with NUL ignored, and the bound of an
  * event counted over its data lines only, at the exact edge.

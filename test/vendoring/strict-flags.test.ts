@@ -97,7 +97,7 @@ describe("METHODS and RULES", () => {
         file,
         [
           'import { METHODS, RULES, REVISION, type MethodInfo } from "./catalog.js";',
-          'import type { CancellationRules } from "../runtime/protocol.js";',
+          'import type { CancellationRules } from "../runtime/core/protocol.js";',
           "type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;",
           `const methods = ${methods} as const satisfies readonly MethodInfo[];`,
           `const rules = ${rules} as const satisfies CancellationRules;`,

@@ -3,7 +3,7 @@
 // tables keyed by method. Untyped at this level; client.ts and server.ts give it types.
 
 import { IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
-import type { InputContextApi, InputRequiredHook } from "./mrtr.js";
+import type { InputContextApi, InputRequiredHook } from "../features/mrtr.js";
 import { cancelRule, OutgoingRequests, timerDelay, type MethodPolicy } from "./outgoing.js";
 import {
   CancellationForbiddenError,

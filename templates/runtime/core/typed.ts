@@ -3,7 +3,7 @@
 // them) comes in as type parameters, which client.ts and server.ts fill from the catalog.
 
 import type { HandlerContext } from "./endpoint.js";
-import type { RequiredOptions } from "./mrtr.js";
+import type { RequiredOptions } from "../features/mrtr.js";
 import type { RequestOptions, UncancellableRequestOptions } from "./protocol.js";
 
 /** One entry of a request map of catalog.ts. */

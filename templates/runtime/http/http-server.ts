@@ -9,7 +9,7 @@
 // Revision facts (supported versions, `_meta` keys, error codes, `Mcp-Name` sources, tool methods)
 // come from the server's generated `httpBinding`; the runtime knows none of them.
 
-import type { Connection } from "./endpoint.js";
+import type { Connection } from "../core/endpoint.js";
 import {
   describeValue,
   ErrorCode,
@@ -18,7 +18,7 @@ import {
   type RequestId,
   type Transport,
   type TransportSendOptions,
-} from "./protocol.js";
+} from "../core/protocol.js";
 
 /** What createHttpHandler needs to know of a revision: generated data (HTTP_RULES in server.ts). */
 export interface HttpBinding {

@@ -14,7 +14,7 @@
 // copy. Otherwise a sender could change `from` (or answer differently from a getter or Proxy)
 // after the check and speak, or cancel, as another participant.
 
-import type { JsonRpcMessage, Transport, TransportSendOptions } from "./protocol.js";
+import type { JsonRpcMessage, Transport, TransportSendOptions } from "../core/protocol.js";
 
 export const MCPX_PROTOCOL = "mcpx/v0.1";
 

@@ -24,7 +24,7 @@ import {
   type RequestId,
   type Transport,
   type TransportSendOptions,
-} from "./protocol.js";
+} from "../core/protocol.js";
 import { concat, DEFAULT_MAX_HTTP_MESSAGE_BYTES, HttpStatusError, RequestStreamBrokenError, SseLineSplitter, type FetchLike } from "./http-client.js";
 
 /** How a broken SSE stream is resumed (Resumability and Redelivery). */

@@ -12,7 +12,7 @@ import {
   type RequestId,
   type Transport,
   type TransportSendOptions,
-} from "./protocol.js";
+} from "../core/protocol.js";
 
 /** The `fetch` the transport calls: the global one, or a wrapper (auth, logging, tests). */
 export type FetchLike = (input: string | URL, init: RequestInit) => Promise<Response>;

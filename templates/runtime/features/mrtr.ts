@@ -16,8 +16,8 @@
 // Nothing here runs for a request whose params carry neither `inputResponses` nor
 // `requestState` until the handler reads `ctx.input`: no crypto, no allocation.
 
-import type { HandlerContext } from "./endpoint.js";
-import { ErrorCode, McpError, type JsonObject } from "./protocol.js";
+import type { HandlerContext } from "../core/endpoint.js";
+import { ErrorCode, McpError, type JsonObject } from "../core/protocol.js";
 
 /** A JSON Schema subset (generated from the schema's result definitions); `$ref` is a definition name. */
 export type ValidationSchema =

@@ -12,7 +12,7 @@
 // Everything a peer sends is checked here before it is used: ids must be strings of bounded
 // length, inputResponses an object; an unknown or expired task is -32602, as the extension says.
 
-import { describeValue, McpError, type JsonObject, type RequestOptions } from "./protocol.js";
+import { describeValue, McpError, type JsonObject, type RequestOptions } from "../core/protocol.js";
 
 /** The extension's identifier: the key under `capabilities.extensions`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
