@@ -110,6 +110,7 @@ export function catalogView(model: SchemaModel, rules: RulesView, input: InputRe
  * subscriptions).
  */
 export const RUNTIME_FILES = [
+  "core/json",
   "core/protocol",
   "core/outgoing",
   "core/incoming",
@@ -120,6 +121,10 @@ export const RUNTIME_FILES = [
   "transports/mcpx",
   "transports/stdio",
   "features/subscriptions",
+  "http/fetch",
+  "http/sse",
+  "http/headers",
+  "http/guards",
   "http/http-server",
   "http/node-http",
   "http/http-client",

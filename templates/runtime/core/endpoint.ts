@@ -3,6 +3,7 @@
 // tables keyed by method. Untyped at this level; client.ts and server.ts give it types.
 
 import { IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
+import { isObject, isRequestId as isId } from "./json.js";
 import type { InputContextApi, InputRequiredHook } from "../features/mrtr.js";
 import { cancelRule, OutgoingRequests, timerDelay, type MethodPolicy } from "./outgoing.js";
 import {
@@ -124,9 +125,6 @@ export class InputRequiredError extends Error {
   }
 }
 
-const isId = (id: unknown): id is RequestId =>
-  typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 
 const CANCELLED = "notifications/cancelled";
 

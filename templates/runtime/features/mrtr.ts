@@ -17,6 +17,7 @@
 // `requestState` until the handler reads `ctx.input`: no crypto, no allocation.
 
 import type { HandlerContext } from "../core/endpoint.js";
+import { isObject } from "../core/json.js";
 import { ErrorCode, McpError, type JsonObject } from "../core/protocol.js";
 
 /** A JSON Schema subset (generated from the schema's result definitions); `$ref` is a definition name. */
@@ -142,7 +143,6 @@ const STATE_PREFIX = "v1.";
 const BIND_LABEL = "mcp-stubgen/requestState/bind\n";
 const STATE = /^v1\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
 
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 const own = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
 /** Sets a property even when it is named `__proto__` (a key of the peer's or the handler's choosing). */

@@ -6,6 +6,7 @@
 // (SUBSCRIPTIONS in the generated server.ts).
 
 import type { AnyRequestHandler, HandlerContext } from "../core/endpoint.js";
+import { isObject } from "../core/json.js";
 import { describeValue, ErrorCode, McpError, type JsonObject, type RequestId } from "../core/protocol.js";
 import type { NotificationSpec, NotifyArgs } from "../core/typed.js";
 
@@ -95,7 +96,6 @@ interface Note {
   readonly params: JsonObject | undefined;
 }
 
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function limit(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;

@@ -12,6 +12,7 @@
 // Everything a peer sends is checked here before it is used: ids must be strings of bounded
 // length, inputResponses an object; an unknown or expired task is -32602, as the extension says.
 
+import { isObject } from "../core/json.js";
 import { describeValue, McpError, type JsonObject, type RequestOptions } from "../core/protocol.js";
 
 /** The extension's identifier: the key under `capabilities.extensions`. */
@@ -490,10 +491,6 @@ function milliseconds(name: string, value: number): number {
 function withoutInput(task: StoredTask): StoredTask {
   const { inputRequests: _requests, inputResponses: _responses, ...rest } = task;
   return rest;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
  * missing padding) or a loose pattern would accept what the rule refuses.
  */
 import { describe, expect, it } from "vitest";
-import { decodeHeaderValue } from "../../../templates/runtime/http/http-server.js";
+import { decodeHeaderValue } from "../../../templates/runtime/http/headers.js";
 
 describe("decodeHeaderValue", () => {
   it("keeps a plain value of visible ASCII, space and tab", () => {

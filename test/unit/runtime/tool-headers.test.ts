@@ -5,8 +5,7 @@
  * when they are valid.
  */
 import { describe, expect, it } from "vitest";
-import { encodeHeaderValue, toolHeaders } from "../../../templates/runtime/http/http-client.js";
-import { decodeHeaderValue } from "../../../templates/runtime/http/http-server.js";
+import { decodeHeaderValue, encodeHeaderValue, toolHeaders } from "../../../templates/runtime/http/headers.js";
 
 const param = (header: unknown, type: unknown = "string") => ({ type, "x-mcp-header": header });
 
