@@ -87,7 +87,7 @@ describe("2026-07-28", () => {
     const { doc, model, policy } = await modelRevision("2026-07-28", { cacheDir: TEST_CACHE_DIR });
     const files = await renderRevision(doc, model, policy, "inline");
     const catalog = files.get("catalog.ts")!;
-    expect(catalog).toContain('import type { InputRequiredRules } from "./mrtr.js";');
+    expect(catalog).toContain('import type { InputRequiredRules } from "./features/mrtr.js";');
     expect(catalog).toContain('  "elicitation/create": { params: T.ElicitRequestParams; paramsRequired: true; result: T.ElicitResult };');
     expect(catalog).toContain('  "roots/list": { params: NonNullable<T.ListRootsRequest["params"]>; paramsRequired: false; result: T.ListRootsResult };');
     expect(catalog).toContain('export type InputRequiredMethod = "prompts/get" | "resources/read" | "tools/call";');
@@ -95,10 +95,12 @@ describe("2026-07-28", () => {
     expect(catalog).toContain("  missingCapabilityCode: -32021,");
     expect(files.get("server.ts")).toContain("inputRequired: createInputRequired(INPUT_REQUIRED, options.requestState),");
     expect(files.get("server.ts")).toContain("ReceiverEndableMethod, InputRequestMap, InputRequiredMethod>");
-    // The client answers input requests through its handlers (endpoint.ts answerInput), not ctx.input.
+    // The client answers input requests through its handlers (mrtr.ts createAnswerInput, the endpoint's send-path hook), not ctx.input.
     expect(files.get("client.ts")).toContain("handlers?: RequestHandlers<ServerRequestMap & InputRequestSpecs,");
-    expect(files.get("client.ts")).toContain("answerInput: {");
-    expect(files.get("client.ts")).not.toContain("mrtr.js");
+    expect(files.get("client.ts")).toContain("answerInput: createAnswerInput({");
+    // The client half of MRTR lives in mrtr.ts too (issue 27): the client imports that hook and nothing of the server's half.
+    expect(files.get("client.ts")).toContain('import { createAnswerInput } from "./features/mrtr.js";');
+    expect(files.get("client.ts")).not.toMatch(/createInputRequired|RequestStateOptions|ctx\.input/);
   });
 
   it("renders nothing of it for 2025-11-25", async () => {
@@ -107,7 +109,7 @@ describe("2026-07-28", () => {
     for (const name of ["catalog.ts", "server.ts", "client.ts"]) {
       expect(files.get(name)).not.toMatch(/InputRequest(Map|Method)|InputRequiredMethod|INPUT_REQUIRED|mrtr\.js|requestState/);
     }
-    expect(files.has("mrtr.ts")).toBe(true); // the runtime is revision-independent
+    expect(files.has("features/mrtr.ts")).toBe(true); // the runtime is revision-independent
   });
 });
 
