@@ -12,7 +12,6 @@ import {
   describeValue,
   ErrorCode,
   McpError,
-  RequestCancelledError,
   type CancellationEvent,
   type CancellationRules,
   type JsonObject,

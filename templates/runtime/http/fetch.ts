@@ -3,10 +3,27 @@
 // on what they read, a bounded body reader and the line splitter of an SSE body. The server
 // reads its request body with the same reader (http-server.ts).
 
-import { describeValue, type RequestId } from "../core/protocol.js";
+import { isObject } from "../core/json.js";
+import { describeValue, type JsonObject, type JsonRpcMessage, type RequestId } from "../core/protocol.js";
 
 /** The `fetch` the transport calls: the global one, or a wrapper (auth, logging, tests). */
 export type FetchLike = (input: string | URL, init: RequestInit) => Promise<Response>;
+
+/** The options both HTTP client transports take. */
+export interface HttpClientBaseOptions {
+  /** The MCP endpoint (one URL for every HTTP request). */
+  readonly url: string | URL;
+  /** Default: the global `fetch`. Wrap it to add authorization or to watch the traffic. */
+  readonly fetch?: FetchLike | undefined;
+  /** Extra headers on every HTTP request (the MCP headers win on a clash). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Largest JSON body, SSE line or SSE event (its data lines together) accepted from the server,
+   * in bytes (default DEFAULT_MAX_HTTP_MESSAGE_BYTES, 4 MiB). Beyond it the stream is closed and
+   * its request rejects with RequestStreamBrokenError: nothing grows without bound.
+   */
+  readonly maxMessageBytes?: number | undefined;
+}
 
 /** Default bound of a body, a line or an event read from the server: 4 MiB. */
 export const DEFAULT_MAX_HTTP_MESSAGE_BYTES: number = 4 * 1024 * 1024;
@@ -55,6 +72,35 @@ export function maxBytesOf(value: number | undefined): number {
     throw new RangeError(`maxMessageBytes must be a positive integer, got ${describeValue(max)}`);
   }
   return max;
+}
+
+/**
+ * A JSON-RPC error response found in the body of an HTTP error (400 HeaderMismatch, 404 Method
+ * not found, …), as the answer of request `id`: it belongs to that POST, so a missing or null id
+ * is this request's. Undefined when the body is no such error.
+ */
+export function errorAnswer(message: unknown, id: RequestId): JsonObject | undefined {
+  if (!isObject(message) || !isObject(message["error"])) return undefined;
+  const own = message["id"];
+  return own === undefined || own === null || own === id ? { ...message, id } : undefined;
+}
+
+/** Hands `error` to a user callback (onerror, onError) without letting the callback throw into the caller. */
+export function report(callback: ((error: Error) => void) | undefined, error: unknown): void {
+  try {
+    callback?.(error instanceof Error ? error : new Error(String(error)));
+  } catch {
+    // A throwing callback must not break the transport or the handler.
+  }
+}
+
+/** Hands a message to a transport's onmessage; what it throws goes to onerror (report). */
+export function handOver(onmessage: ((message: JsonRpcMessage) => void) | undefined, message: JsonObject, onerror: ((error: Error) => void) | undefined): void {
+  try {
+    onmessage?.(message as unknown as JsonRpcMessage);
+  } catch (error) {
+    report(onerror, error);
+  }
 }
 
 /** The media type of a Content-Type value (or of a response's), without parameters, lower case. */

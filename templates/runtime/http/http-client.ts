@@ -14,29 +14,31 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "../core/protocol.js";
-import { fetchOf, HttpStatusError, maxBytesOf, mediaType, readBounded, RequestStreamBrokenError, TOO_LARGE, type FetchLike } from "./fetch.js";
+import {
+  errorAnswer,
+  fetchOf,
+  handOver,
+  HttpStatusError,
+  maxBytesOf,
+  mediaType,
+  readBounded,
+  report,
+  RequestStreamBrokenError,
+  TOO_LARGE,
+  type FetchLike,
+  type HttpClientBaseOptions,
+} from "./fetch.js";
 import { encodeHeaderValue, headerArgument, toolHeaders, type ToolHeader } from "./headers.js";
 import { readSse, SseParser } from "./sse.js";
 
-export interface HttpClientTransportOptions {
-  /** The MCP endpoint (one URL for every POST). */
-  readonly url: string | URL;
-  /** Default: the global `fetch`. Wrap it to add authorization or to watch the traffic. */
-  readonly fetch?: FetchLike | undefined;
-  /** Extra headers on every POST (the MCP headers below win on a clash). */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
+/** `url`, `fetch`, `headers` and `maxMessageBytes` as for every HTTP client transport (fetch.ts); every message is a POST. */
+export interface HttpClientTransportOptions extends HttpClientBaseOptions {
   /**
    * `MCP-Protocol-Version` when a message's `_meta` names no version (a notification; default:
    * the version of the last request sent). A request's header is its `_meta` version (Request
    * Metadata: the header MUST equal `io.modelcontextprotocol/protocolVersion` of the body).
    */
   readonly protocolVersion?: string | undefined;
-  /**
-   * Largest JSON body, SSE line or SSE event (its data lines together) accepted from the server,
-   * in bytes (default DEFAULT_MAX_HTTP_MESSAGE_BYTES, 4 MiB). Beyond it the request's stream is
-   * closed and the request rejects with RequestStreamBrokenError: nothing grows without bound.
-   */
-  readonly maxMessageBytes?: number | undefined;
   /** More requests whose params key goes into `Mcp-Name` (method → key), beside the standard ones. */
   readonly nameSources?: Readonly<Record<string, string>> | undefined;
 }
@@ -310,9 +312,10 @@ export class HttpClientTransport implements Transport {
         } catch {
           message = undefined;
         }
-        if (isObject(message) && isObject(message["error"]) && (message["id"] === undefined || message["id"] === null || message["id"] === id)) {
-          if (retryOnMismatch && message["error"]["code"] === HEADER_MISMATCH) return { ...message, id };
-          this.#deliver(stream, id, { ...message, id });
+        const answer = errorAnswer(message, id);
+        if (answer !== undefined) {
+          if (retryOnMismatch && (answer["error"] as JsonObject)["code"] === HEADER_MISMATCH) return answer;
+          this.#deliver(stream, id, answer);
           return undefined;
         }
       } else {
@@ -391,11 +394,7 @@ export class HttpClientTransport implements Transport {
       if (!isNotification) stream.capture(message);
       return;
     }
-    try {
-      this.onmessage?.(message as unknown as JsonRpcMessage);
-    } catch (error) {
-      this.#error(error);
-    }
+    handOver(this.onmessage, message, this.onerror);
   }
 
   /**
@@ -429,11 +428,7 @@ export class HttpClientTransport implements Transport {
   }
 
   #error(error: unknown): void {
-    try {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // A throwing onerror must not break the transport.
-    }
+    report(this.onerror, error);
   }
 }
 

@@ -20,6 +20,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "../core/protocol.js";
+import { report as guarded } from "./fetch.js";
 import { envelopeProblem, hostProblem, readRequestBody, type Refusal } from "./guards.js";
 import { argumentAt, decodeHeaderValue, headerMatches, toolHeaders, type ToolHeader } from "./headers.js";
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from "./sse.js";
@@ -130,14 +131,6 @@ function refuse(refusal: Refusal): Response {
   return jsonResponse(refusal.status, errorMessage(undefined, ErrorCode.InvalidRequest, refusal.message), refusal.headers);
 }
 
-/** Calls a user callback without letting it throw into the HTTP layer. */
-function guarded(callback: ((error: Error) => void) | undefined, error: unknown): void {
-  try {
-    callback?.(error instanceof Error ? error : new Error(String(error)));
-  } catch {
-    // A throwing onError must not break the handler.
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The server's own requests (tools/list for the x-mcp-header annotations)

@@ -19,14 +19,26 @@
 
 import {
   describeValue,
-  type JsonObject,
   type JsonRpcMessage,
   type RequestId,
   type Transport,
   type TransportSendOptions,
 } from "../core/protocol.js";
 import { isObject } from "../core/json.js";
-import { DEFAULT_MAX_HTTP_MESSAGE_BYTES, fetchOf, HttpStatusError, mediaType, readBounded, RequestStreamBrokenError, TOO_LARGE, type FetchLike } from "./fetch.js";
+import {
+  DEFAULT_MAX_HTTP_MESSAGE_BYTES,
+  errorAnswer,
+  fetchOf,
+  handOver,
+  HttpStatusError,
+  mediaType,
+  readBounded,
+  report,
+  RequestStreamBrokenError,
+  TOO_LARGE,
+  type FetchLike,
+  type HttpClientBaseOptions,
+} from "./fetch.js";
 import { readSse, SseParser } from "./sse.js";
 
 /** How a broken SSE stream is resumed (Resumability and Redelivery). */
@@ -39,19 +51,11 @@ export interface SessionReconnectOptions {
   readonly maxRetryMs?: number | undefined;
 }
 
-export interface SessionHttpClientTransportOptions {
-  /** The MCP endpoint (one URL for POST, GET and DELETE). */
-  readonly url: string | URL;
-  /** Default: the global `fetch`. Wrap it to add authorization or to watch the traffic. */
-  readonly fetch?: FetchLike | undefined;
-  /** Extra headers on every HTTP request (the MCP headers win on a clash). */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-  /**
-   * Largest JSON body, SSE line or SSE event accepted from the server, in bytes (default
-   * DEFAULT_MAX_HTTP_MESSAGE_BYTES, 4 MiB). Beyond it the stream is closed (a request's rejects
-   * with RequestStreamBrokenError; it is not resumed).
-   */
-  readonly maxMessageBytes?: number | undefined;
+/**
+ * `url` (one URL for POST, GET and DELETE), `fetch`, `headers` and `maxMessageBytes` as for every
+ * HTTP client transport (fetch.ts); a stream closed for going over maxMessageBytes is not resumed.
+ */
+export interface SessionHttpClientTransportOptions extends HttpClientBaseOptions {
   /** Resumption of broken SSE streams. */
   readonly reconnect?: SessionReconnectOptions | undefined;
   /**
@@ -310,8 +314,9 @@ export class SessionHttpClientTransport implements Transport {
         // A JSON-RPC error in the body answers the request (its id, or none, is this request's).
         const message = type === "application/json" && response.body !== null ? await this.#readJson(response.body, method, id).catch(() => undefined) : undefined;
         if (message === undefined) await response.body?.cancel().catch(() => {});
-        if (isObject(message) && isObject(message["error"]) && (message["id"] === undefined || message["id"] === null || message["id"] === id)) {
-          this.#deliver({ owner: id, method, lastEventId: undefined, retryMs: undefined, progressed: false }, { ...message, id });
+        const answer = errorAnswer(message, id);
+        if (answer !== undefined) {
+          this.#deliver({ owner: id, method, lastEventId: undefined, retryMs: undefined, progressed: false }, answer);
           return;
         }
         throw new HttpStatusError(method, response.status);
@@ -531,27 +536,15 @@ export class SessionHttpClientTransport implements Transport {
         const result = message["result"];
         if (isObject(result) && typeof result["protocolVersion"] === "string") this.protocolVersion = result["protocolVersion"];
       }
-      try {
-        this.onmessage?.(message as unknown as JsonRpcMessage);
-      } catch (error) {
-        this.#error(error);
-      }
+      handOver(this.onmessage, message, this.onerror);
       pending.resolve();
       return;
     }
-    try {
-      this.onmessage?.(message as unknown as JsonRpcMessage);
-    } catch (error) {
-      this.#error(error);
-    }
+    handOver(this.onmessage, message, this.onerror);
   }
 
   #error(error: unknown): void {
-    try {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // A throwing onerror must not break the transport.
-    }
+    report(this.onerror, error);
   }
 }
 
