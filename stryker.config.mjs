@@ -8,7 +8,7 @@ export default {
   // Only the tests that cover a mutant run for it.
   coverageAnalysis: "perTest",
   mutate: [
-    "templates/runtime/*.ts",
+    "templates/runtime/**/*.ts",
     "generator/**/*.ts",
     // I/O edges: the CLI's argument parsing and process handling are tested through spawned
     // processes (test/cli), which cannot see in-process mutants.

@@ -1,8 +1,8 @@
 // The vitest configuration of mutation runs (`npm run mutate`, stryker.config.mjs); not used by
 // `npm test`.
 //
-// Most runtime tests import the generated copies of the runtime (test/generated/runtime/*.ts,
-// written once by the global setup, test/prepare.mjs), not templates/runtime/*.ts. This
+// Most runtime tests import the generated copies of the runtime (test/generated/runtime/*/*.ts,
+// written once by the global setup, test/prepare.mjs), not templates/runtime/*/*.ts. This
 // configuration resolves every generated runtime file to its source in templates/runtime instead
 // (the copy differs from the source only in its header comment), so the tests run exactly the
 // files Stryker instruments and its per-test coverage names them. Checked by hand: with
@@ -14,7 +14,7 @@
 // tests that spawn processes or compile with tsc (cli, vendoring, integration, examples,
 // everything-*), which do not see Stryker's in-process mutants and cost minutes, and the
 // interop tests against the official SDKs (slow; their rules are covered by the wire tests).
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
@@ -24,15 +24,16 @@ const root = dirname(fileURLToPath(import.meta.url));
 const generatedRuntimes = [join(root, "test", "generated", "runtime") + sep, join(root, "test", "generated-tasks", "runtime") + sep];
 const runtimeSource = join(root, "templates", "runtime");
 
-/** test/generated{,-tasks}/runtime/<name>.ts → templates/runtime/<name>.ts. */
+/** test/generated{,-tasks}/runtime/<folder>/<name>.ts → templates/runtime/<folder>/<name>.ts. */
 function runtimeFromSource(): Plugin {
   return {
     name: "mcp-stubgen:runtime-from-source",
     enforce: "pre",
     async resolveId(source, importer, options) {
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      if (resolved === null || !generatedRuntimes.some((dir) => resolve(resolved.id).startsWith(dir))) return resolved;
-      return join(runtimeSource, basename(resolved.id));
+      const dir = resolved === null ? undefined : generatedRuntimes.find((d) => resolve(resolved.id).startsWith(d));
+      if (resolved === null || dir === undefined) return resolved;
+      return join(runtimeSource, resolve(resolved.id).slice(dir.length));
     },
   };
 }

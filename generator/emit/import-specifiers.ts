@@ -6,10 +6,11 @@
  *
  * The rewrite parses each file (TypeScript's parser, through ts-morph, so load this module
  * lazily) and touches only module specifiers: of import and export declarations, `import()`
- * calls and `import("…")` types. Only a specifier `./name.js` naming a sibling `name.ts` of
- * the same file set, or `../runtime/name.js` naming a file of the shared runtime, changes;
+ * calls and `import("…")` types. Only a relative specifier `….js` naming a `.ts` file of the
+ * same file set, or `../runtime/….js` naming a file of the shared runtime, changes;
  * comments, strings and other specifiers stay as they are. Pure.
  */
+import { posix } from "node:path";
 import { ts } from "ts-morph";
 import { RUNTIME_DIR, type ImportExtension } from "./output-options.js";
 import type { FileSet } from "./render.js";
@@ -39,17 +40,24 @@ export function moduleSpecifiers(fileName: string, text: string): Specifier[] {
   return found.sort((a, b) => a.start - b.start);
 }
 
-const RELATIVE_MODULE = new RegExp(`^(\\./|\\.\\./${RUNTIME_DIR}/)([^/\\\\]+)\\.js$`);
-
-/** `./name.js` → `./` and `name`, `../runtime/name.js` → `../runtime/` and `name`; else null. */
-function relativeModule(specifier: string): { readonly folder: string; readonly name: string } | null {
-  const match = RELATIVE_MODULE.exec(specifier);
-  return match ? { folder: match[1]!, name: match[2]! } : null;
+/**
+ * The generated file a relative `.js` specifier of `fileName` names: a path of the same file set
+ * (`folder: "siblings"`), a path of the shared runtime when it climbs into `../runtime/`
+ * (`folder: "runtime"`), or null (not relative, not `.js`, or out of the output folder).
+ * Folders nest (`./core/protocol.js`, `../core/protocol.js` inside the runtime). Pure.
+ */
+function relativeModule(fileName: string, specifier: string): { readonly folder: "siblings" | "runtime"; readonly path: string } | null {
+  if (!(specifier.startsWith("./") || specifier.startsWith("../")) || !specifier.endsWith(".js") || specifier.includes("\\")) return null;
+  const resolved = posix.normalize(posix.join(posix.dirname(fileName), `${specifier.slice(0, -".js".length)}.ts`));
+  const runtimePrefix = `../${RUNTIME_DIR}/`;
+  if (resolved.startsWith(runtimePrefix)) return { folder: "runtime", path: resolved.slice(runtimePrefix.length) };
+  return resolved.startsWith("../") ? null : { folder: "siblings", path: resolved };
 }
 
 /**
- * One file with its imports of generated files ending in `extension`: `./name.js` where `name.ts`
- * is in `siblings`, and `../runtime/name.js` where `name.ts` is in `runtime` (the shared runtime's files).
+ * One file with its imports of generated files ending in `extension`: a relative `.js` specifier
+ * naming a path in `siblings` (the file set the file belongs to, paths relative to its folder),
+ * or `../runtime/path.js` naming a path in `runtime` (the shared runtime's files).
  */
 export function rewriteFile(
   fileName: string,
@@ -61,11 +69,11 @@ export function rewriteFile(
   let result = "";
   let at = 0;
   for (const specifier of moduleSpecifiers(fileName, text)) {
-    const target = relativeModule(specifier.text);
-    if (target === null || !(target.folder === "./" ? siblings : runtime).has(`${target.name}.ts`)) continue;
+    const target = relativeModule(fileName, specifier.text);
+    if (target === null || !(target.folder === "siblings" ? siblings : runtime).has(target.path)) continue;
     // The literal's source text, not its value: a specifier written with escapes stays as it is.
     if (text.slice(specifier.start, specifier.end) !== specifier.text) continue;
-    result += `${text.slice(at, specifier.start)}${target.folder}${target.name}${extension}`;
+    result += `${text.slice(at, specifier.start)}${specifier.text.slice(0, -".js".length)}${extension}`;
     at = specifier.end;
   }
   return result + text.slice(at);
@@ -77,7 +85,7 @@ export function rewriteFile(
  */
 export function withImportExtension(files: FileSet, extension: ImportExtension, runtime: ReadonlySet<string> = new Set()): FileSet {
   if (extension === ".js") return files;
-  // Each output folder is flat: a sibling is a `.ts` file at its top.
-  const siblings = new Set([...files.keys()].filter((path) => !path.includes("/") && path.endsWith(".ts") && !path.endsWith(".d.ts")));
+  // A sibling is any `.ts` file of the folder, at its top or in a subfolder (the runtime's core/, http/, ...).
+  const siblings = new Set([...files.keys()].filter((path) => path.endsWith(".ts") && !path.endsWith(".d.ts")));
   return new Map([...files].map(([path, text]): [string, string] => [path, siblings.has(path) ? rewriteFile(path, text, siblings, extension, runtime) : text]));
 }

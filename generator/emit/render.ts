@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import { emitTypes, type EmitTypesOptions } from "./emit-types.js";
 import type { RevisionModel } from "../model/revision.js";
 import { formatResult, formatTypeExpr, type MethodKind, type Side } from "../model/vocabulary.js";
@@ -101,21 +102,50 @@ export function catalogView(model: RevisionModel) {
 }
 
 /**
- * The revision-independent runtime: `templates/runtime/<name>.ts`, plain TypeScript that tsc
- * checks in place, copied into the output as `<name>.ts` with a generated header.
+ * The revision-independent runtime: `templates/runtime/<folder>/<name>.ts`, plain TypeScript that
+ * tsc checks in place, copied into the output as `<folder>/<name>.ts` with a generated header.
+ * The folders say what the runtime is made of: core/ (the protocol engine), http/ (the shared
+ * HTTP room and the HTTP transports), transports/ (the others), features/ (MRTR, tasks,
+ * subscriptions).
  */
-export const RUNTIME_FILES = ["protocol", "outgoing", "incoming", "endpoint", "typed", "mrtr", "in-memory", "mcpx", "stdio", "subscriptions", "http-server", "node-http", "http-client", "http-session-client", "tasks", "facade", "client-facade", "client-tasks", "server-facade"] as const;
+export const RUNTIME_FILES = [
+  "core/json",
+  "core/protocol",
+  "core/outgoing",
+  "core/incoming",
+  "core/endpoint",
+  "core/typed",
+  "features/mrtr",
+  "transports/in-memory",
+  "transports/mcpx",
+  "transports/stdio",
+  "features/subscriptions",
+  "http/fetch",
+  "http/sse",
+  "http/headers",
+  "http/guards",
+  "http/http-server",
+  "http/node-http",
+  "http/http-client",
+  "http/http-session-client",
+  "features/tasks",
+  "facade/shared",
+  "facade/client",
+  "facade/client-tasks",
+  "facade/server",
+] as const;
 
 /**
  * Runtime modules imported by path from a revision folder rather than through its index.ts
- * (`out/<rev>/stdio.js`): with the shared runtime, each is a re-export of `../runtime/<name>.js`.
+ * (`out/<rev>/stdio.js`, at the top of the revision folder whatever the runtime's folder): with the
+ * shared runtime, each is a re-export of `../runtime/<folder>/<name>.js`.
  */
-export const REEXPORTED_RUNTIME_FILES: readonly (typeof RUNTIME_FILES)[number][] = ["stdio"];
+export const REEXPORTED_RUNTIME_FILES: readonly (typeof RUNTIME_FILES)[number][] = ["transports/stdio"];
 
 /**
  * The first revision with the Streamable HTTP transport and its sessions (2025-03-26 basic/transports:
  * it replaced the HTTP+SSE transport of 2024-11-05). Revisions dated from it until the stateless
- * binding (httpView) get the session client transport (runtime/http-session-client.ts).
+ * binding (httpView) get the session client transport (runtime/http/http-session-client.ts).
  */
 export const SESSION_HTTP_SINCE = "2025-03-26";
 
@@ -135,7 +165,7 @@ export function runtimeHeader(toolVersion: string, source: string): string {
   ].join("\n");
 }
 
-/** The runtime files (`<name>.ts` → text): each source with its header. Pure given the sources. */
+/** The runtime files (`<folder>/<name>.ts` → text): each source with its header. Pure given the sources. */
 export function runtimeFiles(sources: ReadonlyMap<string, string>, toolVersion: string = TOOL_VERSION): FileSet {
   return new Map(
     [...sources].map(([name, text]): [string, string] => [`${name}.ts`, runtimeHeader(toolVersion, `${RUNTIME_SOURCE_DIR}/${name}.ts`) + text]),
@@ -157,8 +187,8 @@ export interface RenderOptions extends EmitTypesOptions {
 
 /**
  * Renders all files of one revision from its finished model (model/revision.ts finishModel).
- * `inline`: with its own copy of the runtime, importing `./protocol.js` and so on; `shared`:
- * importing `../runtime/protocol.js` and so on (written once by renderRuntime), plus a
+ * `inline`: with its own copy of the runtime, importing `./core/protocol.js` and so on; `shared`:
+ * importing `../runtime/core/protocol.js` and so on (written once by renderRuntime), plus a
  * re-export for each of REEXPORTED_RUNTIME_FILES.
  */
 export async function renderRevision(model: RevisionModel, options: RenderOptions): Promise<FileSet> {
@@ -178,7 +208,7 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
   const runtimePart: Array<[string, string]> =
     layout === "inline"
       ? [...renderRuntime()]
-      : REEXPORTED_RUNTIME_FILES.map((name): [string, string] => [`${name}.ts`, render("reexport.ts", { name })]);
+      : REEXPORTED_RUNTIME_FILES.map((path): [string, string] => [`${posix.basename(path)}.ts`, render("reexport.ts", { path })]);
   const input = model.inputRequests;
   return new Map([
     ["types.ts", render("types.ts", { body })],

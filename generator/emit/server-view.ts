@@ -14,7 +14,7 @@ const DISCOVER_SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
 
 /**
  * The view of templates/server.ts.hbs: the shared facade view and SERVER, the server's
- * descriptor that the runtime (server-facade.ts) reads. `lifecycle` is the default initialize /
+ * descriptor that the runtime (facade/server.ts) reads. `lifecycle` is the default initialize /
  * server/discover handler the server gets (model/lifecycle.ts); `http` what its Streamable HTTP
  * binding needs (model/http-binding.ts), null where it has none; `missingCapabilityCode` the schema's
  * MissingRequiredClientCapabilityError code (the Tasks extension refuses with it). Pure.

@@ -29,7 +29,7 @@ export function loadTemplates(dir: string = TEMPLATES_DIR): ReadonlyMap<string, 
 export const RUNTIME_SOURCE_DIR = "templates/runtime";
 
 /**
- * The revision-independent runtime: `templates/runtime/<name>.ts` for each name, read as they
+ * The revision-independent runtime: `templates/runtime/<folder>/<name>.ts` for each name, read as they
  * are (plain TypeScript that tsc checks in place; no template syntax), name → text.
  */
 export function loadRuntimeSources(names: readonly string[], root: string = PACKAGE_ROOT): ReadonlyMap<string, string> {

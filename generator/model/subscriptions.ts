@@ -1,12 +1,12 @@
 /**
  * `subscriptions/listen` of a revision as data (2026-07-28, basic/patterns/subscriptions): the
  * SUBSCRIPTIONS table the generated server.ts hands to the runtime's SubscriptionHub
- * (templates/runtime/subscriptions.ts), which reads nothing else. The facts are the spec's, in
+ * (templates/runtime/features/subscriptions.ts), which reads nothing else. The facts are the spec's, in
  * the table below; each is checked against the schema, so a revision whose schema disagrees gets
  * an error (or, for a filter field it lacks, no such kind), never silently different stubs.
  *
  * SubscriptionTable and SubscriptionKind are declared again, under the same names, in the runtime
- * (templates/runtime/subscriptions.ts): the runtime is copied verbatim into the output and imports
+ * (templates/runtime/features/subscriptions.ts): the runtime is copied verbatim into the output and imports
  * nothing of the generator, and the generator's build (tsconfig.build.json) does not compile the
  * runtime. test/unit/model/runtime-agreement.test.ts checks that the two declarations agree.
  */

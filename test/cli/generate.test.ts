@@ -53,7 +53,7 @@ describe(`generate --revision ${REV}`, () => {
   it(`writes OUT/${REV}/ with types.ts, catalog.ts and index.ts, and the shared OUT/runtime/, and says so on stdout`, () => {
     const files = Object.keys(first);
     for (const name of ["types.ts", "catalog.ts", "index.ts"]) expect(files).toContain(`${REV}/${name}`);
-    for (const name of ["protocol.ts", "outgoing.ts", "stdio.ts"]) expect(files).toContain(`runtime/${name}`);
+    for (const name of ["core/protocol.ts", "core/outgoing.ts", "transports/stdio.ts"]) expect(files).toContain(`runtime/${name}`);
     expect(files.every((f) => f.startsWith(`${REV}/`) || f.startsWith("runtime/"))).toBe(true);
     // stdout reports exactly the files that are on disk
     const wrote = wroteLines(firstStdout);
@@ -199,7 +199,32 @@ describe("generate --all", () => {
     }
     expect(files.every((f) => [...REVISIONS, "runtime"].some((rev) => f.startsWith(`${rev}/`)))).toBe(true);
     // one copy of the runtime, shared: the revision folders hold none of it but the stdio re-export
-    expect(wrote.get("OUT/runtime")).toEqual(["client-facade.ts", "client-tasks.ts", "endpoint.ts", "facade.ts", "http-client.ts", "http-server.ts", "http-session-client.ts", "in-memory.ts", "incoming.ts", "mcpx.ts", "mrtr.ts", "node-http.ts", "outgoing.ts", "protocol.ts", "server-facade.ts", "stdio.ts", "subscriptions.ts", "tasks.ts", "typed.ts"]);
+    expect(wrote.get("OUT/runtime")).toEqual([
+      "core/endpoint.ts",
+      "core/incoming.ts",
+      "core/json.ts",
+      "core/outgoing.ts",
+      "core/protocol.ts",
+      "core/typed.ts",
+      "facade/client-tasks.ts",
+      "facade/client.ts",
+      "facade/server.ts",
+      "facade/shared.ts",
+      "features/mrtr.ts",
+      "features/subscriptions.ts",
+      "features/tasks.ts",
+      "http/fetch.ts",
+      "http/guards.ts",
+      "http/headers.ts",
+      "http/http-client.ts",
+      "http/http-server.ts",
+      "http/http-session-client.ts",
+      "http/node-http.ts",
+      "http/sse.ts",
+      "transports/in-memory.ts",
+      "transports/mcpx.ts",
+      "transports/stdio.ts",
+    ]);
     expect(stagingLeftovers(cwd)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * HttpClientTransport (templates/runtime/http-client.ts) after a request ends: whatever ended it
+ * HttpClientTransport (templates/runtime/http/http-client.ts) after a request ends: whatever ended it
  * (a JSON answer, an SSE answer on a stream the server keeps open, an HTTP error), the fetch's
  * own signal is aborted with "request finished", so nothing of that request's connection stays
  * open, and the id is free again.

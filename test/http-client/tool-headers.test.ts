@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
-import { toolHeaders } from "../../templates/runtime/http-client.js";
+import { toolHeaders } from "../../templates/runtime/http/headers.js";
 import { json, scriptedFetch, within, type Call } from "../http-session-client/support.js";
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28" };

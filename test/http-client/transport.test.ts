@@ -1,5 +1,5 @@
 /**
- * The Streamable HTTP client transport of 2026-07-28 (templates/runtime/http-client.ts) against
+ * The Streamable HTTP client transport of 2026-07-28 (templates/runtime/http/http-client.ts) against
  * our own generated server (createHttpHandler + toNodeListener on 127.0.0.1:0): the exact
  * headers of each request kind, JSON and SSE responses, cancel = closing the request's stream
  * (no notifications/cancelled), and a broken stream as its own error. No wall-clock assertions

@@ -1,5 +1,5 @@
 /**
- * HttpClientTransport (templates/runtime/http-client.ts) on its own, against a scripted server
+ * HttpClientTransport (templates/runtime/http/http-client.ts) on its own, against a scripted server
  * (a `fetch` stub answering with Responses the test writes, test/http-session-client/support.ts):
  * the option checks, the guards of send and close, how each kind of response settles a request
  * (no body, an unknown content type, an HTTP error whose JSON body names another id, a fetch

@@ -1,5 +1,5 @@
 /**
- * close() of the session HTTP client transport (templates/runtime/http-session-client.ts): once
+ * close() of the session HTTP client transport (templates/runtime/http/http-session-client.ts): once
  * only, its DELETE bounded and reported, a throwing onclose reported, only open fetches aborted
  * (finished ones are released), a late reply's body cancelled unread, nothing delivered after it,
  * and a reconnect wait cut short with no GET and no timer left behind.

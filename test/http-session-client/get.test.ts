@@ -1,5 +1,5 @@
 /**
- * The GET stream of the session HTTP client transport (templates/runtime/http-session-client.ts),
+ * The GET stream of the session HTTP client transport (templates/runtime/http/http-session-client.ts),
  * Listening for Messages from the Server: what each reply to the GET reports to onerror (once),
  * when a stream that ended is resumed and when not (no event id, over the bounds, session
  * expired, closed), and what an exhausted resumption reports.

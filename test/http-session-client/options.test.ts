@@ -1,5 +1,5 @@
 /**
- * The options of the session HTTP client transport (templates/runtime/http-session-client.ts):
+ * The options of the session HTTP client transport (templates/runtime/http/http-session-client.ts):
  * a bad number names its option, the lowest values allowed pass, the global fetch is the default
  * (and its absence is an error at construction), listening is the default, and start() is a
  * promise like every Transport's.

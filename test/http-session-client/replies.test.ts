@@ -1,5 +1,5 @@
 /**
- * What the session HTTP client transport (templates/runtime/http-session-client.ts) makes of the
+ * What the session HTTP client transport (templates/runtime/http/http-session-client.ts) makes of the
  * server's HTTP replies to a POST: error statuses with and without a JSON-RPC error, bodies that
  * are missing, unlabelled, chunked or at the size bound, content types with parameters, which
  * request a response may settle, and what the initialize reply may set (session id, version).

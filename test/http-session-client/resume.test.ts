@@ -1,6 +1,6 @@
 /**
  * Resumption of a request's broken SSE stream by the session HTTP client transport
- * (templates/runtime/http-session-client.ts): what each kind of reconnect reply makes of the
+ * (templates/runtime/http/http-session-client.ts): what each kind of reconnect reply makes of the
  * request, the attempts counted and reset by progress, the wait before a reconnect (a `retry:`
  * that is not a number is ignored), and no reconnects for a request that was settled meanwhile.
  * The waits run on fake timers where the test asserts that something does not happen yet.

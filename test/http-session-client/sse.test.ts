@@ -1,5 +1,5 @@
 /**
- * The SSE format as the session HTTP client transport (templates/runtime/http-session-client.ts)
+ * The SSE format as the session HTTP client transport (templates/runtime/http/http-session-client.ts)
  * reads it: `event: message` is a message, `data:` without a space, data split over lines (a
  * line without a colon is a field with an empty value), ids with NUL ignored, and the bound of an
  * event counted over its data lines only, at the exact edge.
@@ -53,11 +53,14 @@ describe("SessionHttpClientTransport: SSE fields", () => {
 
 describe("SessionHttpClientTransport: the bound of an SSE event", () => {
   const MAX = 256;
-  /** An event answering `id` whose data lines, each with its line end, take exactly `size` bytes (two data lines). */
+  /**
+   * An event answering `id` whose data (the values of its two data lines, each with its LF: the
+   * SSE data buffer, as sse.ts bounds it for both client transports) takes exactly `size` bytes.
+   */
   const sized = (id: number, size: number): string => {
-    const first = `data: {"jsonrpc":"2.0","id":${id},"result":{"content":[]},"pad":`;
-    const rest = size - (first.length + 1) - 1 - 'data: ""}'.length;
-    return `${first}\ndata: "${"p".repeat(rest)}"}\n\n`;
+    const first = `{"jsonrpc":"2.0","id":${id},"result":{"content":[]},"pad":`;
+    const rest = size - (first.length + 1) - 1 - '""}'.length;
+    return `data: ${first}\ndata: "${"p".repeat(rest)}"}\n\n`;
   };
 
   it("comment, id and event lines do not count toward it", async () => {
@@ -70,8 +73,8 @@ describe("SessionHttpClientTransport: the bound of an SSE event", () => {
     await transport.close();
   });
 
-  it("data lines of exactly maxMessageBytes (line ends counted) pass; one byte more closes the stream", async () => {
-    expect(sized(1, MAX).split("\n").slice(0, 2).reduce((n, line) => n + line.length + 1, 0)).toBe(MAX);
+  it("data of exactly maxMessageBytes (the values of its data lines, line ends counted) passes; one byte more closes the stream", async () => {
+    expect(sized(1, MAX).split("\n").slice(0, 2).reduce((n, line) => n + line.slice("data: ".length).length + 1, 0)).toBe(MAX);
     const exact = sse();
     const over = sse();
     const { transport, received } = await session([exact, over], [], { maxMessageBytes: MAX });

@@ -164,7 +164,9 @@ describe("x-mcp-header annotations a naive walk would choke on", () => {
     });
     try {
       expect((await call(odd.url, 1, "tools/call", { name: "wide", arguments: {} })).status).toBe(200);
-      expect((await call(odd.url, 2, "tools/call", { name: "cyclic", arguments: { r: "v" } })).status).toBe(400);
+      // The scan (headers.ts, one for client and server) stops at its bounds and finds both tools
+      // invalid (too large; nested past 64 through the cycle): no header is expected for either.
+      expect((await call(odd.url, 2, "tools/call", { name: "cyclic", arguments: { r: "v" } })).status).toBe(200);
       expect((await call(odd.url, 3, "tools/call", { name: "cyclic", arguments: { r: "v" } }, { "mcp-param-r": "v" })).status).toBe(200);
     } finally {
       await odd.close();

@@ -39,19 +39,28 @@ function nested(depth: number, name: string): { schema: R.Tool["inputSchema"]; a
 }
 
 describe("which x-mcp-header annotations are enforced", () => {
-  it("to a depth of 32 properties; deeper ones are not expected", async () => {
-    const at32 = nested(32, "Deep");
-    const at33 = nested(33, "Deeper");
-    const handler = withTools([
-      { name: "d32", inputSchema: at32.schema },
-      { name: "d33", inputSchema: at33.schema },
-    ]);
-    expect(await callTool(handler, "d32", at32.args)).toEqual(mismatch(`the Mcp-Param-Deep header is missing; the body carries ${at32.path}`));
-    expect((await callTool(handler, "d32", at32.args, { "mcp-param-deep": "v" })).status).toBe(200);
-    expect((await callTool(handler, "d33", at33.args)).status).toBe(200);
+  // One scan for client and server (templates/runtime/http/headers.ts toolHeaders): a tool with
+  // any bad annotation is invalid as a whole (HTTP, Schema Extension); conforming clients exclude
+  // it from tools/list, so the server expects no Mcp-Param-* header for it, and says so on onError.
+  it("to a nesting of 64; a deeper inputSchema makes the tool invalid: nothing is expected for it, and onError names it", async () => {
+    const errors: string[] = [];
+    // nested(d): the annotated schema d levels below the root (each step through `properties` is one level).
+    const at64 = nested(64, "Deep");
+    const at65 = nested(65, "Deeper");
+    const handler = withTools(
+      [
+        { name: "d64", inputSchema: at64.schema },
+        { name: "d65", inputSchema: at65.schema },
+      ],
+      { onError: (e) => errors.push(e.message) },
+    );
+    expect(await callTool(handler, "d64", at64.args)).toEqual(mismatch(`the Mcp-Param-Deep header is missing; the body carries ${at64.path}`));
+    expect((await callTool(handler, "d64", at64.args, { "mcp-param-deep": "v" })).status).toBe(200);
+    expect((await callTool(handler, "d65", at65.args)).status).toBe(200);
+    expect(errors).toEqual(['tools/list: tool "d65" has an invalid x-mcp-header annotation, so clients exclude it: inputSchema is nested deeper than 64']);
   });
 
-  it("the first 64 of a tool; a 65th is not expected", async () => {
+  it("every annotation of a valid tool, however many (65 here), is expected", async () => {
     const properties: Record<string, unknown> = {};
     const args: Record<string, string> = {};
     for (let i = 1; i <= 65; i++) {
@@ -59,36 +68,38 @@ describe("which x-mcp-header annotations are enforced", () => {
       args[`p${i}`] = "v";
     }
     const handler = withTools([{ name: "many", inputSchema: { type: "object", properties } as R.Tool["inputSchema"] }]);
-    const first64: Record<string, string> = {};
-    for (let i = 1; i <= 64; i++) first64[`mcp-param-h${i}`] = "v";
-    expect((await callTool(handler, "many", args, first64)).status).toBe(200);
-    const { "mcp-param-h64": _, ...first63 } = first64;
-    expect(await callTool(handler, "many", args, first63)).toEqual(mismatch("the Mcp-Param-H64 header is missing; the body carries p64"));
+    const all: Record<string, string> = {};
+    for (let i = 1; i <= 65; i++) all[`mcp-param-h${i}`] = "v";
+    expect((await callTool(handler, "many", args, all)).status).toBe(200);
+    const { "mcp-param-h65": _, ...first64 } = all;
+    expect(await callTool(handler, "many", args, first64)).toEqual(mismatch("the Mcp-Param-H65 header is missing; the body carries p65"));
   });
 
-  it("names that are not tokens, or not strings, are not expected; of two names equal in any case the shallower one is", async () => {
-    const handler = withTools([
-      {
-        name: "odd",
-        inputSchema: {
-          type: "object",
-          properties: {
-            deep: { type: "object", properties: { x: { type: "string", "x-mcp-header": "Same" } } },
-            spaced: { type: "string", "x-mcp-header": "has space" },
-            numbered: { type: "string", "x-mcp-header": 7 },
-            top: { type: "string", "x-mcp-header": "SAME" },
-            empty: { type: "string", "x-mcp-header": "" },
-          },
-        } as R.Tool["inputSchema"],
-      },
-    ]);
-    const args = { deep: { x: "d" }, spaced: "s", numbered: "n", top: "t", empty: "e" };
-    expect((await callTool(handler, "odd", args, { "mcp-param-same": "t" })).status).toBe(200);
-    expect(await callTool(handler, "odd", args, { "mcp-param-same": "d" })).toEqual(mismatch('the Mcp-Param-SAME header value "d" does not match the body value "t"'));
+  it.each([
+    ["a name that is not a token", { spaced: { type: "string", "x-mcp-header": "has space" } }, 'x-mcp-header "has space" is not an HTTP token'],
+    ["a name that is not a string", { numbered: { type: "string", "x-mcp-header": 7 } }, "x-mcp-header 7 is not an HTTP token"],
+    ["an empty name", { empty: { type: "string", "x-mcp-header": "" } }, 'x-mcp-header "" is not an HTTP token'],
+    ["two names equal in any case", { deep: { type: "object", properties: { x: { type: "string", "x-mcp-header": "Same" } } }, top: { type: "string", "x-mcp-header": "SAME" } }, "x-mcp-header SAME is not unique"],
+    ["a parameter of type number", { n: { type: "number", "x-mcp-header": "N" } }, 'x-mcp-header N is on a parameter of type "number"'],
+    ["an annotation under items", { list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } }, "an x-mcp-header annotation is not reachable through properties alone"],
+  ])("%s makes the tool invalid: none of its annotations is expected, a valid tool beside it still is", async (_, bad, reason) => {
+    const errors: string[] = [];
+    const handler = withTools(
+      [
+        { name: "odd", inputSchema: { type: "object", properties: { good: { type: "string", "x-mcp-header": "Good" }, ...bad } } as R.Tool["inputSchema"] },
+        { name: "fine", inputSchema: { type: "object", properties: { good: { type: "string", "x-mcp-header": "Good" } } } },
+      ],
+      { onError: (e) => errors.push(e.message) },
+    );
+    expect((await callTool(handler, "odd", { good: "g", spaced: "s", numbered: "n", empty: "e", deep: { x: "d" }, top: "t", n: 1, list: ["i"] })).status).toBe(200);
+    expect(await callTool(handler, "fine", { good: "g" })).toEqual(mismatch("the Mcp-Param-Good header is missing; the body carries good"));
+    expect(errors).toEqual([`tools/list: tool "odd" has an invalid x-mcp-header annotation, so clients exclude it: ${reason}`]);
   });
 
   it("a numeric argument matches a decimal header value of the same number only", async () => {
-    const handler = withTools([{ name: "n", inputSchema: { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } } }]);
+    // type integer: an annotation on a number parameter makes the tool invalid (see above); the
+    // HTTP layer does not validate arguments, so a body value of 1.5 is still compared.
+    const handler = withTools([{ name: "n", inputSchema: { type: "object", properties: { n: { type: "integer", "x-mcp-header": "N" } } } }]);
     for (const [value, header] of [[42, "42"], [42, "42.000"], [-3, "-3"], [1.5, "1.50"], [0, "0"]] as const) {
       expect((await callTool(handler, "n", { n: value }, { "mcp-param-n": header })).status, `${value} ${header}`).toBe(200);
     }

@@ -33,7 +33,7 @@ describe("generate --extension tasks (2026-07-28, draft)", () => {
   });
 
   it("type-checks with zero diagnostics under the strictest options", () => {
-    const all = ["2026-07-28", "draft", "runtime"].flatMap((r) => readdirSync(join(out, r)).filter((f) => f.endsWith(".ts")).map((f) => join(out, r, f)));
+    const all = ["2026-07-28", "draft", "runtime"].flatMap((r) => readdirSync(join(out, r), { recursive: true }).map(String).filter((f) => f.endsWith(".ts")).map((f) => join(out, r, f)));
     expect(typecheckFiles(all)).toEqual([]);
   });
 
@@ -132,7 +132,7 @@ describe("generate --extension: a fixture extension of another shape (draft-07, 
     // RequestId is the core's (the fixture's copy equals it but for annotations), so it is there once.
     expect(types.filter((t) => t === "RequestId")).toHaveLength(1);
     expect(types.slice(-2)).toEqual(["LockRequest", "LockReleasedNotification"]);
-    const all = ["2026-07-28", "runtime"].flatMap((r) => readdirSync(join(out, r)).filter((f) => f.endsWith(".ts")).map((f) => join(out, r, f)));
+    const all = ["2026-07-28", "runtime"].flatMap((r) => readdirSync(join(out, r), { recursive: true }).map(String).filter((f) => f.endsWith(".ts")).map((f) => join(out, r, f)));
     expect(typecheckFiles(all)).toEqual([]);
   });
 });

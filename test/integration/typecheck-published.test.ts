@@ -37,7 +37,7 @@ function examplesModule(revision: Revision): { text: string; count: number } {
 
 describe("generated output of every published revision", () => {
   it("type-checks with zero diagnostics under the strictest options (types, catalog, runtime, client, server, transports)", () => {
-    const files = [...REVISIONS, "runtime"].flatMap((r) => readdirSync(join(out, r)).filter((f) => f.endsWith(".ts")).map((f) => join(out, r, f)));
+    const files = [...REVISIONS, "runtime"].flatMap((r) => readdirSync(join(out, r), { recursive: true }).map(String).filter((f) => f.endsWith(".ts")).map((f) => join(out, r, f)));
     // six files per revision (types, catalog, client, server, index, the stdio re-export), eight in the shared runtime/
     expect(files.length).toBeGreaterThanOrEqual(REVISIONS.length * 6 + 8);
     expect(typecheckFiles(files)).toEqual([]);

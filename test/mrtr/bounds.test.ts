@@ -1,5 +1,5 @@
 /**
- * The nesting bound of what a requestState is bound to (templates/runtime/mrtr.ts canonicalJson,
+ * The nesting bound of what a requestState is bound to (templates/runtime/features/mrtr.ts canonicalJson,
  * MAX_DEPTH 64): a request's params nested up to the bound can be given a state, one level more
  * is refused with -32602 instead of being digested. Exact JSON-RPC over the in-memory transport.
  */

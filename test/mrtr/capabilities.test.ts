@@ -1,6 +1,6 @@
 /**
  * -32021 MissingRequiredClientCapabilityError when one round asks for several inputs that need
- * sub-capabilities of the same capability (templates/runtime/mrtr.ts `check`: the missing ones
+ * sub-capabilities of the same capability (templates/runtime/features/mrtr.ts `check`: the missing ones
  * are merged into one data.requiredCapabilities), and the sampling sub-capabilities decided by
  * a param's value (includeContext) or presence (tools). Exact JSON-RPC over the in-memory
  * transport.

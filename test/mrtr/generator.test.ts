@@ -85,21 +85,24 @@ describe("2026-07-28", () => {
   it("renders InputRequestMap, InputRequiredMethod and INPUT_REQUIRED in the catalog, and ctx.input in the server only", async () => {
     const files = await renderRevision(finishModel(await modelRevision("2026-07-28", { cacheDir: TEST_CACHE_DIR })), { layout: "inline" });
     const catalog = files.get("catalog.ts")!;
-    expect(catalog).toContain('import type { InputRequiredRules } from "./mrtr.js";');
+    expect(catalog).toContain('import type { InputRequiredRules } from "./features/mrtr.js";');
     expect(catalog).toContain('  "elicitation/create": { params: T.ElicitRequestParams; paramsRequired: true; result: T.ElicitResult };');
     expect(catalog).toContain('  "roots/list": { params: NonNullable<T.ListRootsRequest["params"]>; paramsRequired: false; result: T.ListRootsResult };');
     expect(catalog).toContain('export type InputRequiredMethod = "prompts/get" | "resources/read" | "tools/call";');
     expect(catalog).toContain('  capabilitiesMetaKey: "io.modelcontextprotocol/clientCapabilities",');
     expect(catalog).toContain("  missingCapabilityCode: -32021,");
-    // The server's descriptor hands INPUT_REQUIRED to the runtime (server-facade.ts), which gives
+    // The server's descriptor hands INPUT_REQUIRED to the runtime (facade/server.ts), which gives
     // the handlers ctx.input (createInputRequired) with the `requestState` option.
     expect(files.get("server.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createInputRequired },\n} satisfies ServerDescriptor;");
     expect(files.get("server.ts")).toContain("requestState?: RequestStateOptions | undefined;");
     expect(files.get("server.ts")).toContain("ReceiverEndableMethod, InputRequestMap, InputRequiredMethod>");
-    // The client answers input requests through its handlers (client-facade.ts: endpoint.ts answerInput), not ctx.input.
+    // The client answers input requests through its handlers (facade/client.ts, with mrtr.ts createAnswerInput as the
+    // endpoint's send-path hook), not ctx.input.
     expect(files.get("client.ts")).toContain("handlers?: RequestHandlers<ServerRequestMap & InputRequestSpecs,");
-    expect(files.get("client.ts")).toContain("  inputRequired: INPUT_REQUIRED,\n  tasks: null,\n} satisfies ClientDescriptor;");
-    expect(files.get("client.ts")).not.toContain("mrtr.js");
+    expect(files.get("client.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createAnswerInput },\n  tasks: null,\n} satisfies ClientDescriptor;");
+    // The client half of MRTR lives in mrtr.ts too (issue 27): the client imports that hook and nothing of the server's half.
+    expect(files.get("client.ts")).toContain('import { createAnswerInput } from "./features/mrtr.js";');
+    expect(files.get("client.ts")).not.toMatch(/createInputRequired|RequestStateOptions|ctx\.input/);
   });
 
   it("renders nothing of it for 2025-11-25", async () => {
@@ -107,7 +110,7 @@ describe("2026-07-28", () => {
     for (const name of ["catalog.ts", "server.ts", "client.ts"]) {
       expect(files.get(name)).not.toMatch(/InputRequest(Map|Method)|InputRequiredMethod|INPUT_REQUIRED|mrtr\.js|requestState/);
     }
-    expect(files.has("mrtr.ts")).toBe(true); // the runtime is revision-independent
+    expect(files.has("features/mrtr.ts")).toBe(true); // the runtime is revision-independent
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * A platform without Web Crypto (no globalThis.crypto): a server that seals or verifies a
  * requestState answers -32603 naming what is missing, while requests that carry and need no
- * state are served as ever (templates/runtime/mrtr.ts reads globalThis.crypto when it needs it).
+ * state are served as ever (templates/runtime/features/mrtr.ts reads globalThis.crypto when it needs it).
  */
 import { expect, it, onTestFinished, vi } from "vitest";
 import { askString, KEY, RawClient, scenarioServer } from "./support.js";

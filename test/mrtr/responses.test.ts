@@ -1,5 +1,5 @@
 /**
- * ctx.input.responses and ctx.input.required as a handler calls them (templates/runtime/mrtr.ts
+ * ctx.input.responses and ctx.input.required as a handler calls them (templates/runtime/features/mrtr.ts
  * InputContext): a programming error is a TypeError (-32603 to the client) even when the retry
  * carries no answer, and an answer is looked up among the retry's own keys only. Exact JSON-RPC
  * over the in-memory transport.

@@ -1,6 +1,6 @@
 /**
  * What a handler's InputRequiredResult may be when the handler builds it itself (checked after
- * the handler, templates/runtime/mrtr.ts `after`), and what ctx.input.supports answers: over the
+ * the handler, templates/runtime/features/mrtr.ts `after`), and what ctx.input.supports answers: over the
  * in-memory transport with the raw client, exact JSON-RPC responses.
  */
 import { expect, it, onTestFinished } from "vitest";

@@ -1,11 +1,11 @@
 /**
- * The pure parts of templates/runtime/mrtr.ts, imported where they are: base64url, the
+ * The pure parts of templates/runtime/features/mrtr.ts, imported where they are: base64url, the
  * canonical JSON the binding digests, the answer validator and the capability rules.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, fromBase64Url, missingCapabilities, toBase64Url, validate, type InputRule, type ValidationSchema } from "../../templates/runtime/mrtr.js";
-import { McpError } from "../../templates/runtime/protocol.js";
+import { canonicalJson, fromBase64Url, missingCapabilities, toBase64Url, validate, type InputRule, type ValidationSchema } from "../../templates/runtime/features/mrtr.js";
+import { McpError } from "../../templates/runtime/core/protocol.js";
 
 describe("base64url", () => {
   it("round-trips any bytes, without padding, in the URL-safe alphabet", () => {

@@ -1,5 +1,5 @@
 /**
- * The requestState a server issues and accepts (templates/runtime/mrtr.ts, over the in-memory
+ * The requestState a server issues and accepts (templates/runtime/features/mrtr.ts, over the in-memory
  * transport with the raw client): a round's own lifetime (RequiredOptions.ttlMs), the size
  * bound (RequestStateOptions.maxLength) on what is issued and on what is accepted, and the
  * default lifetime.

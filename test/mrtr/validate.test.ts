@@ -1,11 +1,11 @@
 /**
- * The answer validator (templates/runtime/mrtr.ts `validate`, the JSON Schema subset the
+ * The answer validator (templates/runtime/features/mrtr.ts `validate`, the JSON Schema subset the
  * generated INPUT_REQUIRED schemas use): each keyword's verdict and the message a client gets
  * back (inside -32602 "Invalid params: inputResponses: …"), at the root and inside arrays, and
  * its depth bound on recursive schemas.
  */
 import { expect, it } from "vitest";
-import { validate, type ValidationSchema } from "../../templates/runtime/mrtr.js";
+import { validate, type ValidationSchema } from "../../templates/runtime/features/mrtr.js";
 
 const none: Record<string, ValidationSchema> = {};
 

@@ -1,12 +1,12 @@
 /**
- * Send-path behaviours that mutation testing (npm run mutate, templates/runtime/outgoing.ts)
+ * Send-path behaviours that mutation testing (npm run mutate, templates/runtime/core/outgoing.ts)
  * showed no test pinned: the cancel rule's edge cases, the bound of the recently-cancelled ids,
  * timeout option checks, a signal shared by requests that settle at different times, a restarted
  * timeout with no cap, progress without a timeout, responses to ids never sent, and hostile
  * progress notifications.
  */
 import { describe, expect, it, vi } from "vitest";
-import { cancelRule, RecentIds, timerDelay, type MethodPolicy } from "../../templates/runtime/outgoing.js";
+import { cancelRule, RecentIds, timerDelay, type MethodPolicy } from "../../templates/runtime/core/outgoing.js";
 import { RequestCancelledError, RequestTimeoutError } from "../generated/2025-11-25/index.js";
 import { clientWithRawPeer, metaOf, settle } from "./harness.js";
 

@@ -53,7 +53,7 @@ describe("subscriptionTable", () => {
     }
     for (const revision of ["2026-07-28", "draft"]) {
       expect(readFileSync(join(TEST_OUT_DIR, revision, "server.ts"), "utf8"), revision).toContain("export class Subscriptions extends SubscriptionHub");
-      expect(readFileSync(join(TEST_OUT_DIR, revision, "index.ts"), "utf8"), revision).toContain('from "../runtime/subscriptions.js"');
+      expect(readFileSync(join(TEST_OUT_DIR, revision, "index.ts"), "utf8"), revision).toContain('from "../runtime/features/subscriptions.js"');
     }
   });
 

@@ -1,5 +1,5 @@
 /**
- * ClientTask (templates/runtime/tasks.ts, the client side of the Tasks extension) through its
+ * ClientTask (templates/runtime/features/tasks.ts, the client side of the Tasks extension) through its
  * typed API, against a requester the test plays (what the generated client hands it): the
  * requests that go out (tasks/get, tasks/update, tasks/cancel with their params and options),
  * when result() polls again (the server's suggested interval, clamped to 10 ms … 60 s, or the
@@ -8,8 +8,8 @@
  */
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { McpError, type JsonObject, type RequestOptions } from "../../templates/runtime/protocol.js";
-import { ClientTask, TaskCancelledError, TaskFailedError, type TaskRequester } from "../../templates/runtime/tasks.js";
+import { McpError, type JsonObject, type RequestOptions } from "../../templates/runtime/core/protocol.js";
+import { ClientTask, TaskCancelledError, TaskFailedError, type TaskRequester } from "../../templates/runtime/features/tasks.js";
 import { deferred } from "../stubs/harness.js";
 import { rejectionOf } from "../unit/support.js";
 

@@ -1,5 +1,5 @@
 /**
- * TaskManager (templates/runtime/tasks.ts, the server side of the Tasks extension) through its
+ * TaskManager (templates/runtime/features/tasks.ts, the server side of the Tasks extension) through its
  * typed API: the handle start() answers (defaults, the caller's options, a clock), what the
  * handlers of tasks/get, tasks/update and tasks/cancel answer and store (lastUpdatedAt stamped,
  * input dropped on cancel, the capability gate), how the work's end reaches the store and
@@ -7,8 +7,8 @@
  */
 import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
-import { McpError, type JsonObject } from "../../templates/runtime/protocol.js";
-import { InMemoryTaskStore, TaskManager, TASKS_EXTENSION, type StoredTask, type TaskStore, type TaskWork } from "../../templates/runtime/tasks.js";
+import { McpError, type JsonObject } from "../../templates/runtime/core/protocol.js";
+import { InMemoryTaskStore, TaskManager, TASKS_EXTENSION, type StoredTask, type TaskStore, type TaskWork } from "../../templates/runtime/features/tasks.js";
 import { deferred } from "../stubs/harness.js";
 import { rejectionOf } from "../unit/support.js";
 

@@ -1,5 +1,5 @@
 /**
- * The Tasks extension in the runtime (templates/runtime/tasks.ts and its wiring in the generated
+ * The Tasks extension in the runtime (templates/runtime/features/tasks.ts and its wiring in the generated
  * 2026-07-28 client and server, generated with --extension tasks), at the wire: a call that
  * became a task is cancelled with tasks/cancel, never notifications/cancelled, on the send path
  * and on the receive path; the task object polls, answers input, ends; the store is bounded.

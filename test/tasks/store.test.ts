@@ -1,11 +1,11 @@
 /**
- * InMemoryTaskStore (templates/runtime/tasks.ts), the default task store, through its typed API:
+ * InMemoryTaskStore (templates/runtime/features/tasks.ts), the default task store, through its typed API:
  * when full it makes room for exactly one more task (expired tasks, then as few finished tasks
  * as needed, oldest first); an expired task is gone for get and update; a watcher hears only its
  * own task's changes, and a stop function called twice stops only its own watcher.
  */
 import { describe, expect, it, vi } from "vitest";
-import { InMemoryTaskStore, type StoredTask, type TaskStatus } from "../../templates/runtime/tasks.js";
+import { InMemoryTaskStore, type StoredTask, type TaskStatus } from "../../templates/runtime/features/tasks.js";
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");
 const task = (taskId: string, status: TaskStatus, ttlMs: number | null = null): StoredTask => ({

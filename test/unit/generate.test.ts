@@ -83,8 +83,8 @@ describe("generate()", () => {
     expect(result.check).toBeUndefined();
     expect(result.revisions.map((r) => [r.revision, r.extensions])).toEqual([["mini", []]]);
     expect(readdirSync(out).sort()).toEqual(["mini", "runtime"]);
-    expect([...result.runtime].sort()).toEqual(readdirSync(join(out, "runtime")).sort());
-    expect(result.runtime).toContain("endpoint.ts");
+    expect([...result.runtime].sort()).toEqual(readdirSync(join(out, "runtime"), { recursive: true }).map(String).filter((f) => f.includes(".")).sort());
+    expect(result.runtime).toContain("core/endpoint.ts");
     expect([...result.revisions[0]!.files].sort()).toEqual(readdirSync(join(out, "mini"), { recursive: true }).map(String).filter((f) => f.includes(".")).sort());
     // The revision imports the shared runtime.
     expect(readFileSync(join(out, "mini", "index.ts"), "utf8")).toContain('"../runtime/');
@@ -97,12 +97,12 @@ describe("generate()", () => {
     expect(clean.check).toEqual({ stale: [], missing: [], extra: [] });
 
     writeFileSync(join(out, "mini", "types.ts"), "// edited\n");
-    rmSync(join(out, "runtime", "endpoint.ts"));
+    rmSync(join(out, "runtime", "core", "endpoint.ts"));
     writeFileSync(join(out, "mini", "leftover.ts"), "");
     const report = await generate({ schema: MINI, revisions: ["mini"], out, check: true });
-    expect(report.check).toEqual({ stale: ["mini/types.ts"], missing: ["runtime/endpoint.ts"], extra: ["mini/leftover.ts"] });
+    expect(report.check).toEqual({ stale: ["mini/types.ts"], missing: ["runtime/core/endpoint.ts"], extra: ["mini/leftover.ts"] });
     expect(readFileSync(join(out, "mini", "types.ts"), "utf8")).toBe("// edited\n");
-    expect(existsSync(join(out, "runtime", "endpoint.ts"))).toBe(false);
+    expect(existsSync(join(out, "runtime", "core", "endpoint.ts"))).toBe(false);
   });
 
   it("a schema without direction unions is refused unless it is a fragment; nothing is written", async () => {
@@ -121,7 +121,7 @@ describe("generate()", () => {
     const result = await generate({ schema: MINI, revisions: ["mini"], out, runtime: "inline" });
     expect(result.runtime).toEqual([]);
     expect(readdirSync(out)).toEqual(["mini"]);
-    expect(readdirSync(join(out, "mini"))).toEqual(expect.arrayContaining(["endpoint.ts", "types.ts"]));
+    expect(readdirSync(join(out, "mini"), { recursive: true }).map(String)).toEqual(expect.arrayContaining([join("core", "endpoint.ts"), "types.ts"]));
     expect(readFileSync(join(out, "mini", "index.ts"), "utf8")).not.toContain("../runtime/");
   });
 
@@ -137,8 +137,8 @@ describe("generate()", () => {
     await generate({ schema: MINI, revisions: ["mini"], out });
     await generate({ schema: MINI, revisions: ["other"], out, runtime: "inline" });
     mkdirSync(join(out, ".cache"));
-    writeFileSync(join(out, ".cache", "x.ts"), 'import "../runtime/endpoint.js";\n');
-    writeFileSync(join(out, "notes.ts"), 'import "../runtime/endpoint.js";\n');
+    writeFileSync(join(out, ".cache", "x.ts"), 'import "../runtime/core/endpoint.js";\n');
+    writeFileSync(join(out, "notes.ts"), 'import "../runtime/core/endpoint.js";\n');
     expect(readdirSync(out).sort()).toEqual([".cache", "mini", "notes.ts", "other", "runtime"]);
     await generate({ schema: MINI, revisions: ["mini"], out, runtime: "inline" });
     expect(readdirSync(out).sort()).toEqual([".cache", "mini", "notes.ts", "other"]);
@@ -148,9 +148,13 @@ describe("generate()", () => {
     const out = join(tmp, "out");
     await generate({ schema: MINI, revisions: ["mini"], out, importExtension: ".ts" });
     const index = readFileSync(join(out, "mini", "index.ts"), "utf8");
-    expect(index).toMatch(/from "\.\.\/runtime\/[a-z-]+\.ts"/);
+    expect(index).toMatch(/from "\.\.\/runtime\/core\/[a-z-]+\.ts"/);
     expect(index).not.toMatch(/from "[^"]+\.js"/);
-    expect(readFileSync(join(out, "runtime", "endpoint.ts"), "utf8")).toMatch(/from "\.\/[a-z-]+\.ts"/);
+    const endpoint = readFileSync(join(out, "runtime", "core", "endpoint.ts"), "utf8");
+    expect(endpoint).toMatch(/from "\.\/[a-z-]+\.ts"/);
+    expect(endpoint).not.toMatch(/from "[^"]+\.js"/);
+    // Between the runtime's folders too.
+    expect(readFileSync(join(out, "runtime", "http", "http-client.ts"), "utf8")).toMatch(/from "\.\.\/core\/protocol\.ts"/);
   });
 
   it("strictObjects reaches the emitted types; result overrides reach the model", async () => {

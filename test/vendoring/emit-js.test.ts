@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../generator/generate.js";
 import { TEST_CACHE_DIR, TEST_OUT_DIR } from "../helpers/schemas.js";
 import { EXPECTED_WIRE, pingAndCancelScript, type ScriptReport } from "./scripts.js";
-import { runTsc } from "./support.js";
+import { filesBelow, runTsc } from "./support.js";
 
 const REVISION = "2025-11-25";
 let dir: string;
@@ -45,8 +45,8 @@ describe('emit "js"', () => {
   });
 
   it("writes the shared runtime as JavaScript and declarations too, each with the runtime's header", () => {
-    const tsFiles = readdirSync(join(TEST_OUT_DIR, "runtime")).filter((f) => f.endsWith(".ts"));
-    expect(readdirSync(join(out, "runtime")).sort()).toEqual(tsFiles.flatMap((f) => [f.replace(/\.ts$/, ".js"), f.replace(/\.ts$/, ".d.ts")]).sort());
+    const tsFiles = filesBelow(join(TEST_OUT_DIR, "runtime")).filter((f) => f.endsWith(".ts"));
+    expect(filesBelow(join(out, "runtime"))).toEqual(tsFiles.flatMap((f) => [f.replace(/\.ts$/, ".js"), f.replace(/\.ts$/, ".d.ts")]).sort());
     for (const file of tsFiles) {
       const source = read(TEST_OUT_DIR, "runtime", file);
       const header = source.slice(0, source.indexOf("\n\n") + 2);

@@ -14,7 +14,7 @@ import { generate } from "../../generator/generate.js";
 import { TEST_CACHE_DIR, TEST_OUT_DIR } from "../helpers/schemas.js";
 import { moduleSpecifiers } from "../../generator/emit/import-specifiers.js";
 import { EXPECTED_WIRE, pingAndCancelScript, type ScriptReport } from "./scripts.js";
-import { runTsc, VENDOR_FLAGS } from "./support.js";
+import { filesBelow, runTsc, VENDOR_FLAGS } from "./support.js";
 
 const REVISION = "2025-11-25";
 let dir: string;
@@ -31,13 +31,13 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('importExtension ".ts"', () => {
-  it.each([REVISION, "runtime"])("%s/: imports every sibling as ./name.ts and the shared runtime as ../runtime/name.ts, and changes nothing else", (folder) => {
-    const files = readdirSync(join(out, folder)).sort();
-    expect(files).toEqual(readdirSync(join(TEST_OUT_DIR, folder)).sort());
+  it.each([REVISION, "runtime"])("%s/: imports every generated file as ….ts (./name.ts, ../core/name.ts, ../runtime/core/name.ts), and changes nothing else", (folder) => {
+    const files = filesBelow(join(out, folder));
+    expect(files).toEqual(filesBelow(join(TEST_OUT_DIR, folder)));
     for (const file of files) {
       const text = readFileSync(join(out, folder, file), "utf8");
       const relative = moduleSpecifiers(file, text).filter((s) => s.text.startsWith("."));
-      for (const s of relative) expect(s.text, file).toMatch(/^(\.\/|\.\.\/runtime\/)[a-z-]+\.ts$/);
+      for (const s of relative) expect(s.text, file).toMatch(/^(\.\/|\.\.\/|\.\.\/runtime\/)([a-z]+\/)?[a-z-]+\.ts$/);
       // Undo the rewrite: the default output, byte for byte.
       const back = relative.reduceRight((t, s) => `${t.slice(0, s.end - 2)}js${t.slice(s.end)}`, text);
       expect(back, file).toBe(readFileSync(join(TEST_OUT_DIR, folder, file), "utf8"));
@@ -59,7 +59,7 @@ describe('importExtension ".ts"', () => {
   });
 
   it("type-checks under tsc with allowImportingTsExtensions and the vendoring flags", () => {
-    const files = [REVISION, "runtime"].flatMap((folder) => readdirSync(join(out, folder)).map((f) => join(out, folder, f)));
+    const files = [REVISION, "runtime"].flatMap((folder) => filesBelow(join(out, folder)).map((f) => join(out, folder, f)));
     const { status, output } = runTsc([...VENDOR_FLAGS, "--allowImportingTsExtensions", "--lib", "ES2022,DOM", "--types", "", ...files]);
     expect(output).toBe("");
     expect(status).toBe(0);

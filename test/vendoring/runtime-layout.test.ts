@@ -7,7 +7,7 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { StubgenError } from "../../generator/errors.js";
 import { generate } from "../../generator/generate.js";
@@ -15,7 +15,7 @@ import { moduleSpecifiers } from "../../generator/emit/import-specifiers.js";
 import { REEXPORTED_RUNTIME_FILES, RUNTIME_FILES } from "../../generator/emit/render.js";
 import { fileList, lines, runCli } from "../cli/support.js";
 import { TEST_CACHE_DIR } from "../helpers/schemas.js";
-import { runTsc, VENDOR_FLAGS } from "./support.js";
+import { filesBelow, runTsc, VENDOR_FLAGS } from "./support.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "mcp-stubgen-runtime-layout-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -31,13 +31,13 @@ describe('runtime "shared" (the default)', () => {
     const out = fresh();
     const result = await generate({ revisions: REVS, out, cacheDir: TEST_CACHE_DIR });
     expect(folders(out)).toEqual([...REVS, "runtime"].sort());
-    expect(readdirSync(join(out, "runtime")).sort()).toEqual(RUNTIME);
+    expect(filesBelow(join(out, "runtime"))).toEqual(RUNTIME);
     expect([...result.runtime].sort()).toEqual(RUNTIME);
     for (const rev of REVS) {
       const files = readdirSync(join(out, rev)).sort();
-      expect(files, rev).toEqual(["catalog.ts", "client.ts", "index.ts", "server.ts", "types.ts", ...REEXPORTED_RUNTIME_FILES.map((f) => `${f}.ts`)].sort());
+      expect(files, rev).toEqual(["catalog.ts", "client.ts", "index.ts", "server.ts", "types.ts", ...REEXPORTED_RUNTIME_FILES.map((f) => `${posix.basename(f)}.ts`)].sort());
       const stdio = readFileSync(join(out, rev, "stdio.ts"), "utf8");
-      expect(stdio.split("\n").filter((l) => l !== "" && !l.startsWith("//"))).toEqual(['export * from "../runtime/stdio.js";']);
+      expect(stdio.split("\n").filter((l) => l !== "" && !l.startsWith("//"))).toEqual(['export * from "../runtime/transports/stdio.js";']);
       // Every import leaving the folder goes to ../runtime/, to a file that is there.
       for (const file of files) {
         for (const s of moduleSpecifiers(file, readFileSync(join(out, rev, file), "utf8"))) {
@@ -50,12 +50,16 @@ describe('runtime "shared" (the default)', () => {
   it("--check covers <out>/runtime/: an edited runtime file is stale, a stray one is not generated", async () => {
     const out = fresh();
     await generate({ revisions: ["2025-11-25"], out, cacheDir: TEST_CACHE_DIR });
-    writeFileSync(join(out, "runtime", "outgoing.ts"), "// edited\n");
+    writeFileSync(join(out, "runtime", "core", "outgoing.ts"), "// edited\n");
     writeFileSync(join(out, "runtime", "extra.ts"), "// stray\n");
+    mkdirSync(join(out, "runtime", "old"));
+    writeFileSync(join(out, "runtime", "old", "stray.ts"), "// stray in a folder of its own\n");
     const { check } = await generate({ revisions: ["2025-11-25"], out, cacheDir: TEST_CACHE_DIR, check: true });
-    expect(check).toEqual({ stale: [join("runtime", "outgoing.ts")], missing: [], extra: [join("runtime", "extra.ts")] });
+    expect(check).toEqual({ stale: [join("runtime", "core", "outgoing.ts")], missing: [], extra: [join("runtime", "extra.ts"), join("runtime", "old", "stray.ts")] });
     await generate({ revisions: ["2025-11-25"], out, cacheDir: TEST_CACHE_DIR });
-    expect(readdirSync(join(out, "runtime")).sort()).toEqual(RUNTIME);
+    // The regeneration removes the stray files and the folder they leave empty.
+    expect(filesBelow(join(out, "runtime"))).toEqual(RUNTIME);
+    expect(readdirSync(join(out, "runtime")).sort()).toEqual(["core", "facade", "features", "http", "transports"]);
   });
 });
 
@@ -65,12 +69,14 @@ describe('runtime "inline"', () => {
     const result = await generate({ revisions: ["2025-11-25"], out, cacheDir: TEST_CACHE_DIR, runtime: "inline" });
     expect(result.runtime).toEqual([]);
     expect(folders(out)).toEqual(["2025-11-25"]);
-    const files = readdirSync(join(out, "2025-11-25")).sort();
+    const files = filesBelow(join(out, "2025-11-25"));
     for (const name of RUNTIME) expect(files).toContain(name);
     for (const file of files) {
       for (const s of moduleSpecifiers(file, readFileSync(join(out, "2025-11-25", file), "utf8"))) {
-        expect(s.text, file).toMatch(/^\.\/[a-z-]+\.js$/);
-        expect(files, `${file}: ${s.text}`).toContain(s.text.slice(2).replace(/\.js$/, ".ts"));
+        expect(s.text, file).toMatch(/^\.\.?\/([a-z]+\/)?[a-z-]+\.js$/);
+        // Resolved against the importing file, it names a file of the folder (none outside it).
+        const target = posix.join(posix.dirname(file), s.text).replace(/\.js$/, ".ts");
+        expect(files, `${file}: ${s.text}`).toContain(target);
       }
     }
   });
@@ -82,7 +88,7 @@ describe('runtime "inline"', () => {
     const alone = join(project, "vendor", "mcp");
     cpSync(join(out, "2026-07-28"), alone, { recursive: true });
     writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module", private: true }));
-    const files = readdirSync(alone).map((f) => join(alone, f));
+    const files = filesBelow(alone).map((f) => join(alone, f));
     const { status, output } = runTsc([...VENDOR_FLAGS, "--lib", "ES2022", "--types", "node", ...files]);
     expect(output).toBe("");
     expect(status).toBe(0);
@@ -108,8 +114,8 @@ describe("switching between shared and inline", () => {
     const out = fresh();
     await generate({ revisions: REVS, out, cacheDir: TEST_CACHE_DIR });
     await generate({ revisions: ["2025-11-25"], out, cacheDir: TEST_CACHE_DIR, runtime: "inline" });
-    expect(readdirSync(join(out, "runtime")).sort()).toEqual(RUNTIME);
-    expect(readdirSync(join(out, "2026-07-28"))).not.toContain("outgoing.ts");
+    expect(filesBelow(join(out, "runtime"))).toEqual(RUNTIME);
+    expect(filesBelow(join(out, "2026-07-28"))).not.toContain("core/outgoing.ts");
     // once no folder imports it any more, it goes
     await generate({ revisions: REVS, out, cacheDir: TEST_CACHE_DIR, runtime: "inline" });
     expect(folders(out)).toEqual(REVS);
@@ -136,7 +142,7 @@ describe("the runtime label and the CLI", () => {
     writeFileSync(join(cwd, "mcp-stubgen.config.json"), JSON.stringify({ runtime: "inline" }));
     const shared = await runCli([...base, "--runtime", "shared"], cwd);
     expect(shared.code, shared.stderr).toBe(0);
-    expect(lines(shared.stdout)[0]).toMatch(/^wrote gen\/runtime\/ \(protocol\.ts, /);
+    expect(lines(shared.stdout)[0]).toMatch(/^wrote gen\/runtime\/ \(core\/json\.ts, core\/protocol\.ts, /);
     expect(folders(join(cwd, "gen"))).toEqual(["2024-11-05", "runtime"]);
     const fromConfig = await runCli(base, cwd);
     expect(fromConfig.code, fromConfig.stderr).toBe(0);

@@ -50,15 +50,14 @@ describe("the generated output of every published revision", () => {
       "AbortSignal",
       "Event",
       // The session revisions' index exports the Streamable HTTP client (http-session-client.ts,
-      // which shares pieces of http-client.ts): the web fetch API.
+      // with the shared HTTP room's fetch.ts and sse.ts; no longer the 2026-07-28 client's header
+      // encoding, so TextEncoder and btoa are not needed): the web fetch API.
       "ReadableStream",
       "ReadableStreamDefaultReader",
       "RequestInit",
       "Response",
       "TextDecoder",
-      "TextEncoder",
       "URL",
-      "btoa",
       "clearTimeout",
       "console",
       "fetch",
@@ -97,7 +96,7 @@ describe("METHODS and RULES", () => {
         file,
         [
           'import { METHODS, RULES, REVISION, type MethodInfo } from "./catalog.js";',
-          'import type { CancellationRules } from "../runtime/protocol.js";',
+          'import type { CancellationRules } from "../runtime/core/protocol.js";',
           "type Equal<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;",
           `const methods = ${methods} as const satisfies readonly MethodInfo[];`,
           `const rules = ${rules} as const satisfies CancellationRules;`,

@@ -39,12 +39,21 @@ export const VENDOR_FLAGS: readonly string[] = [
   "--erasableSyntaxOnly",
 ];
 
+/**
+ * Every file below `dir`, as paths relative to it, sorted: the runtime's files sit in folders
+ * (`core/protocol.ts`, `http/sse.ts`, ...).
+ */
+export function filesBelow(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesBelow(join(dir, e.name)).map((f) => join(e.name, f)) : [e.name]))
+    .sort();
+}
+
 /** The generated `.ts` files of every revision and of the shared runtime in test/generated/ (prepared by test/prepare.mjs). */
 export function generatedFiles(dir: string = TEST_OUT_DIR): string[] {
   return [...REVISIONS, "runtime"].flatMap((revision) =>
-    readdirSync(join(dir, revision))
+    filesBelow(join(dir, revision))
       .filter((file) => file.endsWith(".ts"))
-      .sort()
       .map((file) => join(dir, revision, file)),
   );
 }

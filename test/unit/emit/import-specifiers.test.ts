@@ -99,15 +99,30 @@ describe("withImportExtension", () => {
     expect(out.get("README.md")).toBe(files.get("README.md"));
   });
 
-  it("rewrites ../runtime/name.js for the files of the shared runtime it is given, and nothing else under ../", () => {
+  it("rewrites ../runtime/folder/name.js for the files of the shared runtime it is given, and nothing else under ../", () => {
     const shared = new Map([
-      ["index.ts", 'export * from "./catalog.js";\nexport * from "../runtime/protocol.js";\nexport * from "../runtime/unknown.js";\nexport * from "../other/protocol.js";\n'],
+      ["index.ts", 'export * from "./catalog.js";\nexport * from "../runtime/core/protocol.js";\nexport * from "../runtime/unknown.js";\nexport * from "../other/protocol.js";\n'],
       ["catalog.ts", "export const X: 1 = 1;\n"],
     ]);
-    const out = withImportExtension(shared, ".ts", new Set(["protocol.ts"]));
+    const out = withImportExtension(shared, ".ts", new Set(["core/protocol.ts"]));
     expect(out.get("index.ts")).toBe(
-      'export * from "./catalog.ts";\nexport * from "../runtime/protocol.ts";\nexport * from "../runtime/unknown.js";\nexport * from "../other/protocol.js";\n',
+      'export * from "./catalog.ts";\nexport * from "../runtime/core/protocol.ts";\nexport * from "../runtime/unknown.js";\nexport * from "../other/protocol.js";\n',
     );
+  });
+
+  it("rewrites imports between the runtime's folders (./name.js, ../folder/name.js), resolved against the importing file", () => {
+    const runtime = new Map([
+      ["core/protocol.ts", 'import { isObject } from "./json.js";\n'],
+      ["core/json.ts", "export const isObject = 1;\n"],
+      ["http/sse.ts", 'import { isObject } from "../core/json.js";\nimport "./fetch.js";\nimport "../core/missing.js";\nimport "../../core/json.js";\n'],
+      ["http/fetch.ts", "export {};\n"],
+    ]);
+    const out = withImportExtension(runtime, ".ts");
+    expect(out.get("core/protocol.ts")).toBe('import { isObject } from "./json.ts";\n');
+    // Untouched: a file the set does not hold, and a path that leaves the folder.
+    expect(out.get("http/sse.ts")).toBe('import { isObject } from "../core/json.ts";\nimport "./fetch.ts";\nimport "../core/missing.js";\nimport "../../core/json.js";\n');
+    const inline = withImportExtension(new Map([...runtime, ["index.ts", 'export * from "./core/protocol.js";\nexport * from "./protocol.js";\n']]), ".ts");
+    expect(inline.get("index.ts")).toBe('export * from "./core/protocol.ts";\nexport * from "./protocol.js";\n');
   });
 
   it("returns the same set for .js", () => {

@@ -107,11 +107,11 @@ describe("renderRevision (runtime inline)", () => {
   };
 
   it("type-checks types.ts and catalog.ts (with protocol.ts, whose CancellationRules RULES satisfies) with zero diagnostics", () => {
-    expect(compileAll((name) => name === "types.ts" || name === "catalog.ts" || name === "protocol.ts")).toEqual([]);
+    expect(compileAll((name) => name === "types.ts" || name === "catalog.ts" || name === "core/protocol.ts" || name === "core/json.ts")).toEqual([]);
   });
 
   it("type-checks everything but the Node-only stdio transport (facades and runtime) with zero diagnostics", () => {
-    expect(compileAll((name) => name !== "stdio.ts")).toEqual([]);
+    expect(compileAll((name) => name !== "transports/stdio.ts")).toEqual([]);
   });
 });
 
@@ -151,10 +151,10 @@ describe("renderRevision (runtime shared)", () => {
   it("renders types, catalog, facades, index and a re-export of each runtime module imported by path, and no runtime copy", () => {
     const files = rendered.get("draft07-lifecycle.json")!;
     expect([...files.keys()].sort()).toEqual(
-      ["types.ts", "catalog.ts", "client.ts", "server.ts", "index.ts", ...REEXPORTED_RUNTIME_FILES.map((f) => `${f}.ts`)].sort(),
+      ["types.ts", "catalog.ts", "client.ts", "server.ts", "index.ts", ...REEXPORTED_RUNTIME_FILES.map((f) => `${f.slice(f.lastIndexOf("/") + 1)}.ts`)].sort(),
     );
     expect(files.get("stdio.ts")!.split("\n").filter((line) => line !== "" && !line.startsWith("//"))).toEqual([
-      'export * from "../runtime/stdio.js";',
+      'export * from "../runtime/transports/stdio.js";',
     ]);
   });
 
@@ -162,14 +162,14 @@ describe("renderRevision (runtime shared)", () => {
     const doc = loadFixture("2020-12-tasks.json");
     const inline = await renderRevision(modelOf(doc), { layout: "inline" });
     for (const [name, text] of rendered.get("2020-12-tasks.json")!) {
-      if (REEXPORTED_RUNTIME_FILES.some((f) => `${f}.ts` === name)) continue;
+      if (REEXPORTED_RUNTIME_FILES.some((f) => f.endsWith(`/${name.replace(/\.ts$/, "")}`))) continue;
       expect(text.replaceAll('"../runtime/', '"./'), name).toBe(inline.get(name));
     }
   });
 
   it("type-checks with the shared runtime beside it, with zero diagnostics", () => {
     const files: Record<string, string> = {};
-    for (const [name, text] of renderRuntime()) if (name !== "stdio.ts") files[`/out/runtime/${name}`] = text;
+    for (const [name, text] of renderRuntime()) if (name !== "transports/stdio.ts") files[`/out/runtime/${name}`] = text;
     for (const [fixture, set] of rendered) {
       for (const [name, text] of set) if (name !== "stdio.ts") files[`/out/${fixture.replace(/\.json$/, "")}/${name}`] = text;
     }

@@ -12,8 +12,8 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type * as GeneratorInputs from "../../../generator/model/input-requests.js";
 import { finishModel, modelRevision } from "../../../generator/model/revision.js";
 import type * as GeneratorSubscriptions from "../../../generator/model/subscriptions.js";
-import type * as RuntimeMrtr from "../../../templates/runtime/mrtr.js";
-import type * as RuntimeSubscriptions from "../../../templates/runtime/subscriptions.js";
+import type * as RuntimeMrtr from "../../../templates/runtime/features/mrtr.js";
+import type * as RuntimeSubscriptions from "../../../templates/runtime/features/subscriptions.js";
 import { TEST_CACHE_DIR } from "../../helpers/schemas.js";
 
 describe("the generator's and the runtime's declarations of the same table", () => {

@@ -1,14 +1,16 @@
 /**
- * templates/runtime/client-facade.ts, client-tasks.ts and facade.ts on their own, driven by hand-written
+ * templates/runtime/facade/client.ts, client-tasks.ts and shared.ts on their own, driven by hand-written
  * descriptors (what a generated client.ts renders as CLIENT): the request `_meta` of the
  * stateless lifecycle, the bound on multi round-trip retries, the endpoint options, task handles
  * becoming ClientTasks, and the method policy table built from the catalog's METHODS.
  */
 import { describe, expect, it } from "vitest";
-import { clientEndpointOptions, clientRequestMeta, DEFAULT_MAX_INPUT_ROUNDS, maxInputRounds, type ClientDescriptor } from "../../../templates/runtime/client-facade.js";
-import { asTask, taskRequester } from "../../../templates/runtime/client-tasks.js";
-import { methodPolicies } from "../../../templates/runtime/facade.js";
-import { ClientTask, type TaskRequester } from "../../../templates/runtime/tasks.js";
+import { clientEndpointOptions, clientRequestMeta, DEFAULT_MAX_INPUT_ROUNDS, maxInputRounds, type ClientDescriptor } from "../../../templates/runtime/facade/client.js";
+import { asTask, taskRequester } from "../../../templates/runtime/facade/client-tasks.js";
+import { methodPolicies } from "../../../templates/runtime/facade/shared.js";
+import type { SendHook } from "../../../templates/runtime/core/endpoint.js";
+import type { AnswerInputOptions } from "../../../templates/runtime/features/mrtr.js";
+import { ClientTask, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
 
 const KEYS = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
@@ -16,10 +18,19 @@ const KEYS = {
   clientInfo: "io.modelcontextprotocol/clientInfo",
 };
 
+/** The send-path hooks the descriptor's `create` made, with the options it was given (what features/mrtr.ts createAnswerInput gets). */
+const created = new Map<SendHook, AnswerInputOptions>();
 const STATELESS: ClientDescriptor = {
   revision: "2026-07-28",
   requestMeta: KEYS,
-  inputRequired: { methods: ["tools/call", "prompts/get"], inputs: { "elicitation/create": { capability: "elicitation", subCapabilities: [], result: "ElicitResult" } } },
+  inputRequired: {
+    rules: { methods: ["tools/call", "prompts/get"], inputs: { "elicitation/create": { capability: "elicitation", subCapabilities: [], result: "ElicitResult" } } },
+    create: (answer) => {
+      const hook: SendHook = { request: () => undefined, answerInputRequests: () => Promise.resolve({}) };
+      created.set(hook, answer);
+      return hook;
+    },
+  },
   tasks: { cancelRequest: "tasks/cancel" },
 };
 
@@ -59,13 +70,14 @@ describe("clientEndpointOptions", () => {
     expect(options.tasks).toEqual({ cancelRequest: "tasks/cancel" });
     expect(options.handlers).toBe(handlers);
     expect(options.defaultTimeoutMs).toBe(7);
-    expect(options.answerInput).toEqual({
+    expect(options.answerInput).toBeDefined();
+    expect(created.get(options.answerInput!)).toEqual({
       methods: new Set(["tools/call", "prompts/get"]),
       inputs: new Set(["elicitation/create"]),
       maxRounds: 2,
       returnInputRequired: false,
     });
-    expect(clientEndpointOptions(STATELESS, { returnInputRequired: true }).answerInput?.returnInputRequired).toBe(true);
+    expect(created.get(clientEndpointOptions(STATELESS, { returnInputRequired: true }).answerInput!)?.returnInputRequired).toBe(true);
   });
 
   it("on a revision without them: no request `_meta`, no tasks, no MRTR (and maxInputRounds is not read)", () => {

@@ -1,12 +1,12 @@
 /**
- * decodeHeaderValue (templates/runtime/http-server.ts, HTTP "Value Encoding"): the value a client
+ * decodeHeaderValue (templates/runtime/http/http-server.ts, HTTP "Value Encoding"): the value a client
  * meant by an `Mcp-Param-*` or `Mcp-Name` header. Plain values must be visible ASCII, space or
  * tab; a `=?base64?…?=` sentinel must hold canonical Base64 of UTF-8. Anything else is null, which
  * the server rejects. Each row here is one way a lenient decoder (atob ignores whitespace and
  * missing padding) or a loose pattern would accept what the rule refuses.
  */
 import { describe, expect, it } from "vitest";
-import { decodeHeaderValue } from "../../../templates/runtime/http-server.js";
+import { decodeHeaderValue } from "../../../templates/runtime/http/headers.js";
 
 describe("decodeHeaderValue", () => {
   it("keeps a plain value of visible ASCII, space and tab", () => {

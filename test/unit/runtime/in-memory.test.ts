@@ -1,10 +1,10 @@
 /**
- * The in-memory transport pair (templates/runtime/in-memory.ts), which tests and single-process
+ * The in-memory transport pair (templates/runtime/transports/in-memory.ts), which tests and single-process
  * hosts use: the behaviours mutation testing showed no test pinned.
  */
 import { describe, expect, it } from "vitest";
-import { createInMemoryTransportPair } from "../../../templates/runtime/in-memory.js";
-import type { JsonRpcMessage } from "../../../templates/runtime/protocol.js";
+import { createInMemoryTransportPair } from "../../../templates/runtime/transports/in-memory.js";
+import type { JsonRpcMessage } from "../../../templates/runtime/core/protocol.js";
 
 const ping = (id: number): JsonRpcMessage => ({ jsonrpc: "2.0", id, method: "ping" });
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -1,5 +1,5 @@
 /**
- * The node:http adapter (templates/runtime/node-http.ts) driven with stand-ins for node's
+ * The node:http adapter (templates/runtime/http/node-http.ts) driven with stand-ins for node's
  * IncomingMessage and ServerResponse (issue 17), so that what it calls on them is exact: the
  * SSE headers flushed before the first event, a slow client's backpressure, the body cancelled
  * with CLIENT_DISCONNECTED when the client goes, nothing written to a response already gone,
@@ -8,8 +8,8 @@
  */
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { CLIENT_DISCONNECTED, toNodeListener } from "../../../templates/runtime/node-http.js";
-import type { HttpHandler } from "../../../templates/runtime/http-server.js";
+import { CLIENT_DISCONNECTED, toNodeListener } from "../../../templates/runtime/http/node-http.js";
+import type { HttpHandler } from "../../../templates/runtime/http/http-server.js";
 import { deferred, settle } from "../../stubs/harness.js";
 
 const POLL = { timeout: 10_000 };

@@ -1,5 +1,5 @@
 /**
- * The node:http adapter (templates/runtime/node-http.ts) on its own, with a handler of the
+ * The node:http adapter (templates/runtime/http/node-http.ts) on its own, with a handler of the
  * test's instead of an MCP server: the web Request it builds (URL, Host fallback, headers, body),
  * the Response it writes (plain, empty, SSE), a failing handler, a Host no URL can be made of,
  * and the signal that aborts when the client goes away. Raw sockets send what fetch would not.
@@ -8,8 +8,8 @@ import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLIENT_DISCONNECTED, toNodeListener } from "../../../templates/runtime/node-http.js";
-import type { HttpHandler } from "../../../templates/runtime/http-server.js";
+import { CLIENT_DISCONNECTED, toNodeListener } from "../../../templates/runtime/http/node-http.js";
+import type { HttpHandler } from "../../../templates/runtime/http/http-server.js";
 
 let server: Server | undefined;
 afterEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * The texts of templates/runtime/protocol.ts users read: the errors a call rejects with (name,
+ * The texts of templates/runtime/core/protocol.ts users read: the errors a call rejects with (name,
  * message, code, the fields a caller branches on) and the default log lines of cancellation
  * events ("both parties SHOULD log the reason", Cancellation): each event's exact line, with a
  * peer's values quoted, cut and escaped so one value stays one short line.
@@ -15,7 +15,7 @@ import {
   RequestCancelledError,
   RequestEndedByPeerError,
   RequestTimeoutError,
-} from "../../../templates/runtime/protocol.js";
+} from "../../../templates/runtime/core/protocol.js";
 
 describe("errors a call rejects with", () => {
   it("a cancel by the caller: AbortError, the reason in the message only when it is a string, kept untouched", () => {

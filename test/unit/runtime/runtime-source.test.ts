@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
 import { RUNTIME_FILES } from "../../../generator/emit/render.js";
-import { createInMemoryTransportPair } from "../../../templates/runtime/in-memory.js";
-import { timerDelay } from "../../../templates/runtime/outgoing.js";
-import { describeValue, McpError, type JsonRpcMessage } from "../../../templates/runtime/protocol.js";
+import { createInMemoryTransportPair } from "../../../templates/runtime/transports/in-memory.js";
+import { timerDelay } from "../../../templates/runtime/core/outgoing.js";
+import { describeValue, McpError, type JsonRpcMessage } from "../../../templates/runtime/core/protocol.js";
 
 describe("templates/runtime/*.ts, imported directly", () => {
   it("timerDelay: 0, Infinity and undefined mean no timer; values beyond setTimeout's range are clamped; a negative or NaN value is a RangeError", () => {

@@ -1,13 +1,13 @@
 /**
- * templates/runtime/server-facade.ts on its own, driven by hand-written descriptors (what a
+ * templates/runtime/facade/server.ts on its own, driven by hand-written descriptors (what a
  * generated server.ts renders as SERVER): the capabilities derived from handlers, the default
  * initialize and server/discover handlers, the Tasks extension and subscriptions wiring, the
  * result `_meta` identity and the HTTP binding. The wire-level checks of the same behaviour
  * through generated servers are in test/stubs/lifecycle-defaults.test.ts and test/subscriptions.
  */
 import { describe, expect, it } from "vitest";
-import type { AnyRequestHandler, HandlerContext } from "../../../templates/runtime/endpoint.js";
-import type { JsonObject } from "../../../templates/runtime/protocol.js";
+import type { AnyRequestHandler, HandlerContext } from "../../../templates/runtime/core/endpoint.js";
+import type { JsonObject } from "../../../templates/runtime/core/protocol.js";
 import {
   advertisedCapabilities,
   declaredCapabilities,
@@ -19,10 +19,10 @@ import {
   type CapabilityDeclaringHub,
   type CapabilityRule,
   type ServerDescriptor,
-} from "../../../templates/runtime/server-facade.js";
-import type { HttpBinding } from "../../../templates/runtime/http-server.js";
-import { createInputRequired } from "../../../templates/runtime/mrtr.js";
-import { TaskManager, TASKS_EXTENSION } from "../../../templates/runtime/tasks.js";
+} from "../../../templates/runtime/facade/server.js";
+import type { HttpBinding } from "../../../templates/runtime/http/http-server.js";
+import { createInputRequired } from "../../../templates/runtime/features/mrtr.js";
+import { TaskManager, TASKS_EXTENSION } from "../../../templates/runtime/features/tasks.js";
 
 const RULES: readonly CapabilityRule[] = [
   { capability: "tools", methods: ["tools/list", "tools/call"], when: [] },

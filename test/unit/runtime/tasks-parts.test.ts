@@ -1,13 +1,13 @@
 /**
- * The parts of templates/runtime/tasks.ts a peer's bytes reach or a caller reads, on their own:
+ * The parts of templates/runtime/features/tasks.ts a peer's bytes reach or a caller reads, on their own:
  * the task id tasks/get, tasks/update and tasks/cancel accept (a hostile id is refused with
  * -32602, never looked up), tasks/get's answer by status, what counts as a task handle, the
  * error a failed task rejects with, and the store's bound.
  */
 import { describe, expect, it } from "vitest";
-import { McpError } from "../../../templates/runtime/protocol.js";
+import { McpError } from "../../../templates/runtime/core/protocol.js";
 import { rejectionOf } from "../support.js";
-import { detailedTask, InMemoryTaskStore, isTaskHandle, TaskFailedError, TaskManager, TASKS_EXTENSION, type StoredTask } from "../../../templates/runtime/tasks.js";
+import { detailedTask, InMemoryTaskStore, isTaskHandle, TaskFailedError, TaskManager, TASKS_EXTENSION, type StoredTask } from "../../../templates/runtime/features/tasks.js";
 
 const META = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } };
 

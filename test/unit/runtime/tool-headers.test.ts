@@ -1,12 +1,11 @@
 /**
- * The client's reading of a tool's `x-mcp-header` annotations (templates/runtime/http-client.ts
+ * The client's reading of a tool's `x-mcp-header` annotations (templates/runtime/http/http-client.ts
  * toolHeaders, HTTP "Custom Headers from Tool Parameters") and its encoding of header values:
  * each rule that makes a tool's annotations invalid, with the exact reason, and what is found
  * when they are valid.
  */
 import { describe, expect, it } from "vitest";
-import { encodeHeaderValue, toolHeaders } from "../../../templates/runtime/http-client.js";
-import { decodeHeaderValue } from "../../../templates/runtime/http-server.js";
+import { decodeHeaderValue, encodeHeaderValue, toolHeaders } from "../../../templates/runtime/http/headers.js";
 
 const param = (header: unknown, type: unknown = "string") => ({ type, "x-mcp-header": header });
 

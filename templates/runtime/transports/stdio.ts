@@ -16,7 +16,7 @@
 // transport cannot know the revision): an array, or any JSON value that is not an object, gets
 // a -32600 Invalid Request error with id null, as JSON-RPC 2.0 answers an empty batch.
 
-import { ErrorCode, type JsonRpcMessage, type OutgoingMessage, type Transport, type TransportSendOptions } from "./protocol.js";
+import { ErrorCode, type JsonRpcMessage, type OutgoingMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
 
 /** The parts of a Node Readable this transport uses. */
 export interface ByteSource {

@@ -2,8 +2,8 @@
 // table the endpoint reads, built from the catalog's METHODS, and the one place where a typed
 // handler table becomes the untyped one the endpoint calls.
 
-import type { AnyNotificationHandler, AnyRequestHandler } from "./endpoint.js";
-import type { MethodPolicy } from "./outgoing.js";
+import type { AnyNotificationHandler, AnyRequestHandler } from "../core/endpoint.js";
+import type { MethodPolicy } from "../core/outgoing.js";
 
 /** One entry of the catalog's METHODS, as far as the endpoint's policy is concerned. */
 export interface MethodPolicySource extends MethodPolicy {

@@ -1,10 +1,11 @@
 // Wire types, errors, options and events shared by the client and the server runtime.
-// Self-contained: no imports, no runtime dependencies.
+// No runtime dependencies; it imports only the ground floor (json.ts).
+
+import type { JsonObject } from "./json.js";
+
+export type { JsonObject };
 
 export type RequestId = string | number;
-
-/** Params or result objects on the wire. */
-export type JsonObject = { [key: string]: unknown };
 
 export interface JsonRpcRequest {
   jsonrpc: "2.0";

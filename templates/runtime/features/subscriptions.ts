@@ -5,9 +5,10 @@
 // method names, filter fields, notifications and capabilities come in as a SubscriptionTable
 // (SUBSCRIPTIONS in the generated server.ts).
 
-import type { AnyRequestHandler, HandlerContext } from "./endpoint.js";
-import { describeValue, ErrorCode, McpError, type JsonObject, type RequestId } from "./protocol.js";
-import type { NotificationSpec, NotifyArgs } from "./typed.js";
+import type { AnyRequestHandler, HandlerContext } from "../core/endpoint.js";
+import { isObject } from "../core/json.js";
+import { describeValue, ErrorCode, McpError, type JsonObject, type RequestId } from "../core/protocol.js";
+import type { NotificationSpec, NotifyArgs } from "../core/typed.js";
 
 /** One notification kind a client may opt in to in the listen filter. */
 export interface SubscriptionKind {
@@ -95,7 +96,6 @@ interface Note {
   readonly params: JsonObject | undefined;
 }
 
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function limit(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;

@@ -19,13 +19,27 @@
 
 import {
   describeValue,
-  type JsonObject,
   type JsonRpcMessage,
   type RequestId,
   type Transport,
   type TransportSendOptions,
-} from "./protocol.js";
-import { concat, DEFAULT_MAX_HTTP_MESSAGE_BYTES, HttpStatusError, RequestStreamBrokenError, SseLineSplitter, type FetchLike } from "./http-client.js";
+} from "../core/protocol.js";
+import { isObject } from "../core/json.js";
+import {
+  DEFAULT_MAX_HTTP_MESSAGE_BYTES,
+  errorAnswer,
+  fetchOf,
+  handOver,
+  HttpStatusError,
+  mediaType,
+  readBounded,
+  report,
+  RequestStreamBrokenError,
+  TOO_LARGE,
+  type FetchLike,
+  type HttpClientBaseOptions,
+} from "./fetch.js";
+import { readSse, SseParser } from "./sse.js";
 
 /** How a broken SSE stream is resumed (Resumability and Redelivery). */
 export interface SessionReconnectOptions {
@@ -37,19 +51,11 @@ export interface SessionReconnectOptions {
   readonly maxRetryMs?: number | undefined;
 }
 
-export interface SessionHttpClientTransportOptions {
-  /** The MCP endpoint (one URL for POST, GET and DELETE). */
-  readonly url: string | URL;
-  /** Default: the global `fetch`. Wrap it to add authorization or to watch the traffic. */
-  readonly fetch?: FetchLike | undefined;
-  /** Extra headers on every HTTP request (the MCP headers win on a clash). */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-  /**
-   * Largest JSON body, SSE line or SSE event accepted from the server, in bytes (default
-   * DEFAULT_MAX_HTTP_MESSAGE_BYTES, 4 MiB). Beyond it the stream is closed (a request's rejects
-   * with RequestStreamBrokenError; it is not resumed).
-   */
-  readonly maxMessageBytes?: number | undefined;
+/**
+ * `url` (one URL for POST, GET and DELETE), `fetch`, `headers` and `maxMessageBytes` as for every
+ * HTTP client transport (fetch.ts); a stream closed for going over maxMessageBytes is not resumed.
+ */
+export interface SessionHttpClientTransportOptions extends HttpClientBaseOptions {
   /** Resumption of broken SSE streams. */
   readonly reconnect?: SessionReconnectOptions | undefined;
   /**
@@ -92,7 +98,6 @@ const DEFAULT_RECONNECT = { maxAttempts: 3, defaultRetryMs: 1000, maxRetryMs: 30
 /** Bound of the DELETE that ends the session on close(). */
 const DELETE_TIMEOUT_MS = 5000;
 const decoder = new TextDecoder();
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** A request sent and not yet answered: send()'s promise. */
 interface Pending {
@@ -106,7 +111,7 @@ interface Stream {
   /** The request whose response this stream carries; undefined for the GET stream. */
   readonly owner: RequestId | undefined;
   readonly method: string;
-  /** The last event id seen (`id:`), for `Last-Event-ID`. */
+  /** The last event id of the events received whole (`id:`, as of the event's end), for `Last-Event-ID`. */
   lastEventId: string | undefined;
   /** The server's last `retry:` in ms. */
   retryMs: number | undefined;
@@ -120,11 +125,6 @@ interface Stream {
 
 /** Why an SSE read ended. */
 type StreamEnd = "ended" | "answered" | "broken" | "hostile";
-
-/** The `content-type` of a response without parameters, lower case. */
-function mediaType(response: Response): string {
-  return (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-}
 
 /**
  * A Transport over Streamable HTTP with sessions (2025-03-26 … 2025-11-25). `send` POSTs each
@@ -165,10 +165,8 @@ export class SessionHttpClientTransport implements Transport {
       defaultRetryMs: positive("reconnect.defaultRetryMs", options.reconnect?.defaultRetryMs ?? DEFAULT_RECONNECT.defaultRetryMs, 0),
       maxRetryMs: positive("reconnect.maxRetryMs", options.reconnect?.maxRetryMs ?? DEFAULT_RECONNECT.maxRetryMs, 0),
     };
-    const fetchFn = options.fetch ?? (typeof fetch === "function" ? (input: string | URL, init: RequestInit) => fetch(input, init) : undefined);
-    if (fetchFn === undefined) throw new TypeError("no fetch: pass options.fetch");
     this.#url = options.url;
-    this.#fetch = fetchFn;
+    this.#fetch = fetchOf(options.fetch);
     this.#headers = { ...options.headers };
     this.#max = positive("maxMessageBytes", max, 1);
     this.#reconnect = reconnect;
@@ -316,8 +314,9 @@ export class SessionHttpClientTransport implements Transport {
         // A JSON-RPC error in the body answers the request (its id, or none, is this request's).
         const message = type === "application/json" && response.body !== null ? await this.#readJson(response.body, method, id).catch(() => undefined) : undefined;
         if (message === undefined) await response.body?.cancel().catch(() => {});
-        if (isObject(message) && isObject(message["error"]) && (message["id"] === undefined || message["id"] === null || message["id"] === id)) {
-          this.#deliver({ owner: id, method, lastEventId: undefined, retryMs: undefined, progressed: false }, { ...message, id });
+        const answer = errorAnswer(message, id);
+        if (answer !== undefined) {
+          this.#deliver({ owner: id, method, lastEventId: undefined, retryMs: undefined, progressed: false }, answer);
           return;
         }
         throw new HttpStatusError(method, response.status);
@@ -446,32 +445,23 @@ export class SessionHttpClientTransport implements Transport {
 
   /** A whole JSON body, at most maxMessageBytes, parsed. */
   async #readJson(body: ReadableStream<Uint8Array>, method: string, id: RequestId): Promise<unknown> {
-    const reader = body.getReader();
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > this.#max) {
-        await reader.cancel().catch(() => {});
-        throw new RequestStreamBrokenError(method, id, `the body exceeds ${this.#max} bytes`);
-      }
-      parts.push(value);
-    }
+    const bytes = await readBounded(body, this.#max);
+    if (bytes === TOO_LARGE) throw new RequestStreamBrokenError(method, id, `the body exceeds ${this.#max} bytes`);
     try {
-      return JSON.parse(decoder.decode(concat(parts, size)));
+      return JSON.parse(decoder.decode(bytes));
     } catch {
       throw new RequestStreamBrokenError(method, id, "the server sent a body that is not JSON");
     }
   }
 
   /**
-   * Reads an SSE stream (the SSE format: lines end with CRLF, LF or CR; an event's `data:` lines
-   * are joined with LF; a blank line dispatches it; `id:` sets the last event id, `retry:` the
-   * reconnection time; an event with empty data, such as a priming event, is not dispatched).
-   * A line or an event's data beyond maxMessageBytes closes the stream and rejects its request
-   * ("hostile"). A request's stream is closed once its response came.
+   * Reads an SSE stream with the runtime's one SSE parser (sse.ts): each event of type message
+   * carries one message; an event with empty data, such as a priming event, is none. The stream's
+   * last event id and `retry:` are kept for a resumption; the id is the one in force at the end
+   * of the last event received whole (WHATWG: the last event ID is set when an event is
+   * dispatched), and an empty `id:` clears it. A line or an event's data beyond maxMessageBytes
+   * closes the stream and rejects its request ("hostile"). A request's stream is closed once its
+   * response came.
    */
   async #readEvents(stream: Stream, body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<StreamEnd> {
     const reader = body.getReader();
@@ -479,88 +469,43 @@ export class SessionHttpClientTransport implements Transport {
     const stop = (): void => void reader.cancel().catch(() => {});
     if (signal.aborted) stop();
     else signal.addEventListener("abort", stop, { once: true });
-    try {
-      return await this.#readEventsFrom(stream, reader);
-    } finally {
-      signal.removeEventListener("abort", stop);
-    }
-  }
-
-  async #readEventsFrom(stream: Stream, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<StreamEnd> {
-    const max = this.#max;
-    const splitter = new SseLineSplitter(max);
-    let data: string[] = [];
-    /** Bytes of the data lines of the event being read. */
-    let dataSize = 0;
-    let eventType = "";
-    const hostile = async (problem: string): Promise<StreamEnd> => {
-      await reader.cancel().catch(() => {});
-      if (stream.owner === undefined) this.#error(new Error(`${stream.method}: ${problem}; closed`));
-      else if (this.#pending.has(stream.owner)) this.#settleError(stream.owner, new RequestStreamBrokenError(stream.method, stream.owner, problem));
-      return "hostile";
+    const parser = new SseParser(this.#max, stream.lastEventId);
+    const remember = (): void => {
+      stream.lastEventId = parser.lastEventId === "" ? undefined : parser.lastEventId;
+      if (parser.retryMs !== undefined) stream.retryMs = parser.retryMs;
     };
-    /** One line of the stream; true when the stream's request was answered. */
-    const onLine = (text: string): boolean => {
-      if (text === "") {
-        const payload = data.join("\n");
-        const type = eventType;
-        data = [];
-        dataSize = 0;
-        eventType = "";
-        if (payload === "" || (type !== "" && type !== "message")) return false;
+    try {
+      const end = await readSse(reader, parser, (event) => {
+        remember();
+        if (event.type !== "message") return false;
         stream.progressed = true;
         let message: unknown;
         try {
-          message = JSON.parse(payload);
+          message = JSON.parse(event.data);
         } catch {
           this.#error(new Error(`${stream.method}: the server sent an SSE event that is not JSON; dropped`));
           return false;
         }
         this.#deliver(stream, message);
+        // "After the JSON-RPC response has been sent, the server SHOULD close the SSE stream":
+        // nothing more is read from it.
         return stream.owner !== undefined && !this.#pending.has(stream.owner);
-      }
-      if (text.startsWith(":")) return false;
-      const colon = text.indexOf(":");
-      const field = colon < 0 ? text : text.slice(0, colon);
-      let value = colon < 0 ? "" : text.slice(colon + 1);
-      if (value.startsWith(" ")) value = value.slice(1);
-      switch (field) {
-        case "data":
-          data.push(value);
-          break;
-        case "event":
-          eventType = value;
-          break;
-        case "id":
-          if (!value.includes("\0")) stream.lastEventId = value;
-          break;
-        case "retry":
-          if (/^\d{1,10}$/.test(value)) stream.retryMs = Number(value);
-          break;
-      }
-      return false;
-    };
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch {
-        return this.#closed ? "ended" : "broken";
-      }
-      if (chunk.done) return "ended";
-      const { lines, tooLong } = splitter.push(chunk.value);
-      for (const { text, bytes } of lines) {
-        // An event's data lines together stay within the bound too (counted in bytes, as read).
-        if (text.startsWith("data")) dataSize += bytes + 1;
-        if (dataSize > max) return hostile(`an SSE event exceeds ${max} bytes`);
-        if (onLine(text)) {
-          // "After the JSON-RPC response has been sent, the server SHOULD close the SSE stream":
-          // nothing more is read from it.
-          await reader.cancel().catch(() => {});
+      });
+      remember();
+      switch (end.kind) {
+        case "stopped":
           return "answered";
-        }
+        case "ended":
+          return "ended";
+        case "broken":
+          return this.#closed ? "ended" : "broken";
+        case "too-large":
+          if (stream.owner === undefined) this.#error(new Error(`${stream.method}: ${end.problem}; closed`));
+          else if (this.#pending.has(stream.owner)) this.#settleError(stream.owner, new RequestStreamBrokenError(stream.method, stream.owner, end.problem));
+          return "hostile";
       }
-      if (tooLong) return hostile(`an SSE line exceeds ${max} bytes`);
+    } finally {
+      signal.removeEventListener("abort", stop);
     }
   }
 
@@ -591,27 +536,15 @@ export class SessionHttpClientTransport implements Transport {
         const result = message["result"];
         if (isObject(result) && typeof result["protocolVersion"] === "string") this.protocolVersion = result["protocolVersion"];
       }
-      try {
-        this.onmessage?.(message as unknown as JsonRpcMessage);
-      } catch (error) {
-        this.#error(error);
-      }
+      handOver(this.onmessage, message, this.onerror);
       pending.resolve();
       return;
     }
-    try {
-      this.onmessage?.(message as unknown as JsonRpcMessage);
-    } catch (error) {
-      this.#error(error);
-    }
+    handOver(this.onmessage, message, this.onerror);
   }
 
   #error(error: unknown): void {
-    try {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // A throwing onerror must not break the transport.
-    }
+    report(this.onerror, error);
   }
 }
 

@@ -5,6 +5,7 @@
 // bodies, SSE lines and events are bounded, and a response only settles the request whose
 // stream carried it.
 
+import { isObject } from "../core/json.js";
 import {
   describeValue,
   type JsonObject,
@@ -12,65 +13,34 @@ import {
   type RequestId,
   type Transport,
   type TransportSendOptions,
-} from "./protocol.js";
+} from "../core/protocol.js";
+import {
+  errorAnswer,
+  fetchOf,
+  handOver,
+  HttpStatusError,
+  maxBytesOf,
+  mediaType,
+  readBounded,
+  report,
+  RequestStreamBrokenError,
+  TOO_LARGE,
+  type FetchLike,
+  type HttpClientBaseOptions,
+} from "./fetch.js";
+import { encodeHeaderValue, headerArgument, toolHeaders, type ToolHeader } from "./headers.js";
+import { readSse, SseParser } from "./sse.js";
 
-/** The `fetch` the transport calls: the global one, or a wrapper (auth, logging, tests). */
-export type FetchLike = (input: string | URL, init: RequestInit) => Promise<Response>;
-
-export interface HttpClientTransportOptions {
-  /** The MCP endpoint (one URL for every POST). */
-  readonly url: string | URL;
-  /** Default: the global `fetch`. Wrap it to add authorization or to watch the traffic. */
-  readonly fetch?: FetchLike | undefined;
-  /** Extra headers on every POST (the MCP headers below win on a clash). */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
+/** `url`, `fetch`, `headers` and `maxMessageBytes` as for every HTTP client transport (fetch.ts); every message is a POST. */
+export interface HttpClientTransportOptions extends HttpClientBaseOptions {
   /**
    * `MCP-Protocol-Version` when a message's `_meta` names no version (a notification; default:
    * the version of the last request sent). A request's header is its `_meta` version (Request
    * Metadata: the header MUST equal `io.modelcontextprotocol/protocolVersion` of the body).
    */
   readonly protocolVersion?: string | undefined;
-  /**
-   * Largest JSON body, SSE line or SSE event (its data lines together) accepted from the server,
-   * in bytes (default DEFAULT_MAX_HTTP_MESSAGE_BYTES, 4 MiB). Beyond it the request's stream is
-   * closed and the request rejects with RequestStreamBrokenError: nothing grows without bound.
-   */
-  readonly maxMessageBytes?: number | undefined;
   /** More requests whose params key goes into `Mcp-Name` (method → key), beside the standard ones. */
   readonly nameSources?: Readonly<Record<string, string>> | undefined;
-}
-
-/** Default bound of a body, a line or an event read from the server: 4 MiB. */
-export const DEFAULT_MAX_HTTP_MESSAGE_BYTES: number = 4 * 1024 * 1024;
-
-/**
- * A request's response stream broke before its response arrived (the connection dropped, the
- * stream ended without a response, the server sent more than `maxMessageBytes` in one piece,
- * or something that is not JSON-RPC). The request is lost: 2026-07-28 has no resumption
- * ("Resumable SSE streams via Last-Event-ID are not supported"), and re-issuing it is a new
- * request with a new id.
- */
-export class RequestStreamBrokenError extends Error {
-  override name = "RequestStreamBrokenError";
-  readonly method: string;
-  readonly requestId: RequestId;
-  constructor(method: string, requestId: RequestId, problem: string) {
-    super(`the response stream of ${method} (id ${String(requestId)}) broke: ${problem}`);
-    this.method = method;
-    this.requestId = requestId;
-  }
-}
-
-/** The server answered a POST with an HTTP error status and no JSON-RPC error for it. */
-export class HttpStatusError extends Error {
-  override name = "HttpStatusError";
-  readonly status: number;
-  readonly method: string;
-  constructor(method: string, status: number) {
-    super(`${method}: the server answered HTTP ${status}`);
-    this.status = status;
-    this.method = method;
-  }
 }
 
 /**
@@ -89,101 +59,7 @@ const NAME_SOURCES: { readonly [method: string]: string | undefined } = {
 };
 
 const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
-const SENTINEL_PREFIX = "=?base64?";
-const SENTINEL_SUFFIX = "?=";
-/** Visible ASCII, space and tab, not starting or ending with whitespace (Value Encoding, RFC 9110 field values). */
-const PLAIN_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)$/;
-/** RFC 9110 token: the `x-mcp-header` name constraint (Custom Headers from Tool Parameters). */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-/**
- * A value as an `Mcp-Name` or `Mcp-Param-*` header value (Value Encoding): as it is when it is
- * plain visible ASCII without leading or trailing whitespace and does not look like the
- * sentinel, else `=?base64?{Base64 of its UTF-8}?=` (the empty string too, which a plain header
- * could not tell from a missing one).
- */
-export function encodeHeaderValue(value: string): string {
-  if (PLAIN_VALUE.test(value) && !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX))) return value;
-  const bytes = encoder.encode(value);
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `${SENTINEL_PREFIX}${btoa(binary)}${SENTINEL_SUFFIX}`;
-}
-
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
-
-/** One `x-mcp-header` annotation of a tool: the argument's path of `properties` keys and the header name. */
-export interface ToolHeader {
-  readonly path: readonly string[];
-  readonly header: string;
-}
-
-/** Deepest schema the annotation scan walks; a deeper one is refused (no unbounded recursion). */
-const MAX_SCHEMA_DEPTH = 64;
-
-/**
- * The `x-mcp-header` annotations of a tool's inputSchema, or the reason the tool is invalid
- * (Custom Headers from Tool Parameters, Schema Extension): a value that is not a non-empty
- * token, a duplicate (case-insensitive), a type other than string, integer or boolean, or an
- * annotation not reachable from the root through `properties` keys alone.
- */
-export function toolHeaders(inputSchema: unknown): ToolHeader[] | string {
-  const found: ToolHeader[] = [];
-  const seen = new Set<string>();
-  // path: the chain of properties keys, or null once the walk left such a chain.
-  const visit = (node: unknown, path: string[] | null, depth: number): string | null => {
-    if (depth > MAX_SCHEMA_DEPTH) return `inputSchema is nested deeper than ${MAX_SCHEMA_DEPTH}`;
-    if (Array.isArray(node)) {
-      for (const item of node) {
-        const problem = visit(item, null, depth + 1);
-        if (problem !== null) return problem;
-      }
-      return null;
-    }
-    if (!isObject(node)) return null;
-    if (Object.hasOwn(node, "x-mcp-header")) {
-      const header = node["x-mcp-header"];
-      if (path === null || path.length === 0) return "an x-mcp-header annotation is not reachable through properties alone";
-      if (typeof header !== "string" || !TOKEN.test(header)) return `x-mcp-header ${describeValue(header)} is not an HTTP token`;
-      const type = node["type"];
-      if (type !== "string" && type !== "integer" && type !== "boolean") return `x-mcp-header ${header} is on a parameter of type ${describeValue(type)}`;
-      const key = header.toLowerCase();
-      if (seen.has(key)) return `x-mcp-header ${header} is not unique`;
-      seen.add(key);
-      found.push({ path, header });
-    }
-    for (const key of Object.keys(node)) {
-      const child = node[key];
-      if (key === "properties" && isObject(child)) {
-        for (const name of Object.keys(child)) {
-          const problem = visit(child[name], path === null ? null : [...path, name], depth + 1);
-          if (problem !== null) return problem;
-        }
-      } else if (child !== null && typeof child === "object") {
-        const problem = visit(child, null, depth + 1);
-        if (problem !== null) return problem;
-      }
-    }
-    return null;
-  };
-  const problem = visit(inputSchema, [], 0);
-  return problem ?? found;
-}
-
-/** An argument as a header value (Value Encoding, type conversion), or undefined to omit the header. */
-function headerArgument(args: unknown, path: readonly string[]): string | undefined {
-  let value: unknown = args;
-  for (const key of path) {
-    if (!isObject(value) || !Object.hasOwn(value, key)) return undefined;
-    value = value[key];
-  }
-  if (typeof value === "string") return encodeHeaderValue(value);
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
-  return undefined;
-}
 
 /** Most tools whose annotations are remembered; beyond it the oldest are forgotten. */
 const MAX_KNOWN_TOOLS = 10_000;
@@ -235,14 +111,9 @@ export class HttpClientTransport implements Transport {
   #refreshes = 0;
 
   constructor(options: HttpClientTransportOptions) {
-    const max = options.maxMessageBytes ?? DEFAULT_MAX_HTTP_MESSAGE_BYTES;
-    if (typeof max !== "number" || !Number.isInteger(max) || max < 1) {
-      throw new RangeError(`maxMessageBytes must be a positive integer, got ${describeValue(max)}`);
-    }
-    const fetchFn = options.fetch ?? (typeof fetch === "function" ? (input: string | URL, init: RequestInit) => fetch(input, init) : undefined);
-    if (fetchFn === undefined) throw new TypeError("no fetch: pass options.fetch");
+    const max = maxBytesOf(options.maxMessageBytes);
     this.#url = options.url;
-    this.#fetch = fetchFn;
+    this.#fetch = fetchOf(options.fetch);
     this.#headers = { ...options.headers };
     this.#protocolVersion = options.protocolVersion;
     this.#max = max;
@@ -429,7 +300,7 @@ export class HttpClientTransport implements Transport {
    * refresh the tools and retry).
    */
   async #read(id: RequestId, stream: Stream, response: Response, retryOnMismatch: boolean): Promise<JsonObject | undefined> {
-    const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const type = mediaType(response);
     const body = response.body;
     if (!response.ok) {
       // A JSON-RPC error in the body (400 HeaderMismatch, 404 Method not found, …) answers the
@@ -441,9 +312,10 @@ export class HttpClientTransport implements Transport {
         } catch {
           message = undefined;
         }
-        if (isObject(message) && isObject(message["error"]) && (message["id"] === undefined || message["id"] === null || message["id"] === id)) {
-          if (retryOnMismatch && message["error"]["code"] === HEADER_MISMATCH) return { ...message, id };
-          this.#deliver(stream, id, { ...message, id });
+        const answer = errorAnswer(message, id);
+        if (answer !== undefined) {
+          if (retryOnMismatch && (answer["error"] as JsonObject)["code"] === HEADER_MISMATCH) return answer;
+          this.#deliver(stream, id, answer);
           return undefined;
         }
       } else {
@@ -466,80 +338,27 @@ export class HttpClientTransport implements Transport {
 
   /** A whole body, at most maxMessageBytes. */
   async #readAll(stream: Stream, id: RequestId, body: ReadableStream<Uint8Array>): Promise<string> {
-    const reader = body.getReader();
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > this.#max) {
-        await reader.cancel().catch(() => {});
-        throw new RequestStreamBrokenError(stream.method, id, `the body exceeds ${this.#max} bytes`);
-      }
-      parts.push(value);
-    }
-    return decoder.decode(concat(parts, size));
+    const bytes = await readBounded(body, this.#max);
+    if (bytes === TOO_LARGE) throw new RequestStreamBrokenError(stream.method, id, `the body exceeds ${this.#max} bytes`);
+    return decoder.decode(bytes);
   }
 
   /**
-   * An SSE response (Receiving Messages), per the SSE format: lines end with CRLF, LF or CR;
-   * `data:` lines of one event are joined with LF; a blank line dispatches; comments (`:`) and
-   * `id:`/`retry:` are ignored (no resumption in 2026-07-28). A line, and an event's data, of
-   * more than maxMessageBytes closes the stream. The stream is closed once the response came
-   * ("The final JSON-RPC response SHOULD terminate the stream").
+   * An SSE response (Receiving Messages), read with the runtime's one SSE parser (sse.ts): each
+   * event of type message carries one message; `id:` and `retry:` mean nothing here (no
+   * resumption in 2026-07-28). A line, or an event's data, of more than maxMessageBytes closes
+   * the stream. The stream is closed once the response came ("The final JSON-RPC response
+   * SHOULD terminate the stream").
    */
   async #readEvents(id: RequestId, stream: Stream, body: ReadableStream<Uint8Array>): Promise<void> {
-    const reader = body.getReader();
-    const max = this.#max;
-    const splitter = new SseLineSplitter(max);
-    let data: string[] = [];
-    let dataSize = 0;
-    let eventType = "";
-    const fail = async (problem: string): Promise<never> => {
-      await reader.cancel().catch(() => {});
-      throw new RequestStreamBrokenError(stream.method, id, problem);
-    };
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        if (stream.closed || stream.answered) return;
-        return fail(`the connection broke: ${error instanceof Error ? error.message : describeValue(error)}`);
-      }
-      if (chunk.done) return;
-      const { lines, tooLong } = splitter.push(chunk.value);
-      for (const { text } of lines) {
-        // One line of the event stream.
-        if (text === "") {
-          if (data.length > 0 && (eventType === "" || eventType === "message")) {
-            const message = this.#parse(stream, id, data.join("\n"));
-            this.#deliver(stream, id, message);
-            if (stream.answered) {
-              await reader.cancel().catch(() => {});
-              return;
-            }
-          }
-          data = [];
-          dataSize = 0;
-          eventType = "";
-          continue;
-        }
-        if (text.startsWith(":")) continue;
-        const colon = text.indexOf(":");
-        const field = colon < 0 ? text : text.slice(0, colon);
-        let value = colon < 0 ? "" : text.slice(colon + 1);
-        if (value.startsWith(" ")) value = value.slice(1);
-        if (field === "data") {
-          dataSize += value.length + 1;
-          if (dataSize > max) return fail(`an SSE event exceeds ${max} bytes`);
-          data.push(value);
-        } else if (field === "event") {
-          eventType = value;
-        }
-      }
-      if (tooLong) return fail(`an SSE line exceeds ${max} bytes`);
+    const end = await readSse(body.getReader(), new SseParser(this.#max), (event) => {
+      if (event.type !== "message") return false;
+      this.#deliver(stream, id, this.#parse(stream, id, event.data));
+      return stream.answered;
+    });
+    if (end.kind === "too-large") throw new RequestStreamBrokenError(stream.method, id, end.problem);
+    if (end.kind === "broken" && !stream.closed && !stream.answered) {
+      throw new RequestStreamBrokenError(stream.method, id, `the connection broke: ${end.error instanceof Error ? end.error.message : describeValue(end.error)}`);
     }
   }
 
@@ -575,11 +394,7 @@ export class HttpClientTransport implements Transport {
       if (!isNotification) stream.capture(message);
       return;
     }
-    try {
-      this.onmessage?.(message as unknown as JsonRpcMessage);
-    } catch (error) {
-      this.#error(error);
-    }
+    handOver(this.onmessage, message, this.onerror);
   }
 
   /**
@@ -613,74 +428,8 @@ export class HttpClientTransport implements Transport {
   }
 
   #error(error: unknown): void {
-    try {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    } catch {
-      // A throwing onerror must not break the transport.
-    }
+    report(this.onerror, error);
   }
-}
-
-/**
- * Splits an SSE body into lines as it arrives (SSE: a line ends with CRLF, LF or CR; a CRLF split
- * across two chunks ends one line). Bounded: a line of more than `max` bytes stops the splitting
- * (`tooLong`) without being buffered further. Each line comes decoded, with its size in bytes.
- * Shared by the HTTP client transports of both eras (this file and http-session-client.ts).
- */
-export class SseLineSplitter {
-  readonly #max: number;
-  #line: Uint8Array[] = [];
-  #size = 0;
-  #afterCR = false;
-
-  constructor(max: number) {
-    this.#max = max;
-  }
-
-  /** The lines `bytes` completes, in order, and whether a line went over the bound (then stop reading). */
-  push(bytes: Uint8Array): { readonly lines: ReadonlyArray<{ readonly text: string; readonly bytes: number }>; readonly tooLong: boolean } {
-    const lines: Array<{ text: string; bytes: number }> = [];
-    let start = 0;
-    for (let i = 0; i < bytes.length; i++) {
-      const b = bytes[i]!;
-      if (b !== 0x0a && b !== 0x0d) continue;
-      if (b === 0x0a && this.#afterCR && i === start && this.#size === 0) {
-        // The LF of a CRLF split across chunks (or right after the CR).
-        this.#afterCR = false;
-        start = i + 1;
-        continue;
-      }
-      const piece = bytes.subarray(start, i);
-      this.#size += piece.byteLength;
-      if (this.#size > this.#max) return { lines, tooLong: true };
-      this.#line.push(piece);
-      lines.push({ text: decoder.decode(concat(this.#line, this.#size)), bytes: this.#size });
-      this.#line = [];
-      this.#size = 0;
-      this.#afterCR = b === 0x0d;
-      start = i + 1;
-    }
-    if (start < bytes.length) {
-      const piece = bytes.subarray(start);
-      this.#size += piece.byteLength;
-      if (this.#size > this.#max) return { lines, tooLong: true };
-      this.#line.push(piece);
-      this.#afterCR = false;
-    }
-    return { lines, tooLong: false };
-  }
-}
-
-/** The parts of a line or body as one array (shared with http-session-client.ts). */
-export function concat(parts: readonly Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
 }
 
 /** A client transport for the Streamable HTTP endpoint at `options.url` (2026-07-28). */

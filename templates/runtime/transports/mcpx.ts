@@ -14,7 +14,8 @@
 // copy. Otherwise a sender could change `from` (or answer differently from a getter or Proxy)
 // after the check and speak, or cancel, as another participant.
 
-import type { JsonRpcMessage, Transport, TransportSendOptions } from "./protocol.js";
+import { isObject } from "../core/json.js";
+import type { JsonRpcMessage, Transport, TransportSendOptions } from "../core/protocol.js";
 
 export const MCPX_PROTOCOL = "mcpx/v0.1";
 
@@ -80,9 +81,6 @@ export interface McpxGateway {
   onRoute: McpxGatewayOptions["onRoute"];
   onDrop: McpxGatewayOptions["onDrop"];
 }
-
-const isObject = (value: unknown): value is { [key: string]: unknown } =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The envelope checks that gateways and transports share; the payload is not read. */
 export function isMcpxEnvelope(value: unknown): value is McpxEnvelope {

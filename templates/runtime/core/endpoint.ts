@@ -3,7 +3,7 @@
 // tables keyed by method. Untyped at this level; client.ts and server.ts give it types.
 
 import { IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
-import type { InputContextApi, InputRequiredHook } from "./mrtr.js";
+import { isObject, isRequestId as isId } from "./json.js";
 import { cancelRule, OutgoingRequests, timerDelay, type MethodPolicy } from "./outgoing.js";
 import {
   CancellationForbiddenError,
@@ -12,8 +12,6 @@ import {
   describeValue,
   ErrorCode,
   McpError,
-  RequestCancelledError,
-  RequestTimeoutError,
   type CancellationEvent,
   type CancellationRules,
   type JsonObject,
@@ -50,6 +48,68 @@ export interface HandlerContext {
 export type AnyRequestHandler = (params: JsonObject | undefined, ctx: HandlerContext) => unknown;
 export type AnyNotificationHandler = (params: JsonObject | undefined) => unknown;
 
+/**
+ * The hooks the endpoint calls, declared here so that core imports nothing outside core; the
+ * features that fill them (features/mrtr.ts) import these types.
+ */
+
+/** Options of one `ctx.input.required(...)`. */
+export interface RequiredOptions {
+  /** The handler's state for the retry (JSON), sealed into `requestState`; none: no requestState. */
+  readonly state?: unknown;
+  /** This state's lifetime in ms (default: the server's ttlMs). */
+  readonly ttlMs?: number | undefined;
+}
+
+/** An input request as a handler writes it. */
+export interface InputRequestLike {
+  readonly method: string;
+  readonly params?: unknown;
+}
+
+/** The untyped `ctx.input` (typed.ts gives it the catalog's types). */
+export interface InputContextApi {
+  supports(method: string, params?: unknown): boolean;
+  state(): unknown;
+  responses(requests: { readonly [key: string]: InputRequestLike }): { [key: string]: unknown } | undefined;
+  required(requests: { readonly [key: string]: InputRequestLike }, options?: RequiredOptions): Promise<JsonObject>;
+}
+
+/** What the endpoint calls around handlers (EndpointOptions.inputRequired; the receiving side of MRTR). */
+export interface InputRequiredHook {
+  /** Whether a method's handler takes part (gets ctx.input; may answer input_required). */
+  has(method: string): boolean;
+  /** The ctx.input of one request; the endpoint makes it on its first read. */
+  context(ctx: HandlerContext, params: JsonObject | undefined): InputContextApi;
+  /**
+   * Before the handler of a method that takes part: a retry's fields are checked (McpError
+   * -32602) and its requestState verified. Undefined, at once, when the params carry neither.
+   */
+  before(ctx: HandlerContext & { readonly input: InputContextApi }, params: JsonObject | undefined): Promise<void> | undefined;
+  /** After every handler: an input_required result is allowed only where the revision allows it. */
+  after(method: string, result: unknown, ctx: HandlerContext): void;
+}
+
+/** What a hook on the send path (SendHook) may use of the endpoint. */
+export interface SendPath {
+  /** Sends one request as the endpoint does without a hook (`_meta` filled from requestMeta). */
+  send(method: string, params: JsonObject | undefined, options: RequestOptions | undefined, related: RequestId | undefined): Promise<unknown>;
+  /** This side's request handler of `method`, if any. */
+  handler(method: string): AnyRequestHandler | undefined;
+  /** The timeout of a request that gives none (ms): the endpoint's defaultTimeoutMs, else RULES'. */
+  readonly defaultTimeoutMs: number | undefined;
+  notify(method: string, params?: object): Promise<void>;
+  request(method: string, params: object | undefined, options?: RequestOptions): Promise<unknown>;
+}
+
+/** A hook on the send path (EndpointOptions.answerInput; the sending side of MRTR). */
+export interface SendHook {
+  /** The outcome of a request the hook takes over (it sends each round through `path.send`); undefined: not the hook's. */
+  request(path: SendPath, method: string, params: JsonObject | undefined, options: RequestOptions | undefined, related: RequestId | undefined): Promise<unknown> | undefined;
+  /** Answers input requests outside any request (a task's input_required, Tasks extension). */
+  answerInputRequests(path: SendPath, method: string, inputRequests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject>;
+}
+
 export interface EndpointOptions {
   readonly handlers?: Readonly<Record<string, AnyRequestHandler | undefined>> | undefined;
   readonly notificationHandlers?: Readonly<Record<string, AnyNotificationHandler | undefined>> | undefined;
@@ -70,14 +130,14 @@ export interface EndpointOptions {
   readonly resultMeta?: JsonObject | undefined;
   /** Transport errors and messages that could not be handled. */
   readonly onError?: ((error: Error) => void) | undefined;
-  /** Multi round-trip requests (mrtr.ts): ctx.input, a retry's checks before its handler, result checks after. */
+  /** Multi round-trip requests, receiving side (features/mrtr.ts createInputRequired): ctx.input, a retry's checks before its handler, result checks after. */
   readonly inputRequired?: InputRequiredHook | undefined;
   /**
-   * Multi round-trip requests on the sending side (2026-07-28, basic/patterns/mrtr, Client
-   * Requirements): an InputRequiredResult to one of `methods` is answered through the handler
-   * table and the request retried (see #requestWithInput); absent: results are returned as they are.
+   * Multi round-trip requests, sending side (features/mrtr.ts createAnswerInput; 2026-07-28,
+   * basic/patterns/mrtr, Client Requirements): a hook on the send path that takes over the
+   * requests a server may answer with InputRequiredResult; absent: results are returned as they are.
    */
-  readonly answerInput?: AnswerInputOptions | undefined;
+  readonly answerInput?: SendHook | undefined;
   /**
    * Tasks extension (io.modelcontextprotocol/tasks): a result with `resultType: "task"` is a task
    * handle, and `cancelRequest` (tasks/cancel) is how a task is cancelled. Received: a later
@@ -87,46 +147,6 @@ export interface EndpointOptions {
   readonly tasks?: { readonly cancelRequest: string } | undefined;
 }
 
-/** Most input requests answered in one round of a multi round-trip request; more are refused. */
-const MAX_INPUT_REQUESTS = 64;
-
-/** The sending side's share of multi round-trip requests (EndpointOptions.answerInput). */
-export interface AnswerInputOptions {
-  /** The requests that may answer InputRequiredResult (INPUT_REQUIRED.methods). */
-  readonly methods: ReadonlySet<string>;
-  /** The input requests a server may embed (INPUT_REQUIRED.inputs): answered by the handler of that method. */
-  readonly inputs: ReadonlySet<string>;
-  /** Most retries of one request (each answers one InputRequiredResult); one more is refused. */
-  readonly maxRounds: number;
-  /** true: InputRequiredResult is returned as it is unless a call's options say otherwise. */
-  readonly returnInputRequired?: boolean | undefined;
-}
-
-/** Why an InputRequiredResult could not be answered (InputRequiredError). */
-export type InputRequiredRefusal = "rounds" | "no-handler" | "invalid";
-
-/**
- * A request ended on an InputRequiredResult this side could not answer: more rounds than
- * maxInputRounds, an input request without a handler, or a result that breaks the rules
- * (neither inputRequests nor requestState, an input request of a method a server may not ask
- * for). `result` is the server's InputRequiredResult, for callers who drive the rounds themselves.
- */
-export class InputRequiredError extends Error {
-  override name = "InputRequiredError";
-  readonly method: string;
-  readonly why: InputRequiredRefusal;
-  readonly result: JsonObject;
-  constructor(method: string, why: InputRequiredRefusal, result: JsonObject, detail: string) {
-    super(`${method}: could not answer the server's InputRequiredResult: ${detail}`);
-    this.method = method;
-    this.why = why;
-    this.result = result;
-  }
-}
-
-const isId = (id: unknown): id is RequestId =>
-  typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 
 const CANCELLED = "notifications/cancelled";
 
@@ -272,6 +292,7 @@ export class Endpoint {
   /** The endpoint this one is a connection of (openConnection), and the connections open on this one. */
   #parent: Endpoint | undefined;
   #connections: Set<Endpoint> | undefined;
+  #sendPathMade: SendPath | undefined;
 
   /**
    * `tables`: the prepared tables of the endpoint this one is a connection of (openConnection);
@@ -403,140 +424,18 @@ export class Endpoint {
   /** Sends a request; params are the method's params object (typed by the facade). */
   request(method: string, params: object | undefined, options?: RequestOptions, related?: RequestId): Promise<unknown> {
     if (this.#transport === undefined) return Promise.reject(new Error(`${method}: not connected`));
-    const answer = this.#options.answerInput;
-    if (answer !== undefined && answer.methods.has(method) && !(options?.returnInputRequired ?? answer.returnInputRequired ?? false)) {
-      // A call's own bound replaces the client's (RequestOptions.maxInputRounds).
-      const rounds = options?.maxInputRounds;
-      if (rounds !== undefined && (!Number.isInteger(rounds) || rounds < 0)) {
-        return Promise.reject(new RangeError(`maxInputRounds must be an integer ≥ 0, got ${String(rounds)}`));
-      }
-      return this.#requestWithInput(rounds === undefined ? answer : { ...answer, maxRounds: rounds }, method, params as JsonObject | undefined, options, related);
-    }
-    return this.#outgoing.start(method, this.#withRequestMeta(params as JsonObject | undefined), options, related);
+    const taken = this.#options.answerInput?.request(this.#sendPath, method, params as JsonObject | undefined, options, related);
+    return taken ?? this.#outgoing.start(method, this.#withRequestMeta(params as JsonObject | undefined), options, related);
   }
 
-  /**
-   * A request that the server may answer with InputRequiredResult (2026-07-28, basic/patterns/
-   * mrtr, Client Requirements): each input request is answered by this side's handler of its
-   * method (ctx.signal aborts with the call), then the original request is retried, with a new
-   * id, carrying `inputResponses` and the exact `requestState` (none when the server sent none),
-   * until a final result or maxRounds retries. The caller's signal runs through every round:
-   * aborting it aborts the handlers in progress and sends no further retry. The timeout
-   * (timeoutMs, else the endpoint's default) covers all rounds together.
-   */
-  async #requestWithInput(
-    answer: AnswerInputOptions,
-    method: string,
-    params: JsonObject | undefined,
-    options: RequestOptions | undefined,
-    related: RequestId | undefined,
-  ): Promise<unknown> {
-    const signal = options?.signal;
-    const total = timerDelay("timeoutMs", options?.timeoutMs ?? this.#options.defaultTimeoutMs ?? this.#rules.defaultTimeoutMs ?? undefined);
-    const deadline = total === undefined ? undefined : Date.now() + total;
-    const base: JsonObject = { ...params };
-    delete base["inputResponses"];
-    delete base["requestState"];
-    let retry: JsonObject = params ?? {};
-    for (let round = 0; ; round++) {
-      const remaining = deadline === undefined ? undefined : Math.max(1, deadline - Date.now());
-      let result: unknown;
-      try {
-        result = await this.#outgoing.start(method, this.#withRequestMeta(round === 0 ? params : retry), { ...options, timeoutMs: remaining ?? 0 }, related);
-      } catch (error) {
-        // A later round's timeout is the whole call's.
-        if (round > 0 && error instanceof RequestTimeoutError && total !== undefined) throw new RequestTimeoutError(method, total);
-        throw error;
-      }
-      if (!isObject(result) || result["resultType"] !== "input_required") return result;
-      const inputRequests = result["inputRequests"];
-      const requestState = result["requestState"];
-      // Servers MUST include at least one of inputRequests or requestState (Server Requirements).
-      if ((inputRequests === undefined && requestState === undefined) || (inputRequests !== undefined && !isObject(inputRequests)) || (requestState !== undefined && typeof requestState !== "string")) {
-        throw new InputRequiredError(method, "invalid", result, "it needs inputRequests (an object) or requestState (a string)");
-      }
-      if (round >= answer.maxRounds) throw new InputRequiredError(method, "rounds", result, `more than ${answer.maxRounds} rounds`);
-      const inputResponses = inputRequests === undefined ? undefined : await this.#answerInputs(answer, method, result, inputRequests, signal, deadline, total);
-      if (signal?.aborted) throw new RequestCancelledError(method, undefined, signal.reason);
-      retry = { ...base };
-      if (inputResponses !== undefined) retry["inputResponses"] = inputResponses;
-      if (typeof requestState === "string") retry["requestState"] = requestState;
-    }
-  }
-
-  /**
-   * Answers every input request of one InputRequiredResult at once, each by this side's handler
-   * of its method. Rejects as soon as the caller aborts (RequestCancelledError) or the deadline
-   * passes (RequestTimeoutError): the handlers' ctx.signal aborts with it.
-   */
-  #answerInputs(
-    answer: AnswerInputOptions,
-    method: string,
-    result: JsonObject,
-    inputRequests: JsonObject,
-    signal: AbortSignal | undefined,
-    deadline: number | undefined,
-    total: number | undefined,
-  ): Promise<JsonObject> {
-    const jobs: Array<[string, AnyRequestHandler, string, JsonObject | undefined]> = [];
-    const keys = Object.keys(inputRequests);
-    // The server's map is hostile input: a bounded number of handlers run for one round.
-    if (keys.length > MAX_INPUT_REQUESTS) throw new InputRequiredError(method, "invalid", result, `more than ${MAX_INPUT_REQUESTS} input requests`);
-    for (const key of keys) {
-      const request = inputRequests[key];
-      const inputMethod = isObject(request) ? request["method"] : undefined;
-      const inputParams = isObject(request) ? request["params"] : undefined;
-      if (typeof inputMethod !== "string" || !answer.inputs.has(inputMethod) || (inputParams !== undefined && !isObject(inputParams))) {
-        throw new InputRequiredError(method, "invalid", result, `input request ${describeValue(key)} is not one a server may send`);
-      }
-      const handler = this.#handlers.get(inputMethod);
-      if (handler === undefined) throw new InputRequiredError(method, "no-handler", result, `no handler for ${inputMethod} (input request ${describeValue(key)})`);
-      jobs.push([key, handler, inputMethod, inputParams]);
-    }
-    const controller = new AbortController();
-    return new Promise<JsonObject>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const stop = (error: Error, reason: unknown): void => {
-        cleanup();
-        controller.abort(reason);
-        reject(error);
-      };
-      const onAbort = (): void => stop(new RequestCancelledError(method, undefined, signal?.reason), signal?.reason);
-      const cleanup = (): void => {
-        if (timer !== undefined) clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      if (deadline !== undefined && total !== undefined) {
-        const ms = Math.max(0, deadline - Date.now());
-        timer = setTimeout(() => stop(new RequestTimeoutError(method, total), `${method} timed out after ${total} ms`), ms);
-      }
-      const answers = jobs.map(([key, handler, inputMethod, inputParams]) => {
-        const ctx: HandlerContext = {
-          signal: controller.signal,
-          requestId: key,
-          method: inputMethod,
-          _meta: isObject(inputParams?.["_meta"]) ? inputParams["_meta"] : undefined,
-          sendProgress: () => Promise.resolve(),
-          notify: (m, p) => this.notify(m, p),
-          request: (m, p, o) => this.request(m, p, o?.signal === undefined ? { ...o, signal: controller.signal } : o),
-          end: () => Promise.reject(new CancellationForbiddenError(inputMethod, "not-permitted")),
-        };
-        // A handler that throws instead of rejecting is contained like a rejection.
-        return new Promise<unknown>((done) => done(handler(inputParams, ctx))).then((value): [string, JsonObject] => [key, isObject(value) ? value : {}]);
-      });
-      Promise.all(answers).then(
-        (pairs) => {
-          if (controller.signal.aborted) return;
-          cleanup();
-          resolve(Object.fromEntries(pairs));
-        },
-        (error: unknown) => {
-          if (controller.signal.aborted) return;
-          stop(error instanceof Error ? error : new Error(String(error)), "an input handler failed");
-        },
-      );
+  /** What the send-path hook uses of this endpoint (made once). */
+  get #sendPath(): SendPath {
+    return (this.#sendPathMade ??= {
+      send: (method, params, options, related) => this.#outgoing.start(method, this.#withRequestMeta(params), options, related),
+      handler: (method) => this.#handlers.get(method),
+      defaultTimeoutMs: this.#options.defaultTimeoutMs ?? this.#rules.defaultTimeoutMs ?? undefined,
+      notify: (method, params) => this.notify(method, params),
+      request: (method, params, options) => this.request(method, params, options),
     });
   }
 
@@ -680,16 +579,13 @@ export class Endpoint {
 
   /**
    * Answers input requests (a task's `input_required`, Tasks extension) through this side's
-   * handlers, exactly as the input requests of an InputRequiredResult are answered.
+   * handlers, exactly as the input requests of an InputRequiredResult are answered (the send-path
+   * hook, EndpointOptions.answerInput).
    */
   answerInputRequests(method: string, inputRequests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject> {
     const answer = this.#options.answerInput;
-    if (answer === undefined) return Promise.reject(new InputRequiredError(method, "no-handler", { inputRequests }, "this side answers no input requests"));
-    try {
-      return this.#answerInputs(answer, method, { inputRequests }, inputRequests, signal, undefined, undefined);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    if (answer === undefined) return Promise.reject(new Error(`${method}: could not answer the input requests: this side answers no input requests`));
+    return answer.answerInputRequests(this.#sendPath, method, inputRequests, signal);
   }
 
   #errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): OutgoingMessage {

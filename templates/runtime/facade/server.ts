@@ -8,10 +8,10 @@
 // only): what a revision has of them comes in through its descriptor, so that the server of a
 // revision without them neither loads nor type-checks them (test/vendoring/strict-flags.test.ts).
 
-import type { EndpointOptions } from "./endpoint.js";
-import { untypedHandlers, untypedNotificationHandlers } from "./facade.js";
-import type { InputRequiredHook, InputRequiredRules, RequestStateOptions } from "./mrtr.js";
-import type { CancellationEvent, JsonObject, Logger } from "./protocol.js";
+import type { EndpointOptions } from "../core/endpoint.js";
+import { untypedHandlers, untypedNotificationHandlers } from "./shared.js";
+import type { InputRequiredHook, InputRequiredRules, RequestStateOptions } from "../features/mrtr.js";
+import type { CancellationEvent, JsonObject, Logger } from "../core/protocol.js";
 
 /**
  * A server capability and the client requests whose handlers imply it (Lifecycle, Capability

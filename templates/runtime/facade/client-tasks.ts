@@ -2,9 +2,9 @@
 // what a ClientTask needs of the client, and a call's result that is a task handle becoming a
 // ClientTask. Imported only by the client of a revision with the extension merged.
 
-import type { Endpoint } from "./endpoint.js";
-import type { RequestOptions } from "./protocol.js";
-import { ClientTask, isTaskHandle, type TaskRequester } from "./tasks.js";
+import type { Endpoint } from "../core/endpoint.js";
+import type { RequestOptions } from "../core/protocol.js";
+import { ClientTask, isTaskHandle, type TaskRequester } from "../features/tasks.js";
 
 /**
  * The request of the Tasks extension that carries a task's inputResponses (SEP-2663): named in an

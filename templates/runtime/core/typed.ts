@@ -2,8 +2,7 @@
 // Revision-independent: what differs by revision (the maps, the methods whose receiver may end
 // them) comes in as type parameters, which client.ts and server.ts fill from the catalog.
 
-import type { HandlerContext } from "./endpoint.js";
-import type { RequiredOptions } from "./mrtr.js";
+import type { HandlerContext, RequiredOptions } from "./endpoint.js";
 import type { RequestOptions, UncancellableRequestOptions } from "./protocol.js";
 
 /** One entry of a request map of catalog.ts. */

@@ -9,7 +9,8 @@
 // Revision facts (supported versions, `_meta` keys, error codes, `Mcp-Name` sources, tool methods)
 // come from the server's generated `httpBinding`; the runtime knows none of them.
 
-import type { Connection } from "./endpoint.js";
+import type { Connection } from "../core/endpoint.js";
+import { isObject, isRequestId } from "../core/json.js";
 import {
   describeValue,
   ErrorCode,
@@ -18,7 +19,11 @@ import {
   type RequestId,
   type Transport,
   type TransportSendOptions,
-} from "./protocol.js";
+} from "../core/protocol.js";
+import { report as guarded } from "./fetch.js";
+import { envelopeProblem, hostProblem, readRequestBody, type Refusal } from "./guards.js";
+import { argumentAt, decodeHeaderValue, headerMatches, toolHeaders, type ToolHeader } from "./headers.js";
+import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from "./sse.js";
 
 /** What createHttpHandler needs to know of a revision: generated data (HTTP_RULES in server.ts). */
 export interface HttpBinding {
@@ -99,21 +104,12 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const CANCELLED = "notifications/cancelled";
 const RESOLVED: Promise<void> = Promise.resolve();
-const NONE: readonly HeaderDeclaration[] = [];
+const NONE: readonly ToolHeader[] = [];
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
-const SSE_HEADERS = {
-  "content-type": "text/event-stream",
-  "cache-control": "no-cache, no-transform",
-  // HTTP, Receiving Messages: servers SHOULD send it so that proxies do not buffer the stream.
-  "x-accel-buffering": "no",
-} as const;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
-
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
-const isId = (id: unknown): id is RequestId => typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 
 /** A JSON-RPC error response; `id` undefined: the error response has no id (HTTP: "has no `id`"). */
 function errorMessage(id: RequestId | undefined, code: number, message: string, data?: unknown): JsonObject {
@@ -129,241 +125,12 @@ function rejectWith(status: number, id: RequestId | undefined, code: number, mes
   return jsonResponse(status, errorMessage(id, code, message, data));
 }
 
-/** Calls a user callback without letting it throw into the HTTP layer. */
-function guarded(callback: ((error: Error) => void) | undefined, error: unknown): void {
-  try {
-    callback?.(error instanceof Error ? error : new Error(String(error)));
-  } catch {
-    // A throwing onError must not break the handler.
-  }
+/** A guard's refusal as a response: an InvalidRequest error without id (a HEAD: no body). */
+function refuse(refusal: Refusal): Response {
+  if (refusal.empty === true) return new Response(null, { status: refusal.status, headers: { ...refusal.headers } });
+  return jsonResponse(refusal.status, errorMessage(undefined, ErrorCode.InvalidRequest, refusal.message), refusal.headers);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Host and Origin (HTTP, Security & Endpoint; DNS rebinding)
-
-const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/** The host name of a `Host` value (`name`, `name:port`, `[v6]`, `[v6]:port`), lower case. */
-function hostnameOf(host: string): string {
-  const lower = host.toLowerCase();
-  if (lower.startsWith("[")) {
-    const end = lower.indexOf("]");
-    return end < 0 ? lower : lower.slice(0, end + 1);
-  }
-  const colon = lower.indexOf(":");
-  return colon < 0 ? lower : lower.slice(0, colon);
-}
-
-/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-function isLoopbackAddress(address: string): boolean {
-  const a = address.toLowerCase();
-  return a === "::1" || a.startsWith("127.") || a.startsWith("::ffff:127.");
-}
-
-/** The host name of an `Origin` value, or null when it is not a URL (`null`, garbage). */
-function originHostname(origin: string): string | null {
-  try {
-    return new URL(origin).hostname.toLowerCase();
-  } catch {
-    return null;
-  }
-}
-
-/** Why a request's Host or Origin is refused, or null when it is accepted. */
-function hostProblem(request: Request, info: HttpRequestInfo | undefined, options: HttpHandlerOptions): string | null {
-  if (options.dnsRebindingProtection === false) return null;
-  const local = info?.localAddress === undefined || isLoopbackAddress(info.localAddress);
-  let host = request.headers.get("host");
-  if (host === null) {
-    try {
-      host = new URL(request.url).host;
-    } catch {
-      host = "";
-    }
-  }
-  const allowedHosts = options.allowedHosts;
-  if (allowedHosts !== undefined) {
-    const lower = host.toLowerCase();
-    const name = hostnameOf(lower);
-    if (!allowedHosts.some((h) => h.toLowerCase() === lower || h.toLowerCase() === name)) return `Host ${describeValue(host)} is not allowed`;
-  } else if (local && !LOOPBACK_HOSTNAMES.has(hostnameOf(host))) {
-    return `Host ${describeValue(host)} is not a loopback host`;
-  }
-  const origin = request.headers.get("origin");
-  if (origin === null) return null;
-  const allowedOrigins = options.allowedOrigins;
-  if (allowedOrigins !== undefined) {
-    const lower = origin.toLowerCase();
-    return allowedOrigins.some((o) => o.toLowerCase() === lower) ? null : `Origin ${describeValue(origin)} is not allowed`;
-  }
-  const name = originHostname(origin);
-  if (local) return name !== null && LOOPBACK_HOSTNAMES.has(name) ? null : `Origin ${describeValue(origin)} is not a loopback origin`;
-  // Elsewhere a browser may only call from the server's own origin unless allowedOrigins says otherwise.
-  let sameHost = false;
-  try {
-    sameHost = new URL(origin).host.toLowerCase() === host.toLowerCase();
-  } catch {
-    sameHost = false;
-  }
-  return sameHost ? null : `Origin ${describeValue(origin)} is not this server's origin`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Content negotiation and the body
-
-/** The media type of a Content-Type value without parameters, lower case. */
-function mediaType(value: string): string {
-  const semicolon = value.indexOf(";");
-  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
-}
-
-/**
- * Whether an Accept value lists both application/json and text/event-stream (HTTP, Sending
- * Messages 2), directly or through `type/*` or `*\/*`, with a q above 0.
- */
-function acceptsBoth(accept: string | null): boolean {
-  if (accept === null) return false;
-  // Clients send the same value on every request: the last answer is kept.
-  if (accept === lastAccept.value) return lastAccept.answer;
-  const answer = parseAccept(accept);
-  lastAccept.value = accept;
-  lastAccept.answer = answer;
-  return answer;
-}
-
-const lastAccept: { value: string | null; answer: boolean } = { value: null, answer: false };
-
-function parseAccept(accept: string): boolean {
-  let json = false;
-  let sse = false;
-  for (const part of accept.split(",")) {
-    const [range = "", ...parameters] = part.split(";");
-    const type = range.trim().toLowerCase();
-    const q = parameters.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="));
-    if (q !== undefined && !(Number(q.slice(2)) > 0)) continue;
-    if (type === "*/*") return true;
-    if (type === "application/json" || type === "application/*") json = true;
-    if (type === "text/event-stream" || type === "text/*") sse = true;
-  }
-  return json && sse;
-}
-
-const TOO_LARGE: unique symbol = Symbol("too large");
-const UNREADABLE: unique symbol = Symbol("unreadable");
-
-/** The body, read up to `max` bytes (TOO_LARGE past it; the rest is not read; UNREADABLE: the stream failed). */
-async function readBody(request: Request, max: number): Promise<Uint8Array | typeof TOO_LARGE | typeof UNREADABLE> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > max) return TOO_LARGE;
-  const body = request.body;
-  if (body === null) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let next: Awaited<ReturnType<typeof reader.read>>;
-    try {
-      next = await reader.read();
-    } catch {
-      return UNREADABLE; // the client went away mid-body, typically
-    }
-    const { done, value } = next;
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      reader.cancel().catch(() => undefined);
-      return TOO_LARGE;
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Header values (HTTP, Value Encoding)
-
-const SENTINEL_PREFIX = "=?base64?";
-const SENTINEL_SUFFIX = "?=";
-/** Canonical Base64: full quads, correct padding only at the end (the SEP-2243 test table rejects the rest). */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** Header field values: visible ASCII, space and tab (RFC 9110, Field Values). */
-const PLAIN_VALUE = /^[\x20-\x7e\t]*$/;
-
-/**
- * A header value as the client meant it: the UTF-8 text inside a `=?base64?…?=` sentinel, or the
- * value itself. null: invalid (a sentinel that is not canonical Base64 of UTF-8, or characters a
- * header may not carry), which the server MUST reject.
- */
-export function decodeHeaderValue(value: string): string | null {
-  if (value.length >= SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length && value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX)) {
-    const payload = value.slice(SENTINEL_PREFIX.length, value.length - SENTINEL_SUFFIX.length);
-    if (!BASE64.test(payload)) return null;
-    try {
-      const binary = atob(payload);
-      const bytes = new Uint8Array(binary.length);
-      for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-      return decoder.decode(bytes);
-    } catch {
-      return null;
-    }
-  }
-  return PLAIN_VALUE.test(value) ? value : null;
-}
-
-/** Decimal numbers as a header may write an integer (HTTP, Server Validation: compare numerically). */
-const DECIMAL = /^-?\d+(?:\.\d+)?$/;
-
-/** A tool argument mirrored into `Mcp-Param-{header}`: its path of `properties` keys. */
-interface HeaderDeclaration {
-  readonly path: readonly string[];
-  readonly header: string;
-}
-
-/** RFC 9110 token (the `x-mcp-header` name constraint). */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const MAX_SCHEMA_DEPTH = 32;
-const MAX_SCHEMA_NODES = 10_000;
-const MAX_DECLARATIONS = 64;
-
-/**
- * The `x-mcp-header` annotations of an inputSchema that a client mirrors (HTTP, Schema Extension):
- * on properties statically reachable through `properties` keys only, with a token name,
- * case-insensitively unique. Annotations anywhere else are not mirrored by conforming clients, so
- * they are not expected here either.
- */
-function headerDeclarations(inputSchema: unknown): readonly HeaderDeclaration[] {
-  if (!isObject(inputSchema)) return NONE;
-  const found: HeaderDeclaration[] = [];
-  const seen = new Set<string>();
-  // Breadth first, so that the shallowest of two same-named annotations wins; bounded in depth
-  // and in nodes visited, so a schema object shared under many properties (or a cycle, from a
-  // handler's own objects) costs at most MAX_SCHEMA_NODES steps.
-  const queue: Array<{ readonly node: JsonObject; readonly path: readonly string[] }> = [{ node: inputSchema, path: [] }];
-  for (let next = 0; next < queue.length && next < MAX_SCHEMA_NODES; next++) {
-    const { node, path } = queue[next]!;
-    const properties = node["properties"];
-    if (!isObject(properties) || path.length >= MAX_SCHEMA_DEPTH) continue;
-    for (const key of Object.keys(properties)) {
-      const child = properties[key];
-      if (!isObject(child)) continue;
-      const childPath = [...path, key];
-      const header = child["x-mcp-header"];
-      if (typeof header === "string" && TOKEN.test(header) && !seen.has(header.toLowerCase()) && found.length < MAX_DECLARATIONS) {
-        seen.add(header.toLowerCase());
-        found.push({ path: childPath, header });
-      }
-      if (queue.length < MAX_SCHEMA_NODES) queue.push({ node: child, path: childPath });
-    }
-  }
-  return found.length === 0 ? NONE : found;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The server's own requests (tools/list for the x-mcp-header annotations)
@@ -419,8 +186,8 @@ class ToolHeaders {
   readonly #binding: HttpBinding;
   readonly #list: string;
   readonly #options: HttpHandlerOptions;
-  readonly #scanned = new WeakMap<object, readonly HeaderDeclaration[]>();
-  #byTool: ReadonlyMap<string, readonly HeaderDeclaration[]> = new Map();
+  readonly #scanned = new WeakMap<object, readonly ToolHeader[]>();
+  #byTool: ReadonlyMap<string, readonly ToolHeader[]> = new Map();
   #expires = 0;
   #reading: Promise<void> | undefined;
 
@@ -431,7 +198,7 @@ class ToolHeaders {
     this.#options = options;
   }
 
-  async of(tool: string): Promise<readonly HeaderDeclaration[]> {
+  async of(tool: string): Promise<readonly ToolHeader[]> {
     if (Date.now() >= this.#expires) {
       this.#reading ??= this.#read().finally(() => (this.#reading = undefined));
       await this.#reading;
@@ -441,7 +208,7 @@ class ToolHeaders {
 
   async #read(): Promise<void> {
     const meta = this.#binding.meta;
-    const byTool = new Map<string, readonly HeaderDeclaration[]>();
+    const byTool = new Map<string, readonly ToolHeader[]>();
     let ttlMs = 0;
     let failed = false;
     try {
@@ -457,7 +224,7 @@ class ToolHeaders {
         for (const tool of tools) {
           if (++count > MAX_TOOLS) break;
           if (!isObject(tool) || typeof tool["name"] !== "string") continue;
-          const declarations = this.#declarations(tool["inputSchema"]);
+          const declarations = this.#declarations(tool["name"], tool["inputSchema"]);
           if (declarations.length > 0) byTool.set(tool["name"], declarations);
         }
         const next = result["nextCursor"];
@@ -473,11 +240,18 @@ class ToolHeaders {
     this.#expires = Date.now() + (this.#options.toolHeadersTtlMs ?? (failed ? RETRY_FAILED_LIST_MS : ttlMs));
   }
 
-  #declarations(inputSchema: unknown): readonly HeaderDeclaration[] {
+  /**
+   * A tool's annotations, scanned once per inputSchema object with the client's scan (headers.ts):
+   * a tool that scan finds invalid is one conforming clients exclude from tools/list, so no
+   * header is expected for it; the server's own misdefined tool is reported through onError.
+   */
+  #declarations(tool: string, inputSchema: unknown): readonly ToolHeader[] {
     if (!isObject(inputSchema)) return NONE;
     let declarations = this.#scanned.get(inputSchema);
     if (declarations === undefined) {
-      declarations = headerDeclarations(inputSchema);
+      const scanned = toolHeaders(inputSchema);
+      if (typeof scanned === "string") guarded(this.#options.onError, new Error(`tools/list: tool ${describeValue(tool)} has an invalid x-mcp-header annotation, so clients exclude it: ${scanned}`));
+      declarations = typeof scanned === "string" || scanned.length === 0 ? NONE : scanned;
       this.#scanned.set(inputSchema, declarations);
     }
     return declarations;
@@ -544,7 +318,7 @@ class Exchange implements Transport {
         const status = "error" in message ? this.#statusOf(message.error.code) : 200;
         this.#resolve(new Response(text, { status, headers: JSON_HEADERS }));
       } else {
-        this.#write(`data: ${text}\n\n`);
+        this.#write(sseEvent(text));
       }
       this.#finish();
       return RESOLVED;
@@ -557,7 +331,7 @@ class Exchange implements Transport {
     if (options?.relatedRequestId !== this.#id) return RESOLVED;
     const text = JSON.stringify(message);
     if (this.#state === "pending") this.#openStream();
-    this.#write(`data: ${text}\n\n`);
+    this.#write(sseEvent(text));
     // The server ended the request (ctx.end of a subscriptions/listen): no response follows.
     if (message.method === CANCELLED && isObject(message.params) && message.params["requestId"] === this.#id) this.#finish();
     return RESOLVED;
@@ -596,7 +370,7 @@ class Exchange implements Transport {
     });
     this.#state = "streaming";
     if (this.#keepAliveMs > 0) {
-      const timer = setInterval(() => this.#write(":\n\n"), this.#keepAliveMs);
+      const timer = setInterval(() => this.#write(SSE_KEEP_ALIVE), this.#keepAliveMs);
       unref(timer); // an open stream alone does not keep the process alive
       this.#keepAlive = timer;
     }
@@ -655,7 +429,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   ]);
   if (errors.missingRequiredClientCapability !== null) statuses.set(errors.missingRequiredClientCapability, 400);
   const statusOf = (code: number): number => statuses.get(code) ?? 200;
-  const toolHeaders = binding.toolHeaders === null ? null : new ToolHeaders(server, binding, binding.toolHeaders.list, options);
+  const annotations = binding.toolHeaders === null ? null : new ToolHeaders(server, binding, binding.toolHeaders.list, options);
 
   const headerMismatch = (id: RequestId | undefined, text: string): Response => rejectWith(400, id, errors.headerMismatch, `Header mismatch: ${text}`);
   const unsupported = (id: RequestId | undefined, requested: string): Response =>
@@ -682,13 +456,12 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   /** `Mcp-Param-*` against the arguments, for tools/call (HTTP, Server Behavior for Custom Headers). */
   const paramHeaderProblem = async (request: Request, params: JsonObject): Promise<string | null> => {
     const tool = params["name"];
-    if (toolHeaders === null || typeof tool !== "string") return null;
-    const declarations = await toolHeaders.of(tool);
+    if (annotations === null || typeof tool !== "string") return null;
+    const declarations = await annotations.of(tool);
     if (declarations.length === 0) return null;
     const args = params[binding.toolHeaders?.arguments ?? "arguments"];
     for (const { path, header } of declarations) {
-      let value: unknown = args;
-      for (const key of path) value = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+      const value = argumentAt(args, path);
       // A null or absent value: the client omits the header and the server expects none.
       if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") continue;
       const name = `Mcp-Param-${header}`;
@@ -696,8 +469,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
       if (raw === null) return `the ${name} header is missing; the body carries ${path.join(".")}`;
       const decoded = decodeHeaderValue(raw);
       if (decoded === null) return `the ${name} header has an invalid value`;
-      const same = typeof value === "number" ? DECIMAL.test(decoded) && Number(decoded) === value : decoded === String(value);
-      if (!same) return `the ${name} header value ${describeValue(decoded)} does not match the body value ${describeValue(value)}`;
+      if (!headerMatches(decoded, value)) return `the ${name} header value ${describeValue(decoded)} does not match the body value ${describeValue(value)}`;
     }
     return null;
   };
@@ -755,30 +527,16 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   };
 
   const handle = async (request: Request, info: HttpRequestInfo | undefined): Promise<Response> => {
-    const forbidden = hostProblem(request, info, options);
-    if (forbidden !== null) return rejectWith(403, undefined, ErrorCode.InvalidRequest, `Forbidden: ${forbidden}`);
-    // HTTP, Backward Compatibility: the endpoint is POST only (GET and DELETE: 405).
-    if (request.method !== "POST") {
-      const headers = { allow: "POST" };
-      if (request.method === "HEAD") return new Response(null, { status: 405, headers });
-      return jsonResponse(405, errorMessage(undefined, ErrorCode.InvalidRequest, `Method not allowed: ${request.method}; the MCP endpoint accepts POST`), headers);
-    }
-    const contentType = request.headers.get("content-type");
-    if (contentType === null || mediaType(contentType) !== "application/json") {
-      return rejectWith(415, undefined, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
-    }
-    if (!acceptsBoth(request.headers.get("accept"))) {
-      return rejectWith(406, undefined, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list application/json and text/event-stream");
-    }
+    const forbidden = hostProblem(request, info?.localAddress, options);
+    if (forbidden !== null) return refuse({ status: 403, message: `Forbidden: ${forbidden}` });
+    const refusal = envelopeProblem(request);
+    if (refusal !== null) return refuse(refusal);
     let body: unknown;
     if (info !== undefined && "parsedBody" in info) {
       body = info.parsedBody;
     } else {
-      const bytes = await readBody(request, maxBodyBytes);
-      if (bytes === UNREADABLE) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Bad Request: the body could not be read");
-      if (bytes === TOO_LARGE) {
-        return jsonResponse(413, errorMessage(undefined, ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${maxBodyBytes} bytes`), { connection: "close" });
-      }
+      const bytes = await readRequestBody(request, maxBodyBytes);
+      if (!(bytes instanceof Uint8Array)) return refuse(bytes);
       try {
         body = JSON.parse(decoder.decode(bytes));
       } catch {
@@ -789,7 +547,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     if (Array.isArray(body)) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported");
     if (!isObject(body)) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: the body must be a JSON-RPC request or notification");
     const rawId = body["id"];
-    const id = isId(rawId) ? rawId : undefined;
+    const id = isRequestId(rawId) ? rawId : undefined;
     const method = body["method"];
     if (body["jsonrpc"] !== "2.0") return rejectWith(400, id, ErrorCode.InvalidRequest, 'Invalid Request: jsonrpc must be "2.0"');
     if (typeof method !== "string") {

@@ -12,7 +12,8 @@
 // Everything a peer sends is checked here before it is used: ids must be strings of bounded
 // length, inputResponses an object; an unknown or expired task is -32602, as the extension says.
 
-import { describeValue, McpError, type JsonObject, type RequestOptions } from "./protocol.js";
+import { isObject } from "../core/json.js";
+import { describeValue, McpError, type JsonObject, type RequestOptions } from "../core/protocol.js";
 
 /** The extension's identifier: the key under `capabilities.extensions`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -490,10 +491,6 @@ function milliseconds(name: string, value: number): number {
 function withoutInput(task: StoredTask): StoredTask {
   const { inputRequests: _requests, inputResponses: _responses, ...rest } = task;
   return rest;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 // ---------------------------------------------------------------------------------------------

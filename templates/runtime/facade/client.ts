@@ -2,13 +2,13 @@
 // every request carries where the lifecycle is stateless, answering InputRequiredResult through
 // the handlers (multi round-trip requests). All of it is driven by the revision's data, a
 // ClientDescriptor that client.ts renders from the catalog, and is type-checked here, in place,
-// rather than after generation. Task handles (the Tasks extension) are client-tasks.ts's, which
+// rather than after generation. Task handles (the Tasks extension) are facade/client-tasks.ts's, which
 // only a client with the extension imports.
 
-import type { Endpoint, EndpointOptions } from "./endpoint.js";
-import { untypedHandlers, untypedNotificationHandlers } from "./facade.js";
-import type { InputRequiredRules } from "./mrtr.js";
-import type { CancellationEvent, JsonObject, Logger } from "./protocol.js";
+import type { Endpoint, EndpointOptions, SendHook } from "../core/endpoint.js";
+import { untypedHandlers, untypedNotificationHandlers } from "./shared.js";
+import type { AnswerInputOptions, InputRequiredRules } from "../features/mrtr.js";
+import type { CancellationEvent, JsonObject, Logger } from "../core/protocol.js";
 
 /** One revision's client, as data: everything the runtime needs to know of it (client.ts's CLIENT). */
 export interface ClientDescriptor {
@@ -19,8 +19,15 @@ export interface ClientDescriptor {
    * RULES.requestMeta; 2026-07-28, stateless lifecycle); null: none.
    */
   readonly requestMeta: { readonly protocolVersion: string; readonly clientCapabilities: string; readonly clientInfo: string } | null;
-  /** Multi round-trip requests (the catalog's INPUT_REQUIRED), answered through the handlers; null: none. */
-  readonly inputRequired: Pick<InputRequiredRules, "methods" | "inputs"> | null;
+  /**
+   * Multi round-trip requests, answered through the handlers: the catalog's INPUT_REQUIRED and the
+   * send-path hook that answers them (features/mrtr.ts createAnswerInput, handed in by client.ts so
+   * that a revision without them loads none of it); null: none.
+   */
+  readonly inputRequired: {
+    readonly rules: Pick<InputRequiredRules, "methods" | "inputs">;
+    readonly create: (options: AnswerInputOptions) => SendHook;
+  } | null;
   /** The Tasks extension: the request that cancels a task; null: not merged. */
   readonly tasks: { readonly cancelRequest: string } | null;
 }
@@ -81,12 +88,12 @@ export function clientEndpointOptions(client: ClientDescriptor, options: ClientF
     ...(client.inputRequired === null
       ? {}
       : {
-          answerInput: {
-            methods: new Set<string>(client.inputRequired.methods),
-            inputs: new Set<string>(Object.keys(client.inputRequired.inputs)),
+          answerInput: client.inputRequired.create({
+            methods: new Set<string>(client.inputRequired.rules.methods),
+            inputs: new Set<string>(Object.keys(client.inputRequired.rules.inputs)),
             maxRounds: maxInputRounds(options.maxInputRounds),
             returnInputRequired: options.returnInputRequired === true,
-          },
+          }),
         }),
   };
 }

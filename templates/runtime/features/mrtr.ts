@@ -1,5 +1,9 @@
-// Multi round-trip requests (MRTR, SEP-2322; 2026-07-28 `basic/patterns/mrtr`), server side.
+// Multi round-trip requests (MRTR, SEP-2322; 2026-07-28 `basic/patterns/mrtr`), both halves:
+// the receiving side (createInputRequired, the endpoint's hook around handlers) and, at the
+// end of this file, the sending side (createAnswerInput, the endpoint's hook on the send path).
+// The endpoint declares both hook types (core/endpoint.ts); this file imports only core.
 //
+// The receiving side:
 // A handler of a request that may answer `InputRequiredResult` (the catalog's INPUT_REQUIRED
 // methods: prompts/get, resources/read, tools/call) asks the client for input with
 // `ctx.input.required(...)`; the client retries the request with `inputResponses` (and the
@@ -16,8 +20,31 @@
 // Nothing here runs for a request whose params carry neither `inputResponses` nor
 // `requestState` until the handler reads `ctx.input`: no crypto, no allocation.
 
-import type { HandlerContext } from "./endpoint.js";
-import { ErrorCode, McpError, type JsonObject } from "./protocol.js";
+import type {
+  AnyRequestHandler,
+  HandlerContext,
+  InputContextApi,
+  InputRequestLike,
+  InputRequiredHook,
+  RequiredOptions,
+  SendHook,
+  SendPath,
+} from "../core/endpoint.js";
+import { isObject } from "../core/json.js";
+import { timerDelay } from "../core/outgoing.js";
+import {
+  CancellationForbiddenError,
+  describeValue,
+  ErrorCode,
+  McpError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  type JsonObject,
+  type RequestId,
+  type RequestOptions,
+} from "../core/protocol.js";
+
+export type { InputContextApi, InputRequestLike, InputRequiredHook, RequiredOptions };
 
 /** A JSON Schema subset (generated from the schema's result definitions); `$ref` is a definition name. */
 export type ValidationSchema =
@@ -91,45 +118,8 @@ export interface RequestStateOptions {
   readonly maxLength?: number | undefined;
 }
 
-/** Options of one `ctx.input.required(...)`. */
-export interface RequiredOptions {
-  /** The handler's state for the retry (JSON), sealed into `requestState`; none: no requestState. */
-  readonly state?: unknown;
-  /** This state's lifetime in ms (default: the server's ttlMs). */
-  readonly ttlMs?: number | undefined;
-}
-
-/** An input request as a handler writes it. */
-export interface InputRequestLike {
-  readonly method: string;
-  readonly params?: unknown;
-}
-
 /** Why a requestState was refused (the error's `data.reason`). */
 export type StateRefusal = "invalid" | "expired" | "mismatch";
-
-/** The untyped `ctx.input` (typed.ts gives it the catalog's types). */
-export interface InputContextApi {
-  supports(method: string, params?: unknown): boolean;
-  state(): unknown;
-  responses(requests: { readonly [key: string]: InputRequestLike }): { [key: string]: unknown } | undefined;
-  required(requests: { readonly [key: string]: InputRequestLike }, options?: RequiredOptions): Promise<JsonObject>;
-}
-
-/** What the endpoint calls around handlers (endpoint.ts, EndpointOptions.inputRequired). */
-export interface InputRequiredHook {
-  /** Whether a method's handler takes part (gets ctx.input; may answer input_required). */
-  has(method: string): boolean;
-  /** The ctx.input of one request; the endpoint makes it on its first read. */
-  context(ctx: HandlerContext, params: JsonObject | undefined): InputContextApi;
-  /**
-   * Before the handler of a method that takes part: a retry's fields are checked (McpError
-   * -32602) and its requestState verified. Undefined, at once, when the params carry neither.
-   */
-  before(ctx: HandlerContext & { readonly input: InputContextApi }, params: JsonObject | undefined): Promise<void> | undefined;
-  /** After every handler: an input_required result is allowed only where the revision allows it. */
-  after(method: string, result: unknown, ctx: HandlerContext): void;
-}
 
 const RESULT_TYPE = "input_required";
 const DEFAULT_TTL_MS = 600_000;
@@ -142,7 +132,6 @@ const STATE_PREFIX = "v1.";
 const BIND_LABEL = "mcp-stubgen/requestState/bind\n";
 const STATE = /^v1\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
 
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
 const own = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
 /** Sets a property even when it is named `__proto__` (a key of the peer's or the handler's choosing). */
@@ -664,4 +653,198 @@ class InputContext implements InputContextApi {
 /** The hook of a server whose revision has multi round-trip requests (its catalog's INPUT_REQUIRED). */
 export function createInputRequired(rules: InputRequiredRules, options?: RequestStateOptions): InputRequiredHook {
   return new InputRequired(rules, options);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client half: the sending side's hook on the endpoint's send path (EndpointOptions.answerInput)
+
+/** Most input requests answered in one round of a multi round-trip request; more are refused. */
+const MAX_INPUT_REQUESTS = 64;
+
+/** The sending side's share of multi round-trip requests (createAnswerInput). */
+export interface AnswerInputOptions {
+  /** The requests that may answer InputRequiredResult (INPUT_REQUIRED.methods). */
+  readonly methods: ReadonlySet<string>;
+  /** The input requests a server may embed (INPUT_REQUIRED.inputs): answered by the handler of that method. */
+  readonly inputs: ReadonlySet<string>;
+  /** Most retries of one request (each answers one InputRequiredResult); one more is refused. */
+  readonly maxRounds: number;
+  /** true: InputRequiredResult is returned as it is unless a call's options say otherwise. */
+  readonly returnInputRequired?: boolean | undefined;
+}
+
+/** Why an InputRequiredResult could not be answered (InputRequiredError). */
+export type InputRequiredRefusal = "rounds" | "no-handler" | "invalid";
+
+/**
+ * A request ended on an InputRequiredResult this side could not answer: more rounds than
+ * maxInputRounds, an input request without a handler, or a result that breaks the rules
+ * (neither inputRequests nor requestState, an input request of a method a server may not ask
+ * for). `result` is the server's InputRequiredResult, for callers who drive the rounds themselves.
+ */
+export class InputRequiredError extends Error {
+  override name = "InputRequiredError";
+  readonly method: string;
+  readonly why: InputRequiredRefusal;
+  readonly result: JsonObject;
+  constructor(method: string, why: InputRequiredRefusal, result: JsonObject, detail: string) {
+    super(`${method}: could not answer the server's InputRequiredResult: ${detail}`);
+    this.method = method;
+    this.why = why;
+    this.result = result;
+  }
+}
+
+/**
+ * A request that the server may answer with InputRequiredResult (2026-07-28, basic/patterns/
+ * mrtr, Client Requirements): each input request is answered by this side's handler of its
+ * method (ctx.signal aborts with the call), then the original request is retried, with a new
+ * id, carrying `inputResponses` and the exact `requestState` (none when the server sent none),
+ * until a final result or maxRounds retries. The caller's signal runs through every round:
+ * aborting it aborts the handlers in progress and sends no further retry. The timeout
+ * (timeoutMs, else the endpoint's default) covers all rounds together.
+ */
+async function requestWithInput(
+  path: SendPath,
+  answer: AnswerInputOptions,
+  method: string,
+  params: JsonObject | undefined,
+  options: RequestOptions | undefined,
+  related: RequestId | undefined,
+): Promise<unknown> {
+  const signal = options?.signal;
+  const total = timerDelay("timeoutMs", options?.timeoutMs ?? path.defaultTimeoutMs);
+  const deadline = total === undefined ? undefined : Date.now() + total;
+  const base: JsonObject = { ...params };
+  delete base["inputResponses"];
+  delete base["requestState"];
+  let retry: JsonObject = params ?? {};
+  for (let round = 0; ; round++) {
+    const remaining = deadline === undefined ? undefined : Math.max(1, deadline - Date.now());
+    let result: unknown;
+    try {
+      result = await path.send(method, round === 0 ? params : retry, { ...options, timeoutMs: remaining ?? 0 }, related);
+    } catch (error) {
+      // A later round's timeout is the whole call's.
+      if (round > 0 && error instanceof RequestTimeoutError && total !== undefined) throw new RequestTimeoutError(method, total);
+      throw error;
+    }
+    if (!isObject(result) || result["resultType"] !== "input_required") return result;
+    const inputRequests = result["inputRequests"];
+    const requestState = result["requestState"];
+    // Servers MUST include at least one of inputRequests or requestState (Server Requirements).
+    if ((inputRequests === undefined && requestState === undefined) || (inputRequests !== undefined && !isObject(inputRequests)) || (requestState !== undefined && typeof requestState !== "string")) {
+      throw new InputRequiredError(method, "invalid", result, "it needs inputRequests (an object) or requestState (a string)");
+    }
+    if (round >= answer.maxRounds) throw new InputRequiredError(method, "rounds", result, `more than ${answer.maxRounds} rounds`);
+    const inputResponses = inputRequests === undefined ? undefined : await answerInputs(path, answer, method, result, inputRequests, signal, deadline, total);
+    if (signal?.aborted) throw new RequestCancelledError(method, undefined, signal.reason);
+    retry = { ...base };
+    if (inputResponses !== undefined) retry["inputResponses"] = inputResponses;
+    if (typeof requestState === "string") retry["requestState"] = requestState;
+  }
+}
+
+/**
+ * Answers every input request of one InputRequiredResult at once, each by this side's handler
+ * of its method. Rejects as soon as the caller aborts (RequestCancelledError) or the deadline
+ * passes (RequestTimeoutError): the handlers' ctx.signal aborts with it.
+ */
+function answerInputs(
+  path: SendPath,
+  answer: AnswerInputOptions,
+  method: string,
+  result: JsonObject,
+  inputRequests: JsonObject,
+  signal: AbortSignal | undefined,
+  deadline: number | undefined,
+  total: number | undefined,
+): Promise<JsonObject> {
+  const jobs: Array<[string, AnyRequestHandler, string, JsonObject | undefined]> = [];
+  const keys = Object.keys(inputRequests);
+  // The server's map is hostile input: a bounded number of handlers run for one round.
+  if (keys.length > MAX_INPUT_REQUESTS) throw new InputRequiredError(method, "invalid", result, `more than ${MAX_INPUT_REQUESTS} input requests`);
+  for (const key of keys) {
+    const request = inputRequests[key];
+    const inputMethod = isObject(request) ? request["method"] : undefined;
+    const inputParams = isObject(request) ? request["params"] : undefined;
+    if (typeof inputMethod !== "string" || !answer.inputs.has(inputMethod) || (inputParams !== undefined && !isObject(inputParams))) {
+      throw new InputRequiredError(method, "invalid", result, `input request ${describeValue(key)} is not one a server may send`);
+    }
+    const handler = path.handler(inputMethod);
+    if (handler === undefined) throw new InputRequiredError(method, "no-handler", result, `no handler for ${inputMethod} (input request ${describeValue(key)})`);
+    jobs.push([key, handler, inputMethod, inputParams]);
+  }
+  const controller = new AbortController();
+  return new Promise<JsonObject>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = (error: Error, reason: unknown): void => {
+      cleanup();
+      controller.abort(reason);
+      reject(error);
+    };
+    const onAbort = (): void => stop(new RequestCancelledError(method, undefined, signal?.reason), signal?.reason);
+    const cleanup = (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (deadline !== undefined && total !== undefined) {
+      const ms = Math.max(0, deadline - Date.now());
+      timer = setTimeout(() => stop(new RequestTimeoutError(method, total), `${method} timed out after ${total} ms`), ms);
+    }
+    const answers = jobs.map(([key, handler, inputMethod, inputParams]) => {
+      const ctx: HandlerContext = {
+        signal: controller.signal,
+        requestId: key,
+        method: inputMethod,
+        _meta: isObject(inputParams?.["_meta"]) ? inputParams["_meta"] : undefined,
+        sendProgress: () => Promise.resolve(),
+        notify: (m, p) => path.notify(m, p),
+        request: (m, p, o) => path.request(m, p, o?.signal === undefined ? { ...o, signal: controller.signal } : o),
+        end: () => Promise.reject(new CancellationForbiddenError(inputMethod, "not-permitted")),
+      };
+      // A handler that throws instead of rejecting is contained like a rejection.
+      return new Promise<unknown>((done) => done(handler(inputParams, ctx))).then((value): [string, JsonObject] => [key, isObject(value) ? value : {}]);
+    });
+    Promise.all(answers).then(
+      (pairs) => {
+        if (controller.signal.aborted) return;
+        cleanup();
+        resolve(Object.fromEntries(pairs));
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        stop(error instanceof Error ? error : new Error(String(error)), "an input handler failed");
+      },
+    );
+  });
+}
+
+/**
+ * The sending side of multi round-trip requests as a hook on the endpoint's send path: a request
+ * to one of `answer.methods` is taken over (answered and retried, requestWithInput) unless the
+ * caller drives the rounds (returnInputRequired here, or in the call's options, which win); a
+ * call's maxInputRounds replaces `answer.maxRounds`.
+ */
+export function createAnswerInput(answer: AnswerInputOptions): SendHook {
+  return {
+    request(path, method, params, options, related) {
+      if (!answer.methods.has(method) || (options?.returnInputRequired ?? answer.returnInputRequired ?? false)) return undefined;
+      // A call's own bound replaces the client's (RequestOptions.maxInputRounds).
+      const rounds = options?.maxInputRounds;
+      if (rounds !== undefined && (!Number.isInteger(rounds) || rounds < 0)) {
+        return Promise.reject(new RangeError(`maxInputRounds must be an integer ≥ 0, got ${String(rounds)}`));
+      }
+      return requestWithInput(path, rounds === undefined ? answer : { ...answer, maxRounds: rounds }, method, params, options, related);
+    },
+    answerInputRequests(path, method, inputRequests, signal) {
+      try {
+        return answerInputs(path, answer, method, { inputRequests }, inputRequests, signal, undefined, undefined);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+  };
 }

@@ -1,7 +1,7 @@
 // Two linked transports in one process, for tests and single-process hosts. Messages pass as
 // objects (no JSON), in order, each on its own microtask, like the SDK's InMemoryTransport.
 
-import type { JsonRpcMessage, OutgoingMessage, Transport, TransportSendOptions } from "./protocol.js";
+import type { JsonRpcMessage, OutgoingMessage, Transport, TransportSendOptions } from "../core/protocol.js";
 
 class InMemoryTransport implements Transport {
   peer: InMemoryTransport | undefined;
