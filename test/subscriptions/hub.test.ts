@@ -32,6 +32,8 @@ function fakeCtx(requestId: string | number, overrides: Partial<HandlerContext> 
     requestId,
     method: "subscriptions/listen",
     _meta: undefined,
+    principal: undefined,
+    http: undefined,
     sendProgress: async () => {},
     notify: async (method, params) => void notified.push([method, params]),
     request: async () => undefined,

@@ -6,18 +6,20 @@ import { IncomingRequests, parseCancelParams, type InFlight } from "./incoming.j
 import { isObject, isRequestId as isId } from "./json.js";
 import { cancelRule, OutgoingRequests, timerDelay, type MethodPolicy } from "./outgoing.js";
 import {
+  type CancellationEvent,
   CancellationForbiddenError,
+  type CancellationRules,
   defaultLogger,
   describeCancellation,
   describeValue,
   ErrorCode,
-  McpError,
-  type CancellationEvent,
-  type CancellationRules,
+  type HttpRequestContext,
   type JsonObject,
   type JsonRpcMessage,
-  type OutgoingMessage,
   type Logger,
+  McpError,
+  type OutgoingMessage,
+  type Principal,
   type RequestId,
   type RequestOptions,
   type Transport,
@@ -30,6 +32,10 @@ export interface HandlerContext {
   readonly requestId: RequestId;
   readonly method: string;
   readonly _meta: JsonObject | undefined;
+  /** Who sent the request, as the transport established it (HTTP: the handler's `authenticate`); undefined: unknown. */
+  readonly principal: Principal | undefined;
+  /** The HTTP request that carried it (HTTP server transports); undefined on other transports. */
+  readonly http: HttpRequestContext | undefined;
   /** Sends notifications/progress for this request; a no-op when the peer gave no progressToken. */
   sendProgress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends a notification related to this request. */
@@ -247,6 +253,8 @@ class RequestContext implements HandlerContext {
   declare readonly requestId: RequestId;
   declare readonly method: string;
   declare readonly _meta: JsonObject | undefined;
+  declare readonly principal: Principal | undefined;
+  declare readonly http: HttpRequestContext | undefined;
   declare readonly sendProgress: ContextFunctions["sendProgress"];
   declare readonly notify: ContextFunctions["notify"];
   declare readonly request: ContextFunctions["request"];
@@ -257,6 +265,7 @@ class RequestContext implements HandlerContext {
     requestId: RequestId,
     method: string,
     meta: JsonObject | undefined,
+    transport: Transport | undefined,
     functions: ContextFunctions,
     input: InputRequiredHook | undefined,
     params: JsonObject | undefined,
@@ -268,6 +277,8 @@ class RequestContext implements HandlerContext {
     this.requestId = requestId;
     this.method = method;
     this._meta = meta;
+    this.principal = transport?.principal;
+    this.http = transport?.http;
     this.sendProgress = functions.sendProgress;
     this.notify = functions.notify;
     this.request = functions.request;
@@ -725,7 +736,7 @@ export class Endpoint {
     // a handler destructures ctx; and unlike named arrows they cost nothing extra to create where
     // the code runs through a transpiler that keeps function names (esbuild keepNames: tsx).
     const endpoint = this;
-    return new RequestContext(entry, id, method, meta, {
+    return new RequestContext(entry, id, method, meta, this.#transport, {
       sendProgress(progress, total, message) {
         if ((typeof progressToken !== "string" && typeof progressToken !== "number") || entry.aborted || !endpoint.#incoming.has(id)) {
           return Promise.resolve();

@@ -182,6 +182,25 @@ export interface TransportSendOptions {
 }
 
 /**
+ * Who is on the other end of a connection, as its transport established it (the HTTP handlers:
+ * their `authenticate` option). `id` keys everything the runtime keeps for a peer between
+ * requests (tasks, `requestState`, listen streams) and the quotas per principal; the other claims
+ * are the application's. Requests without one (no `authenticate`, stdio, in memory) share one
+ * anonymous principal for those quotas.
+ */
+export interface Principal {
+  readonly id: string;
+  readonly [claim: string]: unknown;
+}
+
+/** The HTTP request a connection serves, as handlers see it (`ctx.http`; HTTP transports only). */
+export interface HttpRequestContext {
+  readonly headers: Headers;
+  /** The request's URL, as the server received it. */
+  readonly url: string;
+}
+
+/**
  * A message channel, structurally the `@modelcontextprotocol/sdk` Transport, so the SDK's
  * stdio, Streamable HTTP and in-memory transports plug in unchanged.
  */
@@ -206,6 +225,10 @@ export interface Transport {
   closeRequestStream?: ((requestId: RequestId) => boolean) | undefined;
   /** Set by the runtime: the peer closed the stream of a request it sent to this side. */
   onrequeststreamclose?: ((requestId: RequestId) => void) | undefined;
+  /** Who the peer is, where the transport knows (HTTP: `authenticate`); handlers see it as `ctx.principal`. */
+  readonly principal?: Principal | undefined;
+  /** The HTTP request behind the connection (HTTP server transports); handlers see it as `ctx.http`. */
+  readonly http?: HttpRequestContext | undefined;
 }
 
 /**

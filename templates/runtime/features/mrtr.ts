@@ -800,6 +800,9 @@ function answerInputs(
         requestId: key,
         method: inputMethod,
         _meta: isObject(inputParams?.["_meta"]) ? inputParams["_meta"] : undefined,
+        // Asked by the server inside a result, not sent by a peer over a transport: no principal, no HTTP request.
+        principal: undefined,
+        http: undefined,
         sendProgress: () => Promise.resolve(),
         notify: (m, p) => path.notify(m, p),
         request: (m, p, o) => path.request(m, p, o?.signal === undefined ? { ...o, signal: controller.signal } : o),

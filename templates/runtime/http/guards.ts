@@ -2,9 +2,10 @@
 // basic/transports/streamable-http, "Security Warning", "Sending Messages", "Backward
 // Compatibility"): Host and Origin (DNS rebinding), the method, Content-Type, Accept, and the
 // body's size. Each gives a refusal (status and message) or null; the handler turns a refusal
-// into its JSON-RPC error response.
+// into its JSON-RPC error response. And who sent the request: the handlers' `authenticate` hook.
 
-import { describeValue } from "../core/protocol.js";
+import { isObject } from "../core/json.js";
+import { describeValue, type Principal } from "../core/protocol.js";
 import { mediaType, readBounded, TOO_LARGE } from "./fetch.js";
 
 /** What the guards need of the handler's options (HttpHandlerOptions). */
@@ -172,4 +173,33 @@ export async function readRequestBody(request: Request, max: number): Promise<Ui
     return { status: 400, message: "Bad Request: the body could not be read" };
   }
   return bytes === TOO_LARGE ? tooLarge : bytes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Who sent the request (the handlers' `authenticate` option)
+
+/**
+ * The `authenticate` option of the HTTP handlers: the principal that sent a request, or the
+ * Response that refuses it (a 401 with `WWW-Authenticate`, a 403, …), which is sent as it is.
+ */
+export type Authenticate = (request: Request) => Principal | Response | Promise<Principal | Response>;
+
+/** The option as read at construction: a function or nothing (anything else is a TypeError). */
+export function authenticateOption(value: unknown): Authenticate | undefined {
+  if (value === undefined || typeof value === "function") return value as Authenticate | undefined;
+  throw new TypeError(`authenticate must be a function, got ${describeValue(value)}`);
+}
+
+/**
+ * Runs `authenticate` for one request, before its body is read (an unauthenticated client costs
+ * no body). Without the option: no principal. A result that is neither a Response nor an object
+ * with a non-empty string `id` is the application's bug: a TypeError (the handler answers 500 and
+ * reports it), never a request served as nobody.
+ */
+export async function authenticateRequest(authenticate: Authenticate | undefined, request: Request): Promise<Principal | Response | undefined> {
+  if (authenticate === undefined) return undefined;
+  const who: unknown = await authenticate(request);
+  if (who instanceof Response) return who;
+  if (isObject(who) && typeof who["id"] === "string" && who["id"] !== "") return who as Principal;
+  throw new TypeError(`authenticate must return a Principal (an object with a non-empty string id) or a Response, got ${describeValue(who)}`);
 }

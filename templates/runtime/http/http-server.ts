@@ -16,12 +16,13 @@ import {
   ErrorCode,
   type JsonObject,
   type JsonRpcMessage,
+  type Principal,
   type RequestId,
   type Transport,
   type TransportSendOptions,
 } from "../core/protocol.js";
 import { report as guarded } from "./fetch.js";
-import { envelopeProblem, hostProblem, readRequestBody, type Refusal } from "./guards.js";
+import { authenticateOption, authenticateRequest, envelopeProblem, hostProblem, readRequestBody, type Authenticate, type Refusal } from "./guards.js";
 import { argumentAt, decodeHeaderValue, headerMatches, toolHeaders, type ToolHeader } from "./headers.js";
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from "./sse.js";
 
@@ -96,6 +97,14 @@ export interface HttpHandlerOptions {
    * reused. Default: the `ttlMs` that handler's result gives (0: read again for every tools/call).
    */
   readonly toolHeadersTtlMs?: number | undefined;
+  /**
+   * Who sent each request: a principal (`{ id, …claims }`), or a Response to answer with instead
+   * (401 with `WWW-Authenticate`, 403, …). Called after the Host/Origin and envelope checks and
+   * before the body is read. The principal reaches handlers as `ctx.principal` (with the request
+   * as `ctx.http`) and binds what the runtime keeps between requests (tasks, `requestState`,
+   * listen streams) and the quotas per principal. Default: none (every request is anonymous).
+   */
+  readonly authenticate?: Authenticate | undefined;
   /** Failures of the HTTP layer itself (a tools/list that fails, a body that cannot be read). */
   readonly onError?: ((error: Error) => void) | undefined;
 }
@@ -274,6 +283,8 @@ class Exchange implements Transport {
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onrequeststreamclose?: ((requestId: RequestId) => void) | undefined;
+  readonly principal: Principal | undefined;
+  readonly http: { readonly headers: Headers; readonly url: string };
 
   readonly response: Promise<Response>;
   readonly #id: RequestId;
@@ -286,9 +297,11 @@ class Exchange implements Transport {
   #keepAlive: ReturnType<typeof setInterval> | undefined;
   #connection: Connection | undefined;
 
-  constructor(id: RequestId, signal: AbortSignal, statusOf: (code: number) => number, keepAliveMs: number) {
+  constructor(request: Request, principal: Principal | undefined, id: RequestId, statusOf: (code: number) => number, keepAliveMs: number) {
+    this.principal = principal;
+    this.http = { headers: request.headers, url: request.url };
     this.#id = id;
-    this.#signal = signal;
+    this.#signal = request.signal;
     this.#statusOf = statusOf;
     this.#keepAliveMs = keepAliveMs;
     this.response = new Promise((resolve) => (this.#resolve = resolve));
@@ -415,6 +428,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   const { errors, meta } = binding;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  const authenticate = authenticateOption(options.authenticate);
   const supported = [...binding.supportedVersions];
   const versionsText = supported.join(", ");
   // HTTP status of an error response (basic/index, Error Codes; HTTP, Protocol Version Header and
@@ -474,7 +488,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     return null;
   };
 
-  const serveNotification = (request: Request, method: string, message: JsonRpcMessage): Response => {
+  const serveNotification = (request: Request, principal: Principal | undefined, method: string, message: JsonRpcMessage): Response => {
     // HTTP, Sending Messages: header requirements for notification POSTs are not defined; the
     // headers a client did send must still agree with the body.
     const methodHeader = request.headers.get("mcp-method");
@@ -485,14 +499,14 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     // connection, which has none: it is ignored (reported as an unknown request). Request ids are
     // unique per client only and HTTP has no session, so it cannot safely name a request another
     // POST carries; over HTTP the cancel is closing that request's stream (basic/patterns/cancellation).
-    const sink: Transport = { start: () => RESOLVED, close: () => RESOLVED, send: () => RESOLVED };
+    const sink: Transport = { start: () => RESOLVED, close: () => RESOLVED, send: () => RESOLVED, principal, http: { headers: request.headers, url: request.url } };
     const connection = server.openConnection(sink);
     sink.onmessage?.(message);
     void connection.close().catch(() => undefined);
     return new Response(null, { status: 202 });
   };
 
-  const serveRequest = async (request: Request, id: RequestId, method: string, params: JsonObject | undefined, message: JsonRpcMessage): Promise<Response> => {
+  const serveRequest = async (request: Request, principal: Principal | undefined, id: RequestId, method: string, params: JsonObject | undefined, message: JsonRpcMessage): Promise<Response> => {
     const problem = metaProblem(params);
     if (problem !== null) return rejectWith(400, id, ErrorCode.InvalidParams, `Invalid params: ${problem}`);
     const claimed = (params!["_meta"] as JsonObject)[meta.protocolVersion] as string;
@@ -523,7 +537,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
       const paramProblem = await paramHeaderProblem(request, params);
       if (paramProblem !== null) return headerMismatch(id, paramProblem);
     }
-    return new Exchange(id, request.signal, statusOf, keepAliveMs).serve(server, message);
+    return new Exchange(request, principal, id, statusOf, keepAliveMs).serve(server, message);
   };
 
   const handle = async (request: Request, info: HttpRequestInfo | undefined): Promise<Response> => {
@@ -531,6 +545,8 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     if (forbidden !== null) return refuse({ status: 403, message: `Forbidden: ${forbidden}` });
     const refusal = envelopeProblem(request);
     if (refusal !== null) return refuse(refusal);
+    const principal = await authenticateRequest(authenticate, request);
+    if (principal instanceof Response) return principal;
     let body: unknown;
     if (info !== undefined && "parsedBody" in info) {
       body = info.parsedBody;
@@ -557,9 +573,9 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     const params = body["params"];
     if (params !== undefined && !isObject(params)) return rejectWith(400, id, ErrorCode.InvalidRequest, "Invalid Request: params must be an object");
     const message = body as unknown as JsonRpcMessage;
-    if (!("id" in body)) return serveNotification(request, method, message);
+    if (!("id" in body)) return serveNotification(request, principal, method, message);
     if (id === undefined) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: the id must be a string or an integer");
-    return serveRequest(request, id, method, params, message);
+    return serveRequest(request, principal, id, method, params, message);
   };
 
   return async (request, info) => {
