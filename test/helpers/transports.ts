@@ -15,7 +15,7 @@
  */
 import type { JsonRpcMessage, RequestId, Transport, TransportSendOptions } from "../generated/2026-07-28/index.js";
 
-/** How a recorded message is copied: structuredClone by default, JSON for "as it would travel". */
+/** How a recorded message is copied (structuredClone by default; the interop peers record a JSON round trip). */
 export type Recorder<Recorded> = (message: JsonRpcMessage) => Recorded;
 
 export interface TapOptions<Recorded> {
