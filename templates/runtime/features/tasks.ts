@@ -192,7 +192,7 @@ export class InMemoryTaskStore implements TaskStore {
       if (oldest !== undefined) this.#remove(oldest, "evicted");
     }
     if (this.#entries.size >= this.#maxTasks) throw new McpError(-32603, `the task store is full (${this.#maxTasks} tasks in progress)`);
-    const entry: Entry = { task, expiresAt: expiryOf(task), held: true };
+    const entry: Entry = { task, expiresAt: expiryOf(task, this.#now), held: true };
     this.#entries.set(task.taskId, entry);
     const mine = holdings ?? this.#holdingsOf(task.owner);
     if (finished) this.#finish(mine, entry);
@@ -283,8 +283,9 @@ export class InMemoryTaskStore implements TaskStore {
     const now = this.#now();
     for (let head = this.#expiry[0]; head !== undefined && (!head.held || head.expiresAt <= now); head = this.#expiry[0]) {
       heapPop(this.#expiry);
+      // #remove counts a held task's place in the queue as garbage; popped, it is garbage no more.
       if (head.held) this.#remove(head, "expired");
-      else this.#garbage--;
+      this.#garbage--;
     }
     // Entries of tasks removed otherwise wait in the queue until their time; past half of it, rebuild it.
     if (this.#garbage > 64 && this.#garbage * 2 > this.#expiry.length) {
@@ -332,11 +333,11 @@ function atLeastOne(name: string, value: number): number {
 }
 
 /** When a task expires (ms since the epoch): parsed once, at creation. */
-function expiryOf(task: StoredTask): number {
+function expiryOf(task: StoredTask, now: () => number): number {
   if (task.ttlMs === null) return Infinity;
   const created = Date.parse(task.createdAt);
   // An unparsable creation time would never expire: count it from now instead.
-  return (Number.isFinite(created) ? created : Date.now()) + task.ttlMs;
+  return (Number.isFinite(created) ? created : now()) + task.ttlMs;
 }
 
 /** The fields of a stored task a change may not touch. */
