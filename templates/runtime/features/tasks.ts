@@ -260,8 +260,11 @@ export class InMemoryTaskStore implements TaskStore {
     }
   }
 
-  /** Drops a task and everything kept for it, then tells its watchers why (once each). */
-  #remove(entry: Entry, reason: TaskRemovalReason): void {
+  /**
+   * Drops a task and everything kept for it, then tells its watchers why (once each). `queued`:
+   * its place in the expiry queue stays there, as garbage, until it is popped or the queue rebuilt.
+   */
+  #remove(entry: Entry, reason: TaskRemovalReason, queued = true): void {
     if (!entry.held) return;
     entry.held = false;
     const { taskId, owner } = entry.task;
@@ -272,7 +275,7 @@ export class InMemoryTaskStore implements TaskStore {
       else if (!TERMINAL_STATUSES.has(entry.task.status)) holdings.active--;
       if (holdings.active === 0 && holdings.finished.size === 0) this.#owners.delete(owner);
     }
-    if (entry.expiresAt !== Infinity) this.#garbage++;
+    if (queued && entry.expiresAt !== Infinity) this.#garbage++;
     const watchers = this.#watchers.get(taskId);
     this.#watchers.delete(taskId);
     for (const watcher of watchers ?? []) if (watcher.removed !== undefined) guarded(watcher.removed, reason);
@@ -283,9 +286,8 @@ export class InMemoryTaskStore implements TaskStore {
     const now = this.#now();
     for (let head = this.#expiry[0]; head !== undefined && (!head.held || head.expiresAt <= now); head = this.#expiry[0]) {
       heapPop(this.#expiry);
-      // #remove counts a held task's place in the queue as garbage; popped, it is garbage no more.
-      if (head.held) this.#remove(head, "expired");
-      this.#garbage--;
+      if (head.held) this.#remove(head, "expired", false);
+      else this.#garbage--;
     }
     // Entries of tasks removed otherwise wait in the queue until their time; past half of it, rebuild it.
     if (this.#garbage > 64 && this.#garbage * 2 > this.#expiry.length) {
