@@ -2,7 +2,8 @@
  * Tasks belong to the principal that created them (features/tasks.ts, StoredTask.owner), at the
  * wire: a 2026-07-28 server with --extension tasks behind createHttpHandler's `authenticate`, on
  * a real node:http server on 127.0.0.1. tasks/get, tasks/update and tasks/cancel of another
- * principal's task answer exactly as for a task id nobody ever had, and change nothing.
+ * principal's task answer exactly as for a task id nobody ever had, and change nothing; a
+ * principal over its task quota is refused with an error naming it, and nobody else is.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated-tasks/2026-07-28/index.js";
@@ -23,8 +24,8 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function serveTasks() {
-  const tasks = new R.TaskManager({ pollIntervalMs: 10 });
+async function serveTasks(store?: R.InMemoryTaskStore) {
+  const tasks = new R.TaskManager({ pollIntervalMs: 10, ...(store === undefined ? {} : { store }) });
   const server = new R.McpServer({
     logger: null,
     tasks,
@@ -47,7 +48,8 @@ async function serveTasks() {
     expect(typeof taskId).toBe("string");
     return taskId as string;
   };
-  return { tasks, taskCall, start };
+  const callTool = (who: string): Promise<Answer> => call(url, 1, "tools/call", { name: "ask", arguments: {}, _meta: DECLARED }, { authorization: `Bearer ${who}-token` });
+  return { tasks, taskCall, start, callTool };
 }
 
 /** The error of a JSON-RPC answer, without the id (the same for every request here). */
@@ -92,5 +94,13 @@ describe("a task is its creator's", () => {
     expect(tasks.running).toBe(1);
     expect(errorOf(await taskCall("alice", "tasks/cancel", { taskId }))).toBeUndefined();
     expect((await tasks.store.get(taskId))?.status).toBe("cancelled");
+  });
+
+  it("a principal over its quota of unfinished tasks gets an error naming it; another principal's call still becomes a task", async () => {
+    const { callTool } = await serveTasks(new R.InMemoryTaskStore({ maxActiveTasksPerPrincipal: 2 }));
+    for (let i = 0; i < 2; i++) expect((await callTool("bob")).json).toMatchObject({ result: { resultType: "task", status: "working" } });
+    const over = await callTool("bob");
+    expect(errorOf(over)).toEqual({ code: -32603, message: 'task quota exceeded: principal "bob" already has 2 unfinished tasks (maxActiveTasksPerPrincipal)', data: { quota: "maxActiveTasksPerPrincipal", limit: 2 } });
+    expect((await callTool("alice")).json).toMatchObject({ result: { resultType: "task", status: "working" } });
   });
 });
