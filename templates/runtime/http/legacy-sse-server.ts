@@ -42,15 +42,16 @@ export interface LegacySseHandlerOptions {
   /** Sessions open at most (default 1024); one more GET is refused with 503. */
   readonly maxSessions?: number | undefined;
   /**
-   * A session with no POST for this long (ms) is ended: its stream closes and its handlers abort
-   * (default 1 800 000, 30 minutes; Infinity: never).
+   * A session with no POST for this long (ms), and no request of it in flight, is ended: its
+   * stream closes (default 1 800 000, 30 minutes; Infinity: never).
    */
   readonly sessionIdleMs?: number | undefined;
   /** Largest POST body read, in bytes (default 4 MiB); a larger one is refused with 413. */
   readonly maxBodyBytes?: number | undefined;
   /**
-   * Bytes written to a session's stream that its client has not read yet, at most (default
-   * 4 MiB). Past it the client is not keeping up: the session ends (its handlers abort).
+   * Bytes written to a session's stream that have not left for its client yet, at most (default
+   * 4 MiB; one message larger than that still goes when nothing else waits). Past it the client
+   * is not keeping up: the session ends (its handlers abort).
    */
   readonly maxQueuedBytes?: number | undefined;
   /** Requests of one session in flight at most (default 256); one more POST is refused with 429. */
@@ -144,6 +145,7 @@ class LegacySession implements Transport {
   #keepAlive: ReturnType<typeof setInterval> | undefined;
   #idle: ReturnType<typeof setTimeout> | undefined;
   readonly #idleMs: number;
+  readonly #maxQueuedBytes: number;
   readonly #onEnd: (session: LegacySession) => void;
   #ended = false;
 
@@ -152,6 +154,7 @@ class LegacySession implements Transport {
     this.principal = principal;
     this.http = { headers: request.headers, url: request.url };
     this.#idleMs = limits.idleMs;
+    this.#maxQueuedBytes = limits.maxQueuedBytes;
     this.#onEnd = onEnd;
     const stream = new ReadableStream<Uint8Array>(
       {
@@ -179,11 +182,11 @@ class LegacySession implements Transport {
     return this.#ended;
   }
 
-  /** A POST arrived: the idle timer starts again. */
+  /** A POST arrived: the idle timer starts again. When it fires with a request in flight, it waits another period. */
   touch(): void {
     if (this.#idleMs === Number.POSITIVE_INFINITY) return;
     if (this.#idle !== undefined) clearTimeout(this.#idle);
-    this.#idle = setTimeout(() => this.end("idle"), this.#idleMs);
+    this.#idle = setTimeout(() => (this.inFlight.size > 0 ? this.touch() : this.end("idle")), this.#idleMs);
     unref(this.#idle);
   }
 
@@ -226,13 +229,19 @@ class LegacySession implements Transport {
 
   #write(text: string): void {
     if (this.#ended) return;
-    try {
-      this.#controller.enqueue(encoder.encode(text));
-    } catch {
-      return; // the consumer is gone; its cancel ends the session
+    const bytes = encoder.encode(text);
+    // desiredSize = maxQueuedBytes − bytes waiting: the client is too far behind when this one
+    // would not fit (a single message goes when nothing else waits, however large).
+    const desired = this.#controller.desiredSize ?? 0;
+    if (desired < this.#maxQueuedBytes && bytes.byteLength > desired) {
+      this.end("overflow");
+      return;
     }
-    // desiredSize = maxQueuedBytes − unread bytes: below 0 the client is too far behind.
-    if ((this.#controller.desiredSize ?? 0) < 0) this.end("overflow");
+    try {
+      this.#controller.enqueue(bytes);
+    } catch {
+      // The consumer is gone; its cancel ends the session.
+    }
   }
 }
 
@@ -290,6 +299,8 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
     if (isRequest && !isRequestId(body["id"])) return errorResponse(400, "Invalid Request: the id must be a string or an integer");
     if (session.ended) return errorResponse(404, "Not Found: no such session");
     if (isRequest) {
+      // Refused here, not by the endpoint: its error response would carry the id and uncount the original.
+      if (session.inFlight.has(body["id"] as RequestId)) return errorResponse(400, `Invalid Request: id ${describeValue(body["id"])} is already in flight`);
       if (session.inFlight.size >= maxInFlight) {
         return errorResponse(429, `Too Many Requests: ${maxInFlight} requests of this session are in flight (maxInFlightPerSession)`, { "retry-after": "1" });
       }

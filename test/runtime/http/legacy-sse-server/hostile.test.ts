@@ -6,10 +6,12 @@
  */
 import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { aborted, waitFor } from "../../../helpers/async.js";
+import { aborted, waitFor, within } from "../../../helpers/async.js";
 import { closeAll, INITIALIZE, openStream, post, R, serve, session } from "./support.js";
 
 afterEach(closeAll);
+
+const TEXT = (text: string) => ({ type: "text" as const, text });
 
 describe("HTTP+SSE server: hostile POSTs", () => {
   it("an unknown, missing or ended session id is 404", async () => {
@@ -115,14 +117,40 @@ describe("HTTP+SSE server: principals, quotas and bounds", () => {
     stream.close();
   });
 
-  it("sessionIdleMs: a session without POSTs ends, its stream closes and its handlers abort", async () => {
-    const reasons: unknown[] = [];
-    const served = await serve({ handlers: { "tools/call": async (_p, ctx) => (reasons.push(await aborted(ctx.signal)), { content: [] }) } }, { sessionIdleMs: 300 });
+  it("sessionIdleMs: a session without POSTs and without requests in flight ends; one with a request running outlives it", async () => {
+    const idleMs = 200;
+    const served = await serve(
+      { handlers: { "tools/call": async () => (await new Promise((resolve) => setTimeout(resolve, 3 * idleMs)), { content: [TEXT("still here")] }) } },
+      { sessionIdleMs: idleMs },
+    );
+    const idle = await session(served);
+    const busy = await session(served);
+    await post(busy.endpoint, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "long" } });
+    await within("the idle session's stream ended", idle.stream.ended);
+    expect((await post(idle.endpoint, { jsonrpc: "2.0", id: 2, method: "ping" })).status).toBe(404);
+    // The busy session's request, running for three idle periods, is answered on its stream.
+    expect(await within("the long call", busy.stream.nextMessage())).toMatchObject({ id: 1, result: { content: [TEXT("still here")] } });
+    busy.stream.close();
+  });
+
+  it("a request id already in flight is refused (400) before the server sees it, and still counts once", async () => {
+    const served = await serve({ handlers: { "tools/call": async (_p, ctx) => (await aborted(ctx.signal), { content: [] }) } }, { maxInFlightPerSession: 1 });
     const { stream, endpoint } = await session(served);
-    await post(endpoint, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow" } });
-    await stream.ended;
-    await waitFor("the handler aborted", () => (reasons.length === 1 ? true : undefined));
-    expect((await post(endpoint, { jsonrpc: "2.0", id: 2, method: "ping" })).status).toBe(404);
+    expect((await post(endpoint, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow" } })).status).toBe(202);
+    const again = await post(endpoint, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow" } });
+    expect(again.status).toBe(400);
+    expect(again.text).toContain("already in flight");
+    expect((await post(endpoint, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "slow" } })).status).toBe(429);
+    stream.close();
+  });
+
+  it("maxQueuedBytes: one message larger than the bound still goes to a reading client", async () => {
+    const big = "z".repeat(16 * 1024);
+    const served = await serve({ handlers: { "tools/call": () => ({ content: [TEXT(big)] }) } }, { maxQueuedBytes: 1024 });
+    const { stream, endpoint } = await session(served);
+    await post(endpoint, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "big" } });
+    expect(await within("the big answer", stream.nextMessage())).toMatchObject({ id: 1, result: { content: [TEXT(big)] } });
+    stream.close();
   });
 
   it("maxQueuedBytes: a client that never reads its stream ends its session instead of growing the server", async () => {
