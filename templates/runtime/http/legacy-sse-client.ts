@@ -130,12 +130,11 @@ export class LegacySseClientTransport implements Transport {
         const problem = end.kind === "too-large" ? end.problem : end.kind === "broken" ? "the stream broke" : "the stream ended";
         if (end.kind === "too-large") this.#error(new Error(`HTTP+SSE: ${end.problem}; closed`));
         settle.reject(new LegacySseConnectError(controller.signal.aborted && this.endpoint === undefined ? `no endpoint event within ${this.#endpointTimeoutMs} ms` : `${problem} before the endpoint event`));
-        // The stream is the session: once it is gone the transport is closed.
-        void this.close();
+        this.#streamGone();
       },
       (error: unknown) => {
         settle.reject(error instanceof Error ? error : new Error(String(error)));
-        void this.close();
+        this.#streamGone();
       },
     );
     try {
@@ -180,6 +179,20 @@ export class LegacySseClientTransport implements Transport {
     } catch (error) {
       this.#error(error);
     }
+  }
+
+  /**
+   * The stream is the session: once it is gone the transport is closed (onclose), unless it never
+   * got its endpoint, in which case start() rejects and there was no open transport to close.
+   */
+  #streamGone(): void {
+    if (this.endpoint !== undefined) {
+      void this.close();
+      return;
+    }
+    this.#closed = true;
+    for (const controller of this.#controllers) controller.abort("start failed");
+    this.#controllers.clear();
   }
 
   #deliver(data: string): void {

@@ -275,8 +275,14 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
       if (sessions.get(ended.sessionId) === ended) sessions.delete(ended.sessionId);
     });
     if (session.ended) return errorResponse(499, "the client is gone");
+    try {
+      session.connection = server.openConnection(session);
+    } catch (error) {
+      session.end("server closed");
+      throw error;
+    }
+    if (session.ended) return errorResponse(499, "the client is gone");
     sessions.set(id, session);
-    session.connection = server.openConnection(session);
     return session.response;
   };
 

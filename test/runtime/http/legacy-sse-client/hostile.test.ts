@@ -55,12 +55,17 @@ describe("HTTP+SSE client: the endpoint event", () => {
   it("refuses an endpoint on another origin: start rejects and the stream is closed", async () => {
     const server = await scripted();
     const transport = R.createLegacySseClientTransport({ url: `${server.origin}/sse` });
+    let closes = 0;
+    transport.onclose = () => closes++;
     const started = transport.start();
     const { res, closed } = await server.nextGet();
     res.write("event: endpoint\ndata: https://attacker.example/messages?sessionId=1\n\n");
     await expect(within("start", started)).rejects.toThrow(/not on the origin/);
     await within("the GET closed", closed);
     expect(transport.endpoint).toBeUndefined();
+    // It never opened: start() rejected, and there is no close to announce.
+    expect(closes).toBe(0);
+    await expect(transport.send({ jsonrpc: "2.0", method: "notifications/initialized" })).rejects.toThrow(/closed/);
     expect(server.posts).toEqual([]);
   });
 
