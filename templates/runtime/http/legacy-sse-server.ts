@@ -286,18 +286,23 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
     return session.response;
   };
 
-  const deliver = async (request: Request, url: URL, principal: Principal | undefined): Promise<Response> => {
+  const deliver = async (request: Request, info: HttpRequestInfo | undefined, url: URL, principal: Principal | undefined): Promise<Response> => {
     const session = sessions.get(url.searchParams.get("sessionId") ?? "");
     // Another principal's session is no session of this client: the same answer as an unknown one.
     if (session === undefined || session.ended || session.principal?.id !== principal?.id) return errorResponse(404, "Not Found: no such session");
     if (mediaType(request.headers.get("content-type")) !== "application/json") return errorResponse(415, "Unsupported Media Type: the body must be application/json");
-    const bytes = await readRequestBody(request, maxBodyBytes);
-    if (!(bytes instanceof Uint8Array)) return refuse(bytes);
     let body: unknown;
-    try {
-      body = JSON.parse(decoder.decode(bytes));
-    } catch {
-      return errorResponse(400, "Parse error: the body is not JSON");
+    if (info !== undefined && "parsedBody" in info) {
+      // A router that serves several eras on one URL read (and bounded) the body already.
+      body = info.parsedBody;
+    } else {
+      const bytes = await readRequestBody(request, maxBodyBytes);
+      if (!(bytes instanceof Uint8Array)) return refuse(bytes);
+      try {
+        body = JSON.parse(decoder.decode(bytes));
+      } catch {
+        return errorResponse(400, "Parse error: the body is not JSON");
+      }
     }
     if (!isObject(body) || body["jsonrpc"] !== "2.0") return errorResponse(400, "Invalid Request: the body must be one JSON-RPC 2.0 message");
     const method = body["method"];
@@ -335,7 +340,7 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
     if (request.method !== allowed) return errorResponse(405, `Method Not Allowed: ${request.method}; ${route === "sse" ? ssePath : messagesPath} accepts ${allowed}`, { allow: allowed });
     const principal = await authenticateRequest(authenticate, request);
     if (principal instanceof Response) return principal;
-    return route === "sse" ? open(request, principal) : deliver(request, url, principal);
+    return route === "sse" ? open(request, principal) : deliver(request, info, url, principal);
   };
 
   return async (request, info) => {

@@ -220,3 +220,25 @@ describe("HTTP+SSE server: paths", () => {
     stream.close();
   });
 });
+
+describe("HTTP+SSE server: a body a router already read", () => {
+  it("takes info.parsedBody instead of reading the request again (one URL serving several eras)", async () => {
+    const server = new R.McpServer({ logger: null });
+    const handler = R.createLegacySseHandler(server);
+    const opened = await handler(new Request("http://127.0.0.1/sse"), { localAddress: "127.0.0.1" });
+    expect(opened.status).toBe(200);
+    const reader = opened.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const path = /data: (.*)/.exec(first)![1]!;
+    // The router consumed the body: reading it again would fail.
+    const request = new Request(`http://127.0.0.1${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "ignored" });
+    await request.text();
+    const answer = await handler(request, { localAddress: "127.0.0.1", parsedBody: { jsonrpc: "2.0", id: 9, method: "ping" } });
+    expect(answer.status).toBe(202);
+    let text = "";
+    while (!text.includes('"id":9')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain('{"jsonrpc":"2.0","id":9,"result":{}}');
+    await reader.cancel();
+    await server.close();
+  });
+});
