@@ -263,6 +263,29 @@ describe("a tools/call response stream whose client stops reading", () => {
   });
 });
 
+describe("keep-alive comments on a stream nobody reads", () => {
+  it("are not queued behind unread data: 40 intervals later only the acknowledgment waits", async () => {
+    const { server, hub } = hubServer();
+    const keepAliveMs = 5;
+    const abort = new AbortController();
+    closers.push(() => abort.abort());
+    const response = await R.createHttpHandler(server, { keepAliveMs })(webRequest("subscriptions/listen", listenBody(1, { toolsListChanged: true }), undefined, abort.signal));
+    for (let i = 0; i < 40; i++) await new Promise((resolve) => setTimeout(resolve, keepAliveMs));
+    expect(hub.size).toBe(1);
+    // Read what waits, and stop at the first read that has to wait for more.
+    const reader = response.body!.getReader();
+    const chunks: string[] = [];
+    for (;;) {
+      const chunk = await Promise.race([reader.read(), turn().then(() => null)]);
+      if (chunk === null || chunk.done) break;
+      chunks.push(new TextDecoder().decode(chunk.value));
+    }
+    expect(chunks[0]).toContain("notifications/subscriptions/acknowledged");
+    // At most one comment: one written in the moment between reading the ack and the next read.
+    expect(chunks.filter((c) => c === ":\n\n").length).toBeLessThanOrEqual(1);
+  });
+});
+
 describe("maxStreamBufferBytes", () => {
   it("is validated when the handler is made: a whole number ≥ 1024, else a RangeError naming it", () => {
     const server = new R.McpServer({ logger: null });
