@@ -12,11 +12,11 @@ import * as R from "../../../generated/2026-07-28/index.js";
 import { listen } from "../../../http/fixture-server.js";
 import { headersFor, META } from "../../../http/support.js";
 import { TOOLS_AND_RESOURCES } from "../../../subscriptions/support.js";
+import { MiB, retained as memory } from "../../retained.js";
 
 const TOOLS_CHANGED = "notifications/tools/list_changed";
 const UPDATED = "notifications/resources/updated";
 const PUBLISHES = 200_000;
-const MiB = 1024 * 1024;
 
 const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -38,12 +38,6 @@ async function settlesWithin(promise: Promise<unknown>, rounds: number): Promise
   void promise.then(() => (settled = true), () => (settled = true));
   for (let i = 0; i < rounds && !settled; i++) await turn();
   return settled;
-}
-
-/** Heap and array buffers in use (the SSE chunks are array buffers). */
-function memory(): number {
-  const { heapUsed, arrayBuffers } = process.memoryUsage();
-  return heapUsed + arrayBuffers;
 }
 
 function listenBody(id: number, notifications: object): string {
@@ -109,7 +103,7 @@ describe("a subscriptions/listen stream whose client stops reading", () => {
       await turn();
     }
     const grown = memory() - before;
-    expect(grown).toBeLessThan(8 * MiB);
+    expect(grown).toBeLessThan(4 * MiB);
     // The hub saw its stream's send wait: the notifications coalesced into one waiting entry.
     expect(hub.queued).toBe(1);
     expect(queuedAtMost).toBe(1);
@@ -152,7 +146,7 @@ describe("a subscriptions/listen stream whose client stops reading", () => {
       await turn();
     }
     const grown = memory() - before;
-    expect(grown).toBeLessThan(8 * MiB);
+    expect(grown).toBeLessThan(4 * MiB);
     expect(hub.queued).toBe(1);
     expect(ends).toEqual([]);
     // Reading it now gets the waiting notifications, the acknowledgment first.

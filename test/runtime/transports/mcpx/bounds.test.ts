@@ -4,22 +4,12 @@
  * `overflow`), and a transport bounds what a peer can make it hold before start() (`maxBacklog`:
  * the conversation closes). Memory is asserted as a bound on growth, never a time.
  */
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
 import type { McpxEnvelope } from "../../../generated/2026-07-28/index.js";
+import { MiB, retained } from "../../retained.js";
 
-const MiB = 1024 * 1024;
 const FLOOD = 200_000;
-
-/** A full collection, so that what is measured is what is retained (not the garbage of refused sends). */
-setFlagsFromString("--expose-gc");
-const collect = runInNewContext("gc") as () => void;
-function retained(): number {
-  collect();
-  return process.memoryUsage().heapUsed;
-}
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
