@@ -75,7 +75,11 @@ export interface SubscriptionHubOptions<Field extends string = string> {
    * 1024). Waiting notifications coalesce (one per list kind, one per resource URI), so with
    * exact URI matching a stream never holds more than its kinds and URIs; the bound matters with
    * `matchesUri`, which can match any number of URIs. A stream that reaches it is ended (cause
-   * `overflow`: notifications/cancelled, so that the client knows it missed updates).
+   * `overflow`: notifications/cancelled, so that the client knows it missed updates). The
+   * runtime's transports resolve a send only when their reader has room (HTTP: the response
+   * stream's queue is under its mark; stdio: the pipe took it; MCPx: the gateway queued it,
+   * within its bound per participant), so a client
+   * that stops reading fills this queue, over the wire as in memory.
    */
   readonly maxPending?: number | undefined;
   /**
@@ -149,8 +153,9 @@ class ListenStream {
  *   notifications/cancelled, Cancellation), and nothing of it is sent after that. Its entry is
  *   freed then (`size`).
  *
- * Delivery is bounded: each stream has at most one message with the transport; what arrives
- * meanwhile waits, coalesced, up to `maxPending` (see SubscriptionHubOptions).
+ * Delivery is bounded: each stream has at most one message with the transport, which holds it
+ * until the client's reader has room for it; what arrives meanwhile waits, coalesced, up to
+ * `maxPending` (see SubscriptionHubOptions).
  */
 export class SubscriptionHub<
   Notifications extends object = { [method: string]: NotificationSpec },
