@@ -78,8 +78,8 @@ export interface SubscriptionHubOptions<Field extends string = string> {
    * `overflow`: notifications/cancelled, so that the client knows it missed updates). The
    * runtime's transports resolve a send only when their reader has room (HTTP: the response
    * stream's queue is under its mark; stdio: the pipe took it; MCPx: the gateway queued it,
-   * within its bound per participant), so a client
-   * that stops reading fills this queue, over the wire as in memory.
+   * within its bound per participant), so a client that stops reading fills this queue, over
+   * the wire as in memory.
    */
   readonly maxPending?: number | undefined;
   /**
