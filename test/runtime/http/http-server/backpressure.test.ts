@@ -127,6 +127,19 @@ describe("a subscriptions/listen stream whose client stops reading", () => {
     expect(hub.queued).toBe(0);
     // What went out before is what the socket buffers and the stream's mark hold: far from all.
     expect(delivered).toBeLessThan(PUBLISHES);
+    // Reading again, the client gets what waited, then the server's cancel of the stream
+    // (Subscriptions, Cancellation), and the response ends.
+    const chunks: Buffer[] = [];
+    client.response.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const ended = new Promise<void>((resolve) => client.response.once("end", () => resolve()));
+    client.response.resume();
+    await ended;
+    const events = Buffer.concat(chunks).toString("utf8").split("\n\n").filter((e) => e.startsWith("data: "));
+    expect(JSON.parse(events.at(-1)!.slice("data: ".length))).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: 1, reason: "subscriptions/listen ended: more than 16 notifications waiting for this stream" },
+    });
   });
 
   it("over the web handler used directly (the body never read): the heap stays bounded and the hub coalesces", async () => {
