@@ -42,7 +42,8 @@ export interface SubscriptionTable {
 /**
  * Why a stream ended:
  * - `cancelled`: its request's signal aborted: the client cancelled it (notifications/cancelled,
- *   or closing its stream on HTTP), the connection closed, or someone called its ctx.end();
+ *   or closing its stream on HTTP), the connection closed, someone called its ctx.end(), or the
+ *   transport ended the stream (the reason says why: an HTTP response stream overflow);
  * - `closed`: the hub's close() ended it gracefully (a listen result was sent);
  * - `overflow`: the stream could not keep up (SubscriptionHubOptions.maxPending);
  * - `send-failed`: the transport refused a message of the stream.
