@@ -29,6 +29,8 @@ export interface NodeServerResponse {
   readonly writableFinished: boolean;
   readonly destroyed: boolean;
   flushHeaders?(): void;
+  /** Drops the connection (a stream that ended with an error cannot be completed). */
+  destroy?(): unknown;
 }
 
 export interface NodeListenerOptions {
@@ -43,6 +45,9 @@ export type NodeListener = (request: NodeIncomingMessage, response: NodeServerRe
 export const CLIENT_DISCONNECTED = "the client closed the connection";
 
 const BODYLESS = new Set(["GET", "HEAD"]);
+
+/** The error name of a response stream the handler ended because its client stopped reading (http-server.ts). */
+const STREAM_OVERFLOW = "StreamOverflowError";
 
 function report(onError: ((error: Error) => void) | undefined, error: unknown): void {
   try {
@@ -123,7 +128,17 @@ async function writeResponse(response: Response, out: NodeServerResponse): Promi
   out.on("close", onClose);
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        // The stream ended with an error: the response cannot be completed, so the connection
+        // is dropped (an overflow: the client stopped reading, and nothing more is kept for it).
+        out.destroy?.();
+        if (error instanceof Error && error.name === STREAM_OVERFLOW) return;
+        throw error;
+      }
+      const { done, value } = chunk;
       if (done || out.destroyed) break;
       if (!out.write(value)) {
         await new Promise<void>((resolve) => {
