@@ -146,7 +146,11 @@ export async function readBounded(body: ReadableStream<Uint8Array>, max: number)
   return parts.length === 0 ? new Uint8Array(0) : concat(parts, size);
 }
 
-const decoder = new TextDecoder();
+/**
+ * Decodes each line whole; a BOM is kept (ignoreBOM): only the one at the start of the stream is
+ * dropped (WHATWG: the stream is UTF-8 decoded once), which the SSE parser does, not one per line.
+ */
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** One line of an SSE body: its text and its size in bytes (without the line end). */
 export interface SseLine {
