@@ -18,8 +18,6 @@ export interface NumberRule {
   readonly infinity?: boolean | undefined;
   /** `0` is accepted even below `min` and means "off" (a timer never armed). Default false. */
   readonly zeroIsOff?: boolean | undefined;
-  /** Unit named in the error ("ms", "bytes"). */
-  readonly unit?: string | undefined;
 }
 
 /** What `rule` accepts, in words, for the error message. */
@@ -28,7 +26,7 @@ function describeRule(rule: NumberRule): string {
   const max = rule.max ?? Number.MAX_SAFE_INTEGER;
   const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${rule.min}` : `from ${rule.min} to ${max}`;
   const extras = [rule.zeroIsOff === true ? "0 (off)" : "", rule.infinity === true ? "Infinity (no bound)" : ""].filter((s) => s !== "");
-  return `${kind}${rule.unit === undefined ? "" : ` of ${rule.unit}`} ${range}${extras.length === 0 ? "" : ` or ${extras.join(" or ")}`}`;
+  return `${kind} ${range}${extras.length === 0 ? "" : ` or ${extras.join(" or ")}`}`;
 }
 
 /**

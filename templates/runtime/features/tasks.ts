@@ -13,6 +13,7 @@
 // length, inputResponses an object; an unknown or expired task is -32602, as the extension says.
 
 import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import { describeValue, McpError, type JsonObject, type RequestOptions } from "../core/protocol.js";
 
 /** The extension's identifier: the key under `capabilities.extensions`. */
@@ -89,9 +90,7 @@ export class InMemoryTaskStore implements TaskStore {
   readonly #now: () => number;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
-    const max = options.maxTasks ?? 10_000;
-    if (!Number.isInteger(max) || max < 1) throw new RangeError(`maxTasks must be an integer ≥ 1, got ${describeValue(max)}`);
-    this.#maxTasks = max;
+    this.#maxTasks = numberOption("maxTasks", options.maxTasks, 10_000, { min: 1 });
     this.#now = options.now ?? Date.now;
   }
 
@@ -482,10 +481,7 @@ export class TaskManager {
  * `pollIntervalMs` are integer milliseconds; servers MUST NOT emit fractional values).
  */
 function milliseconds(name: string, value: number): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`${name} must be a whole number of milliseconds ≥ 0, got ${describeValue(value)}`);
-  }
-  return value;
+  return numberOption(name, value, 0, { min: 0 });
 }
 
 function withoutInput(task: StoredTask): StoredTask {
@@ -633,8 +629,8 @@ export class ClientTask<R extends JsonObject = JsonObject> {
   /** Waits for the task to end: its result, or TaskFailedError / TaskCancelledError. */
   async result(options: TaskResultOptions = {}): Promise<R> {
     const { signal } = options;
-    const fallback = Math.max(MIN_POLL_MS, options.pollIntervalMs ?? 1_000);
-    const maxRounds = options.maxInputRounds ?? 10;
+    const fallback = Math.max(MIN_POLL_MS, numberOption("pollIntervalMs", options.pollIntervalMs, 1_000, { min: 1 }));
+    const maxRounds = numberOption("maxInputRounds", options.maxInputRounds, 10, { min: 0 });
     let rounds = 0;
     for (;;) {
       signal?.throwIfAborted();

@@ -4,6 +4,7 @@
 // reads its request body with the same reader (http-server.ts).
 
 import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import { describeValue, type JsonObject, type JsonRpcMessage, type RequestId } from "../core/protocol.js";
 
 /** The `fetch` the transport calls: the global one, or a wrapper (auth, logging, tests). */
@@ -65,13 +66,9 @@ export function fetchOf(given: FetchLike | undefined): FetchLike {
   return fetchFn;
 }
 
-/** `maxMessageBytes` checked: a positive integer (default DEFAULT_MAX_HTTP_MESSAGE_BYTES). */
+/** `maxMessageBytes` checked: an integer ≥ 1 (default DEFAULT_MAX_HTTP_MESSAGE_BYTES). */
 export function maxBytesOf(value: number | undefined): number {
-  const max = value ?? DEFAULT_MAX_HTTP_MESSAGE_BYTES;
-  if (typeof max !== "number" || !Number.isInteger(max) || max < 1) {
-    throw new RangeError(`maxMessageBytes must be a positive integer, got ${describeValue(max)}`);
-  }
-  return max;
+  return numberOption("maxMessageBytes", value, DEFAULT_MAX_HTTP_MESSAGE_BYTES, { min: 1 });
 }
 
 /**

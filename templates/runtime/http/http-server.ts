@@ -430,9 +430,9 @@ class Exchange implements Transport {
 export function createHttpHandler(server: HttpServable, options: HttpHandlerOptions = {}): HttpHandler {
   const binding = server.httpBinding;
   const { errors, meta } = binding;
-  const maxBodyBytes = numberOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, { min: 128, unit: "bytes" });
-  const keepAliveMs = numberOption("keepAliveMs", options.keepAliveMs, DEFAULT_KEEP_ALIVE_MS, { min: 1000, zeroIsOff: true, unit: "ms" });
-  numberOption("toolHeadersTtlMs", options.toolHeadersTtlMs, undefined, { min: 0, unit: "ms" });
+  const maxBodyBytes = numberOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, { min: 128 });
+  const keepAliveMs = numberOption("keepAliveMs", options.keepAliveMs, DEFAULT_KEEP_ALIVE_MS, { min: 1000, zeroIsOff: true });
+  numberOption("toolHeadersTtlMs", options.toolHeadersTtlMs, undefined, { min: 0 });
   checkGuardOptions(options);
   const authenticate = authenticateOption(options.authenticate);
   const supported = [...binding.supportedVersions];

@@ -27,12 +27,14 @@ import {
   type TransportSendOptions,
 } from "../core/protocol.js";
 import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import {
   DEFAULT_MAX_HTTP_MESSAGE_BYTES,
   errorAnswer,
   fetchOf,
   handOver,
   HttpStatusError,
+  maxBytesOf,
   mediaType,
   readBounded,
   report,
@@ -161,20 +163,15 @@ export class SessionHttpClientTransport implements Transport {
   #closed = false;
 
   constructor(options: SessionHttpClientTransportOptions) {
-    const max = options.maxMessageBytes ?? DEFAULT_MAX_HTTP_MESSAGE_BYTES;
-    const positive = (name: string, value: unknown, min: number): number => {
-      if (typeof value !== "number" || !Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer ≥ ${min}, got ${describeValue(value)}`);
-      return value;
-    };
     const reconnect = {
-      maxAttempts: positive("reconnect.maxAttempts", options.reconnect?.maxAttempts ?? DEFAULT_RECONNECT.maxAttempts, 0),
-      defaultRetryMs: positive("reconnect.defaultRetryMs", options.reconnect?.defaultRetryMs ?? DEFAULT_RECONNECT.defaultRetryMs, 0),
-      maxRetryMs: positive("reconnect.maxRetryMs", options.reconnect?.maxRetryMs ?? DEFAULT_RECONNECT.maxRetryMs, 0),
+      maxAttempts: numberOption("reconnect.maxAttempts", options.reconnect?.maxAttempts, DEFAULT_RECONNECT.maxAttempts, { min: 0 }),
+      defaultRetryMs: numberOption("reconnect.defaultRetryMs", options.reconnect?.defaultRetryMs, DEFAULT_RECONNECT.defaultRetryMs, { min: 0 }),
+      maxRetryMs: numberOption("reconnect.maxRetryMs", options.reconnect?.maxRetryMs, DEFAULT_RECONNECT.maxRetryMs, { min: 0 }),
     };
     this.#url = options.url;
     this.#fetch = fetchOf(options.fetch);
     this.#headers = { ...options.headers };
-    this.#max = positive("maxMessageBytes", max, 1);
+    this.#max = maxBytesOf(options.maxMessageBytes);
     this.#reconnect = reconnect;
     this.#listen = options.listen ?? true;
   }
