@@ -4,10 +4,11 @@
  * session and 2026-07-28 requests side by side over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASIC_META } from "./helpers/fixtures.js";
 import { startEverythingServer, type RunningEverythingServer } from "./helpers/everything-server.js";
 import { isModern, type RoutedRequest } from "../examples/everything-2026/era.js";
 
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const META = BASIC_META;
 const post = (protocolVersion: string | undefined, body: unknown, sessionId?: string): RoutedRequest => ({ method: "POST", protocolVersion, sessionId, body });
 
 describe("isModern (which era a request belongs to)", () => {

@@ -7,9 +7,10 @@
 import { describe, expect, it } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
 import { json, scriptedFetch, sse, within } from "../http-session-client/support.js";
+import { META_KEYS, MODERN_VERSION } from "../helpers/fixtures.js";
 
 const URL_ = "http://mcp.test/mcp";
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28" };
+const META = { [META_KEYS.protocolVersion]: MODERN_VERSION };
 const call = (id: R.RequestId): R.JsonRpcMessage => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: {}, _meta: META } });
 const answer = (id: R.RequestId) => ({ jsonrpc: "2.0", id, result: { content: [] } });
 

@@ -9,8 +9,9 @@ import { describe, expect, it } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
 import { toolHeaders } from "../../templates/runtime/http/headers.js";
 import { json, scriptedFetch, within, type Call } from "../http-session-client/support.js";
+import { META_KEYS, MODERN_VERSION } from "../helpers/fixtures.js";
 
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28" };
+const META = { [META_KEYS.protocolVersion]: MODERN_VERSION };
 const str = (header: string) => ({ type: "string", "x-mcp-header": header });
 
 /** A transport whose tools/list answers `tools[n]` on the n-th listing and whose other requests answer an empty result. */

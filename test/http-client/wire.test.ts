@@ -11,9 +11,10 @@ import { describe, expect, it, vi } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
 import { deferred } from "../http/support.js";
 import { accepted, event, json, scriptedFetch, sse, within, type Script } from "../http-session-client/support.js";
+import { META_KEYS, MODERN_VERSION } from "../helpers/fixtures.js";
 
 const URL_ = "http://mcp.test/mcp";
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28" };
+const META = { [META_KEYS.protocolVersion]: MODERN_VERSION };
 const call = (id: R.RequestId, name = "t"): R.JsonRpcMessage => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {}, _meta: META } });
 const answer = (id: R.RequestId, text = "ok") => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } });
 

@@ -5,7 +5,7 @@
  */
 import * as R from "../generated/2025-11-25/index.js";
 
-export { waitFor, within } from "../interop/support.js";
+export { waitFor, within } from "../helpers/async.js";
 
 /** One HTTP request the transport made. */
 export interface Call {

@@ -4,15 +4,12 @@
  */
 import { request as httpRequest, type Server } from "node:http";
 import * as R from "../generated/2026-07-28/index.js";
+import { META_KEYS, requestMeta } from "../helpers/fixtures.js";
 import { fixtureServer, listen } from "./fixture-server.js";
 
 export const VERSION = "2026-07-28";
-export const META = {
-  "io.modelcontextprotocol/protocolVersion": VERSION,
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "wire-test", version: "1.0.0" },
-} as const;
-export const SERVER_INFO_META = { "io.modelcontextprotocol/serverInfo": { name: "http-fixture", version: "1.0.0" } } as const;
+export const META = requestMeta({ protocolVersion: VERSION, clientInfo: { name: "wire-test", version: "1.0.0" } });
+export const SERVER_INFO_META = { [META_KEYS.serverInfo]: { name: "http-fixture", version: "1.0.0" } } as const;
 
 /** The headers a conformant client sends with a request for `method` (Mcp-Name where the method has one). */
 export function headersFor(method: string, params?: Record<string, unknown>): Record<string, string> {
@@ -100,16 +97,7 @@ export async function serve(options: R.McpServerOptions = {}, httpOptions: R.Htt
 }
 
 /** Resolves when `signal` aborts (at once if it already has), with its reason. */
-export function abortOf(signal: AbortSignal): Promise<unknown> {
-  if (signal.aborted) return Promise.resolve(signal.reason);
-  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(signal.reason), { once: true }));
-}
-
-export function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
+export { aborted as abortOf, deferred } from "../helpers/async.js";
 
 /**
  * One HTTP/1.1 request through node:http, with exactly these headers (no defaults added beyond

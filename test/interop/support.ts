@@ -12,6 +12,8 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { waitFor } from "../helpers/async.js";
+import { initializeParams } from "../helpers/fixtures.js";
 import { asWire, type Observations, type Wire } from "./peers/common.js";
 import { startPeer, type PeerName } from "./peers/index.js";
 
@@ -66,36 +68,14 @@ export async function closePeers(): Promise<void> {
   await Promise.allSettled(links.map((link) => link.close()));
 }
 
-/** Polls until `probe` gives a value other than undefined; generous by default. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000, context?: () => string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${context ? `\n${context()}` : ""}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** The promise, or a rejection naming what did not happen after `timeoutMs` (instead of the test's own 60 s timeout). */
-export function within<T>(what: string, promise: Promise<T>, timeoutMs = 10_000): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), timeoutMs);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+export { waitFor, within } from "../helpers/async.js";
 
 export const isRequest = (m: Wire, method?: string): boolean => "id" in m && typeof m["method"] === "string" && (method === undefined || m["method"] === method);
 export const isResponse = (m: Wire, id?: unknown): boolean => !("method" in m) && ("result" in m || "error" in m) && (id === undefined || m["id"] === id);
 export const cancelsIn = (messages: readonly Wire[]): Wire[] => messages.filter((m) => m["method"] === "notifications/cancelled");
 export const responsesIn = (messages: readonly Wire[], id: unknown): Wire[] => messages.filter((m) => isResponse(m, id));
 
-export const cancelled = (requestId: unknown, reason?: string): Wire => ({
-  jsonrpc: "2.0",
-  method: "notifications/cancelled",
-  params: reason === undefined ? { requestId } : { requestId, reason },
-});
+export { cancelled } from "../helpers/fixtures.js";
 
 /** The test as the far end of a connection: sends raw JSON-RPC, records what arrives. */
 export class RawPeer {
@@ -141,8 +121,4 @@ export function parseObservations(result: unknown): Observations {
   return JSON.parse(text) as Observations;
 }
 
-export const INITIALIZE_PARAMS = {
-  protocolVersion: "2025-11-25",
-  capabilities: {},
-  clientInfo: { name: "interop-test-client", version: "1.0.0" },
-} as const;
+export const INITIALIZE_PARAMS = initializeParams("interop-test-client");

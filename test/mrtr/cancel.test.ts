@@ -8,14 +8,9 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
 import { StdioTransport } from "../generated/2026-07-28/stdio.js";
+import { aborted, deferred } from "../helpers/async.js";
 import { ALL_CAPS, askString, KEY, RawClient, scenarioServer, settle } from "./support.js";
 
-const deferred = <T = void>() => {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-};
-const aborted = (signal: AbortSignal) => new Promise<void>((r) => (signal.aborted ? r() : signal.addEventListener("abort", () => r(), { once: true })));
 const resultOf = (r: { result?: unknown }) => r.result as { requestState?: string; [k: string]: unknown };
 
 describe("cancelling a round", () => {

@@ -5,17 +5,15 @@
  */
 import * as R from "../generated/2026-07-28/index.js";
 import type * as T from "../generated/2026-07-28/index.js";
+import { META_KEYS, requestMeta } from "../helpers/fixtures.js";
 
 export const KEY = "a test key of thirty-two bytes or more!";
-export const CAPS_KEY = "io.modelcontextprotocol/clientCapabilities";
+export const CAPS_KEY = META_KEYS.clientCapabilities;
 
 /** Every optional input capability: what the conformance client declares by default. */
 export const ALL_CAPS = { sampling: {}, elicitation: {}, roots: { listChanged: true } };
 
-export const meta = (capabilities: object = ALL_CAPS) => ({
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  [CAPS_KEY]: capabilities,
-});
+export const meta = (capabilities: object = ALL_CAPS) => requestMeta({ capabilities });
 
 /** An elicitation of one string field. */
 export const askString = (message: string, field: string) =>
@@ -209,7 +207,4 @@ export class RawClient {
   }
 }
 
-/** Lets queued microtasks and timers of 0 ms run. */
-export async function settle(rounds = 5): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise((r) => setTimeout(r, 0));
-}
+export { settle } from "../helpers/async.js";

@@ -306,11 +306,11 @@ describe("requestState refused before the handler runs", () => {
     expect(runs.count).toBe(1);
   });
 
-  it("bound to the principal when the server names one", async () => {
+  it("bound to the principal when the server names one: another principal's state is refused as a forged one is", async () => {
     let principal = "alice";
     const { issued, runs, retry } = await setup({ requestState: { key: "a test key of thirty-two bytes or more!", principal: () => principal } });
     principal = "mallory";
-    expect(await retry(issued)).toEqual(refused(2, "mismatch", "Invalid requestState: it was issued for a different request"));
+    expect(await retry(issued)).toEqual(refused(2, "invalid", INVALID));
     principal = "alice";
     expect(await retry(issued)).toEqual(complete(3, 'ok {"tool":"a"}'));
     expect(runs.count).toBe(1);

@@ -5,62 +5,12 @@
 import type { PassThrough } from "node:stream";
 import * as R from "../generated/2025-11-25/index.js";
 import type { CancellationEvent, JsonRpcMessage, McpxEnvelope, McpxLink, Transport } from "../generated/2025-11-25/index.js";
+import { TapTransport } from "../helpers/transports.js";
 
+export { TapTransport } from "../helpers/transports.js";
+export { aborted, deferred, settle } from "../helpers/async.js";
+export { cancelled, INITIALIZE_PARAMS } from "../helpers/fixtures.js";
 
-/** A transport that records what it sends and can hold back or drop messages. */
-export class TapTransport implements Transport {
-  readonly sent: JsonRpcMessage[] = [];
-  /** When set, decides whether a message goes out (false: dropped). */
-  filter: ((message: JsonRpcMessage) => boolean) | undefined;
-  constructor(readonly inner: Transport) {}
-  get onmessage() {
-    return this.inner.onmessage;
-  }
-  set onmessage(v) {
-    this.inner.onmessage = v;
-  }
-  get onclose() {
-    return this.inner.onclose;
-  }
-  set onclose(v) {
-    this.inner.onclose = v;
-  }
-  get onerror() {
-    return this.inner.onerror;
-  }
-  set onerror(v) {
-    this.inner.onerror = v;
-  }
-  get onrequeststreamclose() {
-    return this.inner.onrequeststreamclose;
-  }
-  set onrequeststreamclose(v) {
-    this.inner.onrequeststreamclose = v;
-  }
-  /** The inner transport's per-request streams, if it has them (2026-07-28 stream-close cancel). */
-  get closeRequestStream() {
-    return this.inner.closeRequestStream?.bind(this.inner);
-  }
-  start() {
-    return this.inner.start();
-  }
-  close() {
-    return this.inner.close();
-  }
-  async send(message: JsonRpcMessage, options?: { relatedRequestId?: string | number | undefined }) {
-    if (this.filter && !this.filter(message)) return;
-    this.sent.push(structuredClone(message));
-    return this.inner.send(message, options);
-  }
-  /** Cancellation notifications sent so far. */
-  cancels() {
-    return this.sent.filter((m) => "method" in m && m.method === "notifications/cancelled");
-  }
-  /** Responses (result or error) sent for an id. */
-  responsesTo(id: string | number) {
-    return this.sent.filter((m) => !("method" in m) && "id" in m && m.id === id);
-  }
-}
 
 export interface PairOptions {
   client?: R.McpClientOptions;
@@ -101,30 +51,6 @@ export async function connectPair(options: PairOptions = {}): Promise<Pair> {
     injectToServer: (m) => clientWire.inner.send(m as JsonRpcMessage),
     injectToClient: (m) => serverWire.inner.send(m as JsonRpcMessage),
   };
-}
-
-/** Lets queued microtasks and timers of 0 ms run. */
-export async function settle(rounds = 5): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise((r) => setTimeout(r, 0));
-}
-
-/** A promise with its resolve function. */
-export function deferred<T = void>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
-/** Waits until an AbortSignal aborts (or forever). */
-export function aborted(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(signal.reason);
-    else signal.addEventListener("abort", () => resolve(signal.reason), { once: true });
-  });
 }
 
 export interface WireRequest {
@@ -180,18 +106,6 @@ export async function serverWithRawPeer(options: R.McpServerOptions = {}) {
   await server.connect(wire);
   return { server, wire, peer, events };
 }
-
-export const INITIALIZE_PARAMS = {
-  protocolVersion: "2025-11-25",
-  capabilities: {},
-  clientInfo: { name: "test-client", version: "1.0.0" },
-} as const;
-
-export const cancelled = (requestId: unknown, reason?: unknown) => ({
-  jsonrpc: "2.0",
-  method: "notifications/cancelled",
-  params: reason === undefined ? { requestId } : { requestId, reason },
-});
 
 /** Everything written to a stream, as text. */
 export function collect(stream: PassThrough) {

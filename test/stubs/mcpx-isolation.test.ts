@@ -10,6 +10,7 @@
 import { describe, expect, it } from "vitest";
 import * as R from "../generated/2025-11-25/index.js";
 import type { CancellationEvent, McpxEnvelope } from "../generated/2025-11-25/index.js";
+import { settleUntil } from "../helpers/async.js";
 import { aborted, cancelled, deferred, INITIALIZE_PARAMS, settle } from "./harness.js";
 
 interface Handled {
@@ -19,10 +20,7 @@ interface Handled {
   readonly signal: AbortSignal;
 }
 
-const waitFor = async (condition: () => boolean) => {
-  for (let i = 0; i < 200 && !condition(); i++) await settle(1);
-  expect(condition()).toBe(true);
-};
+const waitFor = async (condition: () => boolean) => expect(await settleUntil(condition)).toBe(true);
 
 async function world() {
   const routed: Array<{ envelope: McpxEnvelope; deliveredTo: readonly string[] }> = [];

@@ -7,6 +7,7 @@ import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as R from "../generated/2025-11-25/index.js";
 import type { CancellationEvent, McpxEnvelope } from "../generated/2025-11-25/index.js";
+import { settleUntil } from "../helpers/async.js";
 import { aborted, cancelled, deferred, INITIALIZE_PARAMS, settle, testLink } from "./harness.js";
 
 type Payload = { id?: unknown; method?: string; params?: { [key: string]: unknown }; result?: unknown; error?: unknown };
@@ -69,10 +70,7 @@ async function threeParticipants() {
   return { gateway, routed, release, server, alice, bob };
 }
 
-const waitFor = async (condition: () => boolean) => {
-  for (let i = 0; i < 200 && !condition(); i++) await settle(1);
-  expect(condition()).toBe(true);
-};
+const waitFor = async (condition: () => boolean) => expect(await settleUntil(condition)).toBe(true);
 
 describe("MCPx: three participants on one gateway", () => {
   it("each client cancels its own call; only its own server handler aborts, with identical request ids", async () => {

@@ -5,12 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import * as R2607 from "../generated/2026-07-28/index.js";
+import { BASIC_META } from "../helpers/fixtures.js";
 import { aborted, deferred, settle, TapTransport } from "./harness.js";
 
-const meta = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
+const meta = BASIC_META;
 
 describe("2026-07-28 output", () => {
   it("calls and cancels a tool over the generated client and server", async () => {

@@ -9,13 +9,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
 import type { CancellationEvent, JsonRpcMessage, RequestId, Transport } from "../generated/2026-07-28/index.js";
 import { StdioTransport } from "../generated/2026-07-28/stdio.js";
+import { META_KEYS } from "../helpers/fixtures.js";
 import { aborted, deferred, settle, TapTransport, type WireRequest } from "./harness.js";
 
-const META_KEYS = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-} as const;
 const LISTEN = { notifications: { toolsListChanged: true } };
 const CALL_RESULT: R.CallToolResult = { resultType: "complete", content: [] };
 /** CALL_RESULT as the client receives it: the server identifies itself in every result's _meta. */

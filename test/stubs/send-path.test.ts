@@ -5,6 +5,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
 import { CancellationForbiddenError, ConnectionClosedError, RequestCancelledError, RequestTimeoutError } from "../generated/2025-11-25/index.js";
+import { within } from "../helpers/async.js";
 import { clientWithRawPeer, INITIALIZE_PARAMS, metaOf, settle } from "./harness.js";
 
 const cancelOf = (requestId: number, reason: string) => ({
@@ -12,22 +13,6 @@ const cancelOf = (requestId: number, reason: string) => ({
   method: "notifications/cancelled",
   params: { requestId, reason },
 });
-
-/**
- * `promise`, or a failure naming `what` when it is still pending after `ms`: a request whose
- * settling is the behaviour under test must fail an assertion, not hang until vitest's timeout.
- */
-async function within<T>(promise: Promise<T>, what: string, ms = 2_000): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: still pending after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describe("aborting a request", () => {
   it("sends exactly one notifications/cancelled with the id and reason, rejects, forgets the request and ignores a late response", async () => {
@@ -39,7 +24,7 @@ describe("aborting a request", () => {
 
     ac.abort("user pressed stop");
     ac.abort("again"); // a second abort is a no-op
-    const error = await within(call.catch((e: unknown) => e), "the aborted tools/call");
+    const error = await within("the aborted tools/call", call.catch((e: unknown) => e), 2_000);
     expect(error).toBeInstanceOf(RequestCancelledError);
     expect(error).toMatchObject({ name: "AbortError", reason: "user pressed stop", requestId: 1, method: "tools/call" });
     await settle();
@@ -70,7 +55,7 @@ describe("aborting a request", () => {
       const call = client.callTool({ name: "x" }, cancelReason === undefined ? { signal: ac.signal } : { signal: ac.signal, cancelReason });
       await settle(1);
       ac.abort(reason);
-      const error = (await within(call.catch((e: unknown) => e), "the aborted tools/call")) as RequestCancelledError;
+      const error = (await within("the aborted tools/call", call.catch((e: unknown) => e), 2_000)) as RequestCancelledError;
       expect(error.reason).toBe(ac.signal.reason); // the caller gets its own reason back, untouched
     }
     await settle();
@@ -98,7 +83,7 @@ describe("aborting a request", () => {
     const call = client.listTools({}, { signal: ac.signal });
     await settle();
     await peer.send({ jsonrpc: "2.0", id: 1, result: { tools: [] } });
-    await expect(within(call, "the answered tools/list")).resolves.toEqual({ tools: [] });
+    await expect(within("the answered tools/list", call, 2_000)).resolves.toEqual({ tools: [] });
     ac.abort("after the fact");
     await settle();
     expect(wire.cancels()).toEqual([]);
@@ -112,7 +97,7 @@ describe("aborting a request", () => {
     expect(getEventListeners(longLived.signal, "abort")).toHaveLength(1);
     await settle();
     for (const m of peer.requests("ping")) await peer.send({ jsonrpc: "2.0", id: m.id, result: {} });
-    await within(Promise.all(answered), "10,000 answered pings");
+    await within("10,000 answered pings", Promise.all(answered), 2_000);
     expect(getEventListeners(longLived.signal, "abort")).toHaveLength(0);
     expect(client.inFlight.sent).toBe(0);
   });
@@ -125,8 +110,9 @@ describe("timeouts", () => {
     // id 1 waits with no timeout; ids 2-6 time out on the same signal.
     const waiting = client.callTool({ name: "stays" }, { signal: ac.signal }).catch((e: unknown) => e);
     const timedOut = await within(
-      Promise.all(Array.from({ length: 5 }, () => client.ping({ signal: ac.signal, timeoutMs: 1 }).catch((e: unknown) => e))),
       "five pings with timeoutMs: 1",
+      Promise.all(Array.from({ length: 5 }, () => client.ping({ signal: ac.signal, timeoutMs: 1 }).catch((e: unknown) => e))),
+      2_000,
     );
     expect(timedOut.every((e) => e instanceof RequestTimeoutError)).toBe(true);
     // The waiting request keeps the one listener; the timed-out ones took nothing away from it.
@@ -134,7 +120,7 @@ describe("timeouts", () => {
     expect(client.inFlight.sent).toBe(1);
     await settle();
     await peer.send({ jsonrpc: "2.0", id: 1, result: { content: [] } });
-    expect(await within(waiting, "the answered tools/call")).toEqual({ content: [] });
+    expect(await within("the answered tools/call", waiting, 2_000)).toEqual({ content: [] });
     expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
 
     // The same signal, used again after all that: its abort still cancels the new request.
@@ -142,7 +128,7 @@ describe("timeouts", () => {
     await settle();
     expect(getEventListeners(ac.signal, "abort")).toHaveLength(1);
     ac.abort("stop the later one");
-    const error = await within(later.catch((e: unknown) => e), "the later tools/call after abort");
+    const error = await within("the later tools/call after abort", later.catch((e: unknown) => e), 2_000);
     expect(error).toBeInstanceOf(RequestCancelledError);
     expect(error).toMatchObject({ requestId: 7, reason: "stop the later one" });
     await settle();
@@ -310,7 +296,7 @@ describe("connection close", () => {
     const calls = [client.callTool({ name: "a" }, { timeoutMs: 200, signal: ac.signal }), client.listTools()];
     await settle();
     await peer.close();
-    for (const call of calls) await expect(within<unknown>(call, "a request pending at close")).rejects.toBeInstanceOf(ConnectionClosedError);
+    for (const call of calls) await expect(within<unknown>("a request pending at close", call, 2_000)).rejects.toBeInstanceOf(ConnectionClosedError);
     expect(getEventListeners(ac.signal, "abort")).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 250)); // past the timeout: nothing fires
     expect(wire.cancels()).toEqual([]);

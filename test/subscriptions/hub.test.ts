@@ -14,7 +14,7 @@ const TOOLS_CHANGED = "notifications/tools/list_changed";
 const PROMPTS_CHANGED = "notifications/prompts/list_changed";
 const UPDATED = "notifications/resources/updated";
 const ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
-const LIMITS = ["maxStreams", "maxResourceSubscriptions", "maxUriLength", "maxPending"] as const;
+const LIMITS = ["maxStreams", "maxStreamsPerPrincipal", "maxResourceSubscriptions", "maxUriLength", "maxPending"] as const;
 
 /** The listen result the hub settles a stream's handler with. */
 const result = (id: string | number) => ({ resultType: "complete", _meta: { [SUB_ID]: id } });

@@ -5,74 +5,17 @@
  * in order, until resume()).
  */
 import * as R from "../generated/2026-07-28/index.js";
-import type { JsonRpcMessage, Transport, TransportSendOptions } from "../generated/2026-07-28/index.js";
+import type { JsonRpcMessage } from "../generated/2026-07-28/index.js";
+import { BASIC_META, META_KEYS } from "../helpers/fixtures.js";
+import { TapTransport as Wire } from "../helpers/transports.js";
 
-export const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-} as const;
+export const META = BASIC_META;
 
-export const SUB_ID = "io.modelcontextprotocol/subscriptionId";
+export const SUB_ID = META_KEYS.subscriptionId;
 
-/** Lets queued microtasks and timers of 0 ms run. */
-export async function settle(rounds = 5): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise((r) => setTimeout(r, 0));
-}
-
-/** The server's side of the pair: records what it sends; pause() holds sends in order. */
-export class Wire implements Transport {
-  readonly sent: JsonRpcMessage[] = [];
-  #paused = false;
-  readonly #held: Array<() => void> = [];
-  /** When set, the next send whose message it accepts rejects (and is not sent). */
-  failNext: ((message: JsonRpcMessage) => boolean) | undefined;
-  constructor(readonly inner: Transport) {}
-  get onmessage() {
-    return this.inner.onmessage;
-  }
-  set onmessage(v) {
-    this.inner.onmessage = v;
-  }
-  get onclose() {
-    return this.inner.onclose;
-  }
-  set onclose(v) {
-    this.inner.onclose = v;
-  }
-  get onerror() {
-    return this.inner.onerror;
-  }
-  set onerror(v) {
-    this.inner.onerror = v;
-  }
-  onrequeststreamclose?: ((requestId: string | number) => void) | undefined;
-  start() {
-    return this.inner.start();
-  }
-  close() {
-    return this.inner.close();
-  }
-  pause() {
-    this.#paused = true;
-  }
-  /** Lets the held sends go, in order, and stops holding. */
-  resume() {
-    this.#paused = false;
-    for (const go of this.#held.splice(0)) go();
-  }
-  get heldCount() {
-    return this.#held.length;
-  }
-  async send(message: JsonRpcMessage, options?: TransportSendOptions) {
-    if (this.failNext?.(message)) {
-      this.failNext = undefined;
-      throw new Error("the pipe broke");
-    }
-    if (this.#paused) await new Promise<void>((resolve) => this.#held.push(resolve));
-    this.sent.push(structuredClone(message));
-    return this.inner.send(message, options);
-  }
-}
+export { settle } from "../helpers/async.js";
+/** The server's side of the pair: records what it sends; pause() holds sends in order (test/helpers/transports.ts). */
+export { TapTransport as Wire } from "../helpers/transports.js";
 
 /** Handlers of a server that offers tools and resources (so tools and resource kinds are declared), no prompts. */
 export const TOOLS_AND_RESOURCES: R.McpServerOptions["handlers"] = {

@@ -3,14 +3,15 @@
  * inline for one-off cases, catching a StubgenError, and an in-memory strict type-check.
  */
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { expect } from "vitest";
 import { StubgenError } from "../../generator/errors.js";
 import { readSchemaDocument, type SchemaDocument } from "../../generator/load/schema-document.js";
 import type { ExtensionPolicy } from "../../generator/model/extensions.js";
+import { FIXTURES } from "../helpers/schemas.js";
 
-export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
+/** test/fixtures, root-relative (test/helpers/schemas.ts), so this file may move. */
+export { FIXTURES };
 
 export const fixturePath = (name: string): string => join(FIXTURES, name);
 

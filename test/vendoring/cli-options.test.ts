@@ -3,7 +3,7 @@
  * `--emit ts|js` / `emit`, flags winning over the config, `--check` on JavaScript output, and
  * one error line for a bad value or a combination that cannot work.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expectOneErrorLine, fileList, lines, runCli, snapshot, tempDirs, TEST_CACHE_DIR } from "../cli/support.js";
@@ -45,12 +45,15 @@ describe("generate --emit", () => {
     expect(files).toContain(`${REV}/index.d.ts`);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
 
-    const check = await runCli([...generateArgs, "--emit", "js", "--check"], cwd);
+    // The two checks (each a full JavaScript emit) run side by side: the untouched output in
+    // `cwd`, and a copy of it with one file edited in `edited`.
+    const edited = tmp();
+    cpSync(join(cwd, "gen"), join(edited, "gen"), { recursive: true });
+    writeFileSync(join(edited, "gen", REV, "server.d.ts"), "// edited\n");
+    const [check, stale] = await Promise.all([runCli([...generateArgs, "--emit", "js", "--check"], cwd), runCli([...generateArgs, "--emit", "js", "--check"], edited)]);
     expect(check.code, check.stderr).toBe(0);
     expect(lines(check.stdout)).toEqual(["up to date"]);
 
-    writeFileSync(join(cwd, "gen", REV, "server.d.ts"), "// edited\n");
-    const stale = await runCli([...generateArgs, "--emit", "js", "--check"], cwd);
     expect(stale.code).toBe(1);
     expect(lines(stale.stdout)).toEqual([`stale: gen/${REV}/server.d.ts`, "1 file(s) out of date: run mcp-stubgen generate"]);
   });

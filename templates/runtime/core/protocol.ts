@@ -193,9 +193,16 @@ export interface Principal {
   readonly [claim: string]: unknown;
 }
 
-/** The HTTP request a connection serves, as handlers see it (`ctx.http`; HTTP transports only). */
+/**
+ * The HTTP request a connection serves, as handlers see it (`ctx.http`; HTTP transports only).
+ * `headers` is the request's `Headers`, described structurally so that core needs no fetch types.
+ */
 export interface HttpRequestContext {
-  readonly headers: Headers;
+  readonly headers: {
+    get(name: string): string | null;
+    has(name: string): boolean;
+    forEach(callback: (value: string, name: string) => void): void;
+  };
   /** The request's URL, as the server received it. */
   readonly url: string;
 }

@@ -6,9 +6,9 @@
 // only a client with the extension imports.
 
 import type { Endpoint, EndpointOptions, SendHook } from "../core/endpoint.js";
-import { untypedHandlers, untypedNotificationHandlers } from "./shared.js";
+import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from "./shared.js";
 import type { AnswerInputOptions, InputRequiredRules } from "../features/mrtr.js";
-import type { CancellationEvent, JsonObject, Logger } from "../core/protocol.js";
+import type { JsonObject } from "../core/protocol.js";
 import { numberOption } from "../core/options.js";
 
 /** One revision's client, as data: everything the runtime needs to know of it (client.ts's CLIENT). */
@@ -37,14 +37,7 @@ export interface ClientDescriptor {
  * The options of a generated McpClient the runtime reads; the generated McpClientOptions (of any
  * revision) is assignable to it. Anything else in them goes to the endpoint as it is.
  */
-export interface ClientFacadeOptions {
-  readonly handlers?: object | undefined;
-  readonly notificationHandlers?: object | undefined;
-  readonly logger?: Logger | null | undefined;
-  readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
-  readonly defaultTimeoutMs?: number | undefined;
-  readonly defaultMaxTotalTimeoutMs?: number | undefined;
-  readonly onError?: ((error: Error) => void) | undefined;
+export interface ClientFacadeOptions extends FacadeOptions {
   readonly protocolVersion?: string | undefined;
   readonly capabilities?: object | undefined;
   readonly clientInfo?: object | undefined;

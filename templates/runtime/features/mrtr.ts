@@ -110,9 +110,18 @@ export interface RequestStateOptions {
   readonly ttlMs?: number | undefined;
   /**
    * The authenticated principal a state is bound to (Server Requirements 5: a state presented by
-   * a different principal is refused). Called when a state is issued and when one is verified.
+   * a different principal is refused, with the same error as a forged one). Called when a state
+   * is issued and when one is verified. Default: `ctx.principal?.id` (the HTTP handler's
+   * `authenticate`); a function returning undefined leaves states unbound.
    */
   readonly principal?: ((ctx: HandlerContext) => string | undefined) | undefined;
+  /**
+   * Single use: a state is accepted once, then refused (`replayed`) for the rest of its TTL.
+   * true: a MemoryReplayGuard of this server (one process; default 100 000 states at most); a
+   * ReplayGuard: that one (shared by every instance behind a load balancer). Default false: the
+   * spec lets a state verify more than once within its TTL.
+   */
+  readonly singleUse?: boolean | ReplayGuard | undefined;
   /** The clock, in ms since the epoch (default Date.now). */
   readonly now?: (() => number) | undefined;
   /** The longest requestState accepted, in characters (default 65 536); longer ones are refused unread. */
@@ -120,7 +129,93 @@ export interface RequestStateOptions {
 }
 
 /** Why a requestState was refused (the error's `data.reason`). */
-export type StateRefusal = "invalid" | "expired" | "mismatch";
+export type StateRefusal = "invalid" | "expired" | "mismatch" | "replayed";
+
+/**
+ * What makes a requestState single use: `claim` records a state's key until the state expires
+ * and says whether this is the first time. It must be atomic over everything that shares it
+ * (a Redis implementation: `SET key 1 NX PXAT expiresAt`). A throw or a rejection refuses the
+ * request (-32603): a guard that cannot answer never lets a state through.
+ */
+export interface ReplayGuard {
+  /** true: `key` was not claimed before and now is, until `expiresAt` (ms since the epoch); false: a replay. */
+  claim(key: string, expiresAt: number): boolean | Promise<boolean>;
+}
+
+export interface MemoryReplayGuardOptions {
+  /** States remembered at most (default 100 000); past it, with none expired, a claim fails (the request is refused). */
+  readonly maxEntries?: number | undefined;
+  /** The clock, in ms since the epoch (default Date.now). */
+  readonly now?: (() => number) | undefined;
+}
+
+const DEFAULT_REPLAY_ENTRIES = 100_000;
+
+/**
+ * The in-memory ReplayGuard: the keys claimed, each until its expiry, in a min-heap by expiry so
+ * that expired keys are dropped from the top on each claim (no scan). Bounded: when
+ * `maxEntries` live keys are held, a claim throws instead of forgetting one (forgetting would
+ * let that state be replayed).
+ */
+export class MemoryReplayGuard implements ReplayGuard {
+  readonly #keys = new Set<string>();
+  /** [expiresAt, key], a binary min-heap on expiresAt. */
+  readonly #heap: Array<readonly [number, string]> = [];
+  readonly #maxEntries: number;
+  readonly #now: () => number;
+
+  constructor(options: MemoryReplayGuardOptions = {}) {
+    this.#maxEntries = numberOption("maxEntries", options.maxEntries, DEFAULT_REPLAY_ENTRIES, { min: 1 });
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Keys remembered now (expired ones included until the next claim drops them). */
+  get size(): number {
+    return this.#keys.size;
+  }
+
+  claim(key: string, expiresAt: number): boolean {
+    const now = this.#now();
+    while (this.#heap.length > 0 && this.#heap[0]![0] <= now) this.#keys.delete(this.#pop()[1]);
+    if (this.#keys.has(key)) return false;
+    if (expiresAt <= now) return false;
+    if (this.#keys.size >= this.#maxEntries) throw new Error(`the replay guard holds ${this.#maxEntries} unexpired states (maxEntries); try again later`);
+    this.#keys.add(key);
+    this.#push([expiresAt, key]);
+    return true;
+  }
+
+  #push(entry: readonly [number, string]): void {
+    const heap = this.#heap;
+    let i = heap.push(entry) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (heap[parent]![0] <= entry[0]) break;
+      heap[i] = heap[parent]!;
+      i = parent;
+    }
+    heap[i] = entry;
+  }
+
+  #pop(): readonly [number, string] {
+    const heap = this.#heap;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child = right < heap.length && heap[right]![0] < heap[left]![0] ? right : left;
+      if (heap[child]![0] >= last[0]) break;
+      heap[i] = heap[child]!;
+      i = child;
+    }
+    heap[i] = last;
+    return top;
+  }
+}
 
 const RESULT_TYPE = "input_required";
 const DEFAULT_TTL_MS = 600_000;
@@ -131,6 +226,9 @@ const MAX_DEPTH = 64;
 const STATE_PREFIX = "v1.";
 /** Domain separation: the MAC is over "v1.<payload>", the binding tag over this prefix and the binding. */
 const BIND_LABEL = "mcp-stubgen/requestState/bind\n";
+const PRINCIPAL_LABEL = "mcp-stubgen/requestState/principal\n";
+/** Random bytes of a single-use state's nonce: two states issued alike still differ. */
+const NONCE_BYTES = 12;
 const STATE = /^v1\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
 
 const own = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
@@ -368,6 +466,10 @@ interface Sealed {
   readonly e: number;
   /** Binding tag (base64url, 16 bytes of HMAC). */
   readonly b: string;
+  /** The principal's tag (base64url, 16 bytes of HMAC of its id); absent: no principal. */
+  readonly p?: string;
+  /** A single-use state's nonce (base64url). */
+  readonly n?: string;
   /** The handler's state. */
   readonly s?: unknown;
 }
@@ -376,7 +478,11 @@ const STATE_MESSAGES: Readonly<Record<StateRefusal, string>> = {
   invalid: "Invalid requestState: it failed integrity verification",
   expired: "Invalid requestState: it has expired",
   mismatch: "Invalid requestState: it was issued for a different request",
+  replayed: "Invalid requestState: it was already used",
 };
+
+/** The default principal of a state: who the transport says sent the request (HTTP: `authenticate`). */
+const principalOfRequest = (ctx: HandlerContext): string | undefined => ctx.principal?.id;
 
 /** The error a refused requestState is answered with: -32602 Invalid params (the tampered-state scenario's code). */
 export function stateError(reason: StateRefusal): McpError {
@@ -390,7 +496,8 @@ class InputRequired implements InputRequiredHook {
   #key: Promise<unknown> | undefined;
   readonly #ttlMs: number;
   readonly #maxLength: number;
-  readonly #principal: RequestStateOptions["principal"];
+  readonly #principal: (ctx: HandlerContext) => string | undefined;
+  readonly #guard: ReplayGuard | undefined;
   readonly #now: () => number;
   /** Results made by required(): already checked, so after() passes them through. */
   readonly #issued = new WeakSet<object>();
@@ -405,8 +512,9 @@ class InputRequired implements InputRequiredHook {
     }
     this.#ttlMs = numberOption("requestState.ttlMs", options.ttlMs, DEFAULT_TTL_MS, TTL_RULE);
     this.#maxLength = numberOption("requestState.maxLength", options.maxLength, DEFAULT_MAX_LENGTH, { min: 64 });
-    this.#principal = options.principal;
+    this.#principal = options.principal ?? principalOfRequest;
     this.#now = options.now ?? Date.now;
+    this.#guard = replayGuardOption(options.singleUse, this.#now);
   }
 
   get schemas(): InputRequiredRules["schemas"] {
@@ -524,24 +632,43 @@ class InputRequired implements InputRequiredHook {
     return this.#key;
   }
 
-  /** The binding tag of a request: method, principal and salient params under the key. */
-  async #bindTag(ctx: HandlerContext, params: JsonObject | undefined): Promise<string> {
-    let principal = "";
-    if (this.#principal !== undefined) {
-      try {
-        principal = this.#principal(ctx) ?? "";
-      } catch (error) {
-        throw new McpError(ErrorCode.InternalError, `requestState.principal threw: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    const binding = `${BIND_LABEL}${ctx.method}\n${principal.length}:${principal}\n${canonicalJson(salient(params))}`;
-    const mac = new Uint8Array(await subtle().sign("HMAC", await this.#cryptoKey(), utf8(binding)));
+  /** 16 bytes of HMAC under the key, base64url: the tags a state carries. */
+  async #tag(text: string): Promise<string> {
+    const mac = new Uint8Array(await subtle().sign("HMAC", await this.#cryptoKey(), utf8(text)));
     return toBase64Url(mac.subarray(0, 16));
+  }
+
+  /** The binding tag of a request: method and salient params under the key. */
+  #bindTag(ctx: HandlerContext, params: JsonObject | undefined): Promise<string> {
+    return this.#tag(`${BIND_LABEL}${ctx.method}\n${canonicalJson(salient(params))}`);
+  }
+
+  /**
+   * The principal's tag (Server Requirements 5), or undefined when the request has none. A tag,
+   * not the id: the state is readable by the client, and the id may be an internal one.
+   */
+  async #principalTag(ctx: HandlerContext): Promise<string | undefined> {
+    let principal: string | undefined;
+    try {
+      principal = this.#principal(ctx);
+    } catch (error) {
+      throw new McpError(ErrorCode.InternalError, `requestState.principal threw: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (principal === undefined || principal === "") return undefined;
+    if (typeof principal !== "string") throw new McpError(ErrorCode.InternalError, `requestState.principal must return a string or undefined, got ${describeValue(principal)}`);
+    return this.#tag(`${PRINCIPAL_LABEL}${principal}`);
   }
 
   async #seal(ctx: HandlerContext, params: JsonObject | undefined, state: unknown, ttlMs: number | undefined): Promise<string> {
     const ttl = numberOption("ttlMs", ttlMs, this.#ttlMs, TTL_RULE);
-    const sealed: Sealed = { e: this.#now() + ttl, b: await this.#bindTag(ctx, params), s: state };
+    const principal = await this.#principalTag(ctx);
+    const sealed: Sealed = {
+      e: this.#now() + ttl,
+      b: await this.#bindTag(ctx, params),
+      ...(principal === undefined ? {} : { p: principal }),
+      ...(this.#guard === undefined ? {} : { n: nonce() }),
+      s: state,
+    };
     let json: string;
     try {
       json = JSON.stringify(sealed);
@@ -574,10 +701,38 @@ class InputRequired implements InputRequiredHook {
     }
     if (!isObject(sealed) || typeof sealed["e"] !== "number" || typeof sealed["b"] !== "string") throw stateError("invalid");
     if (this.#now() >= sealed["e"]) throw stateError("expired");
-    // The tag is itself under the MAC, so a plain comparison leaks nothing an attacker could use.
+    // The tags are themselves under the MAC, so a plain comparison leaks nothing an attacker could
+    // use. Another principal's state is refused as a forged one would be: no hint that it is genuine.
+    if (sealed["p"] !== (await this.#principalTag(ctx))) throw stateError("invalid");
     if (sealed["b"] !== (await this.#bindTag(ctx, params))) throw stateError("mismatch");
+    // Last, so that a state refused above is not used up by the refusal.
+    if (this.#guard !== undefined && !(await this.#claim(this.#guard, match![2]!, sealed["e"]))) throw stateError("replayed");
     return sealed as unknown as Sealed;
   }
+
+  /** The guard's answer for a state's MAC (unique per state); a guard that fails refuses the request. */
+  async #claim(guard: ReplayGuard, key: string, expiresAt: number): Promise<boolean> {
+    try {
+      return (await guard.claim(key, expiresAt)) === true;
+    } catch (error) {
+      throw new McpError(ErrorCode.InternalError, `requestState.singleUse: the replay guard failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+/** A single-use state's nonce: random bytes, base64url. */
+function nonce(): string {
+  const random = platform.crypto?.getRandomValues;
+  if (random === undefined) throw new McpError(ErrorCode.InternalError, "requestState.singleUse needs crypto.getRandomValues");
+  return toBase64Url(random.call(platform.crypto, new Uint8Array(NONCE_BYTES)));
+}
+
+/** The `singleUse` option, read: no guard, this server's own MemoryReplayGuard, or the one given. */
+function replayGuardOption(value: RequestStateOptions["singleUse"], now: () => number): ReplayGuard | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return new MemoryReplayGuard({ now });
+  if (typeof value === "object" && value !== null && typeof (value as { claim?: unknown }).claim === "function") return value;
+  throw new TypeError(`requestState.singleUse must be a boolean or a ReplayGuard (an object with claim(key, expiresAt)), got ${describeValue(value)}`);
 }
 
 /** A requestState's lifetime: whole milliseconds, at least 1. */

@@ -67,6 +67,12 @@ export interface SubscriptionHubOptions<Field extends string = string> {
   readonly kinds?: readonly Field[] | undefined;
   /** Open streams at most, over every connection; a listen beyond it gets -32603 (default 1024). */
   readonly maxStreams?: number | undefined;
+  /**
+   * Open streams at most of one principal (`ctx.principal.id`, set by the HTTP handler's
+   * `authenticate`), so that one client cannot hold every slot; a listen beyond it gets -32603
+   * naming this option (default 64). Requests without a principal share one anonymous quota.
+   */
+  readonly maxStreamsPerPrincipal?: number | undefined;
   /** URIs at most in one filter's list; more is -32602 Invalid params (default 1024). */
   readonly maxResourceSubscriptions?: number | undefined;
   /** Characters at most in one URI of a filter; longer is -32602 Invalid params (default 4096). */
@@ -106,6 +112,8 @@ function limit(name: string, value: number | undefined, fallback: number): numbe
 class ListenStream {
   readonly id: RequestId;
   readonly ctx: HandlerContext;
+  /** The principal id it counts against (maxStreamsPerPrincipal); undefined: the anonymous quota. */
+  readonly owner: string | undefined;
   /** Honoured list kinds, by notification. */
   readonly flags: ReadonlySet<string>;
   /** Honoured per-resource kinds: notification → subscribed URIs. */
@@ -120,8 +128,9 @@ class ListenStream {
   settle: (result: JsonObject) => void = () => undefined;
   detach: () => void = () => undefined;
 
-  constructor(id: RequestId, ctx: HandlerContext, flags: ReadonlySet<string>, uris: ReadonlyMap<string, ReadonlySet<string>>) {
+  constructor(id: RequestId, ctx: HandlerContext, flags: ReadonlySet<string>, uris: ReadonlyMap<string, ReadonlySet<string>>, owner: string | undefined) {
     this.id = id;
+    this.owner = owner;
     this.ctx = ctx;
     this.flags = flags;
     this.uris = uris;
@@ -160,6 +169,9 @@ export class SubscriptionHub<
   readonly #byNotification: ReadonlyMap<string, SubscriptionKind>;
   readonly #streams = new Set<ListenStream>();
   readonly #maxStreams: number;
+  readonly #maxStreamsPerPrincipal: number;
+  /** Open streams by principal id (undefined: the anonymous quota); an id leaves when its last stream ends. */
+  readonly #byPrincipal = new Map<string | undefined, number>();
   readonly #maxResourceSubscriptions: number;
   readonly #maxUriLength: number;
   readonly #maxPending: number;
@@ -176,6 +188,7 @@ export class SubscriptionHub<
     this.#kinds = table.kinds.filter((k) => wanted === undefined || wanted.has(k.field));
     this.#byNotification = new Map(table.kinds.map((k) => [k.notification, k]));
     this.#maxStreams = limit("maxStreams", options.maxStreams, 1024);
+    this.#maxStreamsPerPrincipal = limit("maxStreamsPerPrincipal", options.maxStreamsPerPrincipal, 64);
     this.#maxResourceSubscriptions = limit("maxResourceSubscriptions", options.maxResourceSubscriptions, 1024);
     this.#maxUriLength = limit("maxUriLength", options.maxUriLength, 4096);
     this.#maxPending = limit("maxPending", options.maxPending, 1024);
@@ -298,6 +311,10 @@ export class SubscriptionHub<
 
   #listen(params: JsonObject | undefined, ctx: HandlerContext, honourable: ReadonlySet<SubscriptionKind>): Promise<JsonObject> {
     const requested = this.#parse(params);
+    const owner = ctx.principal?.id;
+    if ((this.#byPrincipal.get(owner) ?? 0) >= this.#maxStreamsPerPrincipal) {
+      throw new McpError(ErrorCode.InternalError, `Too many open subscriptions of this principal (at most ${this.#maxStreamsPerPrincipal}: maxStreamsPerPrincipal)`);
+    }
     if (this.#streams.size >= this.#maxStreams) {
       throw new McpError(ErrorCode.InternalError, `Too many open subscriptions (at most ${this.#maxStreams})`);
     }
@@ -317,12 +334,13 @@ export class SubscriptionHub<
       acknowledged[kind.field] = value === true ? true : [...value];
     }
     return new Promise<JsonObject>((resolve) => {
-      const stream = new ListenStream(id, ctx, flags, uris);
+      const stream = new ListenStream(id, ctx, flags, uris, owner);
       stream.settle = resolve;
       const onAbort = (): void => this.#drop(stream, stream.ending ?? "cancelled", signal.reason);
       signal.addEventListener("abort", onAbort, { once: true });
       stream.detach = () => signal.removeEventListener("abort", onAbort);
       this.#streams.add(stream);
+      this.#byPrincipal.set(owner, (this.#byPrincipal.get(owner) ?? 0) + 1);
       // The acknowledgment goes first; anything published meanwhile waits behind it.
       this.#send(stream, { method: this.#table.acknowledged, params: { notifications: acknowledged } });
     });
@@ -441,6 +459,9 @@ export class SubscriptionHub<
     stream.live = false;
     stream.pending.clear();
     this.#streams.delete(stream);
+    const left = (this.#byPrincipal.get(stream.owner) ?? 1) - 1;
+    if (left > 0) this.#byPrincipal.set(stream.owner, left);
+    else this.#byPrincipal.delete(stream.owner);
     stream.detach();
     // After a cancel or an end the endpoint sends no response; after close() it sends this one.
     stream.settle(this.#result(stream.id));

@@ -109,12 +109,27 @@ export interface HttpHandlerOptions {
    * listen streams) and the quotas per principal. Default: none (every request is anonymous).
    */
   readonly authenticate?: Authenticate | undefined;
+  /**
+   * Requests in flight at most, over every client (default 4096). A request counts from the
+   * moment it is authenticated, before its body is read, until its response ends (an SSE
+   * response: until the stream closes, so open listen streams count). One more is refused with
+   * 429 Too Many Requests and a JSON-RPC error naming this option.
+   */
+  readonly maxInFlight?: number | undefined;
+  /**
+   * Requests in flight at most of one principal (`authenticate`'s `id`), so that one client
+   * cannot take every slot (default 256); one more is refused like maxInFlight's, naming this
+   * option, and no other principal notices. Requests without a principal share one quota.
+   */
+  readonly maxInFlightPerPrincipal?: number | undefined;
   /** Failures of the HTTP layer itself (a tools/list that fails, a body that cannot be read). */
   readonly onError?: ((error: Error) => void) | undefined;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
+const DEFAULT_MAX_IN_FLIGHT = 4096;
+const DEFAULT_MAX_IN_FLIGHT_PER_PRINCIPAL = 256;
 const CANCELLED = "notifications/cancelled";
 const RESOLVED: Promise<void> = Promise.resolve();
 const NONE: readonly ToolHeader[] = [];
@@ -272,6 +287,60 @@ class ToolHeaders {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Requests in flight, over all and per principal
+
+/** A bound on requests in flight: a whole number ≥ 1 or Infinity, read once when the handler is made. */
+function inFlightLimit(name: "maxInFlight" | "maxInFlightPerPrincipal", value: number | undefined, fallback: number): number {
+  return numberOption(name, value, fallback, { min: 1, infinity: true });
+}
+
+/** One request's place in the in-flight counts; released once, by whoever ends the request. */
+class Slot {
+  /** The response is an SSE stream: its exchange releases the slot when the stream ends. */
+  kept = false;
+  #release: (() => void) | undefined;
+  constructor(release: () => void) {
+    this.#release = release;
+  }
+  release(): void {
+    const release = this.#release;
+    this.#release = undefined;
+    release?.();
+  }
+}
+
+/**
+ * Requests in flight, in all and by principal id (undefined: the anonymous quota); a principal
+ * leaves the map with its last request. O(1) per request.
+ */
+class InFlightQuota {
+  readonly #max: number;
+  readonly #perPrincipal: number;
+  readonly #byPrincipal = new Map<string | undefined, number>();
+  #total = 0;
+
+  constructor(max: number, perPrincipal: number) {
+    this.#max = max;
+    this.#perPrincipal = perPrincipal;
+  }
+
+  /** A slot for a request of `owner`, or the refusal's message (which bound, and the option that sets it). */
+  acquire(owner: string | undefined): Slot | string {
+    const held = this.#byPrincipal.get(owner) ?? 0;
+    if (held >= this.#perPrincipal) return `Too Many Requests: ${this.#perPrincipal} requests of this principal are in flight (maxInFlightPerPrincipal)`;
+    if (this.#total >= this.#max) return `Too Many Requests: ${this.#max} requests are in flight (maxInFlight)`;
+    this.#byPrincipal.set(owner, held + 1);
+    this.#total++;
+    return new Slot(() => {
+      this.#total--;
+      const left = (this.#byPrincipal.get(owner) ?? 1) - 1;
+      if (left > 0) this.#byPrincipal.set(owner, left);
+      else this.#byPrincipal.delete(owner);
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // One request's exchange: the transport of its connection
 
 /**
@@ -295,14 +364,16 @@ class Exchange implements Transport {
   readonly #statusOf: (code: number) => number;
   readonly #keepAliveMs: number;
   readonly #signal: AbortSignal;
+  readonly #slot: Slot;
   #resolve!: (response: Response) => void;
   #state: "pending" | "streaming" | "done" = "pending";
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
   #connection: Connection | undefined;
 
-  constructor(request: Request, principal: Principal | undefined, id: RequestId, statusOf: (code: number) => number, keepAliveMs: number) {
+  constructor(request: Request, principal: Principal | undefined, id: RequestId, statusOf: (code: number) => number, keepAliveMs: number, slot: Slot) {
     this.principal = principal;
+    this.#slot = slot;
     this.http = { headers: request.headers, url: request.url };
     this.#id = id;
     this.#signal = request.signal;
@@ -386,6 +457,7 @@ class Exchange implements Transport {
       cancel: () => this.#clientGone(),
     });
     this.#state = "streaming";
+    this.#slot.kept = true;
     if (this.#keepAliveMs > 0) {
       const timer = setInterval(() => this.#write(SSE_KEEP_ALIVE), this.#keepAliveMs);
       unref(timer); // an open stream alone does not keep the process alive
@@ -405,6 +477,7 @@ class Exchange implements Transport {
   /** The end of the exchange: the stream closes, and so does the connection (on a later microtask). */
   #finish(): void {
     this.#state = "done";
+    this.#slot.release();
     this.#signal.removeEventListener("abort", this.#onAbort);
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
     try {
@@ -435,6 +508,10 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   numberOption("toolHeadersTtlMs", options.toolHeadersTtlMs, undefined, { min: 0 });
   checkGuardOptions(options);
   const authenticate = authenticateOption(options.authenticate);
+  const inFlight = new InFlightQuota(
+    inFlightLimit("maxInFlight", options.maxInFlight, DEFAULT_MAX_IN_FLIGHT),
+    inFlightLimit("maxInFlightPerPrincipal", options.maxInFlightPerPrincipal, DEFAULT_MAX_IN_FLIGHT_PER_PRINCIPAL),
+  );
   const supported = [...binding.supportedVersions];
   const versionsText = supported.join(", ");
   // HTTP status of an error response (basic/index, Error Codes; HTTP, Protocol Version Header and
@@ -512,7 +589,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     return new Response(null, { status: 202 });
   };
 
-  const serveRequest = async (request: Request, principal: Principal | undefined, id: RequestId, method: string, params: JsonObject | undefined, message: JsonRpcMessage): Promise<Response> => {
+  const serveRequest = async (request: Request, principal: Principal | undefined, slot: Slot, id: RequestId, method: string, params: JsonObject | undefined, message: JsonRpcMessage): Promise<Response> => {
     const problem = metaProblem(params);
     if (problem !== null) return rejectWith(400, id, ErrorCode.InvalidParams, `Invalid params: ${problem}`);
     const claimed = (params!["_meta"] as JsonObject)[meta.protocolVersion] as string;
@@ -543,7 +620,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
       const paramProblem = await paramHeaderProblem(request, params);
       if (paramProblem !== null) return headerMismatch(id, paramProblem);
     }
-    return new Exchange(request, principal, id, statusOf, keepAliveMs).serve(server, message);
+    return new Exchange(request, principal, id, statusOf, keepAliveMs, slot).serve(server, message);
   };
 
   const handle = async (request: Request, info: HttpRequestInfo | undefined): Promise<Response> => {
@@ -555,6 +632,19 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     if (refusal !== null) return refuse(refusal);
     const principal = await authenticateRequest(authenticate, request);
     if (principal instanceof Response) return principal;
+    // Quotas of requests in flight (tools, Security Considerations: servers MUST rate limit
+    // invocations): counted before the body is read; a stream's exchange releases its own slot.
+    // 429 Too Many Requests (RFC 6585 §4): the spec defines no code of its own for it.
+    const slot = inFlight.acquire(principal?.id);
+    if (typeof slot === "string") return jsonResponse(429, errorMessage(undefined, ErrorCode.InternalError, slot), { "retry-after": "1" });
+    try {
+      return await handleMessage(request, info, principal, slot);
+    } finally {
+      if (!slot.kept) slot.release();
+    }
+  };
+
+  const handleMessage = async (request: Request, info: HttpRequestInfo | undefined, principal: Principal | undefined, slot: Slot): Promise<Response> => {
     let body: unknown;
     if (info !== undefined && "parsedBody" in info) {
       body = info.parsedBody;
@@ -583,7 +673,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     const message = body as unknown as JsonRpcMessage;
     if (!("id" in body)) return serveNotification(request, principal, method, message);
     if (id === undefined) return rejectWith(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: the id must be a string or an integer");
-    return serveRequest(request, principal, id, method, params, message);
+    return serveRequest(request, principal, slot, id, method, params, message);
   };
 
   return async (request, info) => {

@@ -3,8 +3,9 @@
  * process over stdio) and the interop tests: a transport wrapper that records the wire in both
  * directions, and the shape of what a peer reports about itself.
  */
-import type { Transport as SdkTransport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Transport } from "../../generated/2026-07-28/index.js";
+import { TapTransport } from "../../helpers/transports.js";
 
 /** A JSON-RPC message as recorded: a plain JSON object. */
 export type Wire = { [key: string]: unknown };
@@ -12,46 +13,18 @@ export type Wire = { [key: string]: unknown };
 /**
  * Wraps any SDK-shaped transport (which the generated Transport is, structurally) and records
  * every message sent and received through it, as JSON. Works under the SDK's Protocol and under
- * the generated runtime alike.
+ * the generated runtime alike (the one forwarding transport, test/helpers/transports.ts).
  */
-export class WireTap implements SdkTransport {
-  readonly sent: Wire[] = [];
-  readonly received: Wire[] = [];
-  onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
-  onclose?: (() => void) | undefined;
-  onerror?: ((error: Error) => void) | undefined;
-
-  constructor(readonly inner: SdkTransport) {
-    inner.onmessage = (message, extra) => {
-      this.received.push(asWire(message));
-      this.onmessage?.(message, extra);
-    };
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
-  }
-
-  get sessionId() {
-    return this.inner.sessionId;
-  }
-
-  start() {
-    return this.inner.start();
-  }
-
-  close() {
-    return this.inner.close();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions) {
-    this.sent.push(asWire(message));
-    return this.inner.send(message, options);
+export class WireTap extends TapTransport<Wire> implements SdkTransport {
+  constructor(inner: SdkTransport) {
+    super(inner as Transport, { received: true, record: (message) => asWire(message) });
   }
 }
 
 export const asWire = (message: unknown): Wire => JSON.parse(JSON.stringify(message)) as Wire;
 
 /** Resolves with the abort reason once the signal aborts (the stub tests' helper). */
-export { aborted } from "../../stubs/harness.js";
+export { aborted } from "../../helpers/async.js";
 
 /** What a handler that waits for its cancellation saw. */
 export interface HandlerRecord {
