@@ -111,6 +111,7 @@ export function catalogView(model: RevisionModel) {
 export const RUNTIME_FILES = [
   "core/json",
   "core/protocol",
+  "core/options",
   "core/outgoing",
   "core/incoming",
   "core/endpoint",

@@ -203,6 +203,7 @@ describe("generate --all", () => {
       "core/endpoint.ts",
       "core/incoming.ts",
       "core/json.ts",
+      "core/options.ts",
       "core/outgoing.ts",
       "core/protocol.ts",
       "core/typed.ts",

@@ -9,6 +9,7 @@ import type { Endpoint, EndpointOptions, SendHook } from "../core/endpoint.js";
 import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from "./shared.js";
 import type { AnswerInputOptions, InputRequiredRules } from "../features/mrtr.js";
 import type { JsonObject } from "../core/protocol.js";
+import { numberOption } from "../core/options.js";
 
 /** One revision's client, as data: everything the runtime needs to know of it (client.ts's CLIENT). */
 export interface ClientDescriptor {
@@ -49,9 +50,7 @@ export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 
 /** The bound on MRTR retries (maxInputRounds): a non-negative integer, default 10; anything else is a RangeError. */
 export function maxInputRounds(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_INPUT_ROUNDS;
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`maxInputRounds must be an integer ≥ 0, got ${String(value)}`);
-  return value;
+  return numberOption("maxInputRounds", value, DEFAULT_MAX_INPUT_ROUNDS, { min: 0 });
 }
 
 /**

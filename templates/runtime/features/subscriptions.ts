@@ -7,6 +7,7 @@
 
 import type { AnyRequestHandler, HandlerContext } from "../core/endpoint.js";
 import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import { describeValue, ErrorCode, McpError, type JsonObject, type RequestId } from "../core/protocol.js";
 import type { NotificationSpec, NotifyArgs } from "../core/typed.js";
 
@@ -109,11 +110,7 @@ interface Note {
 
 
 function limit(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value >= 0) && value !== Number.POSITIVE_INFINITY) {
-    throw new RangeError(`${name} must be a whole number ≥ 0 or Infinity, got ${describeValue(value)}`);
-  }
-  return value;
+  return numberOption(name, value, fallback, { min: 0, infinity: true });
 }
 
 /** One open listen stream. */

@@ -19,6 +19,7 @@
 // has its work's signal aborted with a reason that says so ("task expired", "task evicted").
 
 import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import { describeValue, McpError, type JsonObject, type Principal, type RequestOptions } from "../core/protocol.js";
 
 /** The extension's identifier: the key under `capabilities.extensions`. */
@@ -160,9 +161,9 @@ export class InMemoryTaskStore implements TaskStore {
   readonly #now: () => number;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
-    this.#maxTasks = atLeastOne("maxTasks", options.maxTasks ?? 10_000);
-    this.#maxActive = atLeastOne("maxActiveTasksPerPrincipal", options.maxActiveTasksPerPrincipal ?? 1_000);
-    this.#maxFinished = atLeastOne("maxFinishedTasksPerPrincipal", options.maxFinishedTasksPerPrincipal ?? 1_000);
+    this.#maxTasks = atLeastOne("maxTasks", options.maxTasks, 10_000);
+    this.#maxActive = atLeastOne("maxActiveTasksPerPrincipal", options.maxActiveTasksPerPrincipal, 1_000);
+    this.#maxFinished = atLeastOne("maxFinishedTasksPerPrincipal", options.maxFinishedTasksPerPrincipal, 1_000);
     this.#now = options.now ?? Date.now;
   }
 
@@ -329,9 +330,8 @@ function guarded<A>(callback: (arg: A) => void, arg: A): void {
   }
 }
 
-function atLeastOne(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be an integer ≥ 1, got ${describeValue(value)}`);
-  return value;
+function atLeastOne(name: string, value: number | undefined, fallback: number): number {
+  return numberOption(name, value, fallback, { min: 1 });
 }
 
 /** When a task expires (ms since the epoch): parsed once, at creation. */
@@ -760,10 +760,7 @@ export class TaskManager {
  * `pollIntervalMs` are integer milliseconds; servers MUST NOT emit fractional values).
  */
 function milliseconds(name: string, value: number): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`${name} must be a whole number of milliseconds ≥ 0, got ${describeValue(value)}`);
-  }
-  return value;
+  return numberOption(name, value, 0, { min: 0 });
 }
 
 /** The error a wait for input rejects with when the task's work was stopped: the signal's reason. */
@@ -916,8 +913,8 @@ export class ClientTask<R extends JsonObject = JsonObject> {
   /** Waits for the task to end: its result, or TaskFailedError / TaskCancelledError. */
   async result(options: TaskResultOptions = {}): Promise<R> {
     const { signal } = options;
-    const fallback = Math.max(MIN_POLL_MS, options.pollIntervalMs ?? 1_000);
-    const maxRounds = options.maxInputRounds ?? 10;
+    const fallback = Math.max(MIN_POLL_MS, numberOption("pollIntervalMs", options.pollIntervalMs, 1_000, { min: 1 }));
+    const maxRounds = numberOption("maxInputRounds", options.maxInputRounds, 10, { min: 0 });
     let rounds = 0;
     for (;;) {
       signal?.throwIfAborted();

@@ -10,6 +10,7 @@
 // answer a POST they do not know): 401, 403 and 429 say something about the client, not about the
 // transport, and never switch it.
 
+import { numberOption } from "../core/options.js";
 import { describeValue, type JsonRpcMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
 import { fetchOf, maxBytesOf, readBounded, report, TOO_LARGE, type FetchLike } from "./fetch.js";
 import { LegacySseClientTransport } from "./legacy-sse-client.js";
@@ -53,11 +54,11 @@ export class FallbackHttpClientTransport implements Transport {
   #probing = false;
 
   constructor(options: FallbackHttpClientTransportOptions) {
-    const statuses = options.fallbackStatuses ?? DEFAULT_FALLBACK_STATUSES;
-    if (!Array.isArray(statuses) || !statuses.every((s) => Number.isInteger(s) && s >= 400 && s <= 499)) {
-      throw new RangeError(`fallbackStatuses must be an array of 4xx statuses, got ${describeValue(statuses)}`);
-    }
-    this.#statuses = new Set(statuses);
+    const statuses: unknown = options.fallbackStatuses ?? DEFAULT_FALLBACK_STATUSES;
+    if (!Array.isArray(statuses)) throw new RangeError(`fallbackStatuses must be an array of 4xx statuses, got ${describeValue(statuses)}`);
+    this.#statuses = new Set(statuses.map((s: unknown) => numberOption("fallbackStatuses", s, 0, { min: 400, max: 499 })));
+    // Checked here, not when the fallback happens: a bad value fails at construction.
+    numberOption("endpointTimeoutMs", options.endpointTimeoutMs, undefined, { min: 1 });
     const base = fetchOf(options.fetch);
     const max = maxBytesOf(options.maxMessageBytes);
     this.#legacyOptions = { url: options.sseUrl ?? options.url, fetch: base, headers: { ...options.headers }, maxMessageBytes: max, endpointTimeoutMs: options.endpointTimeoutMs };

@@ -11,6 +11,7 @@
 
 import type { Connection } from "../core/endpoint.js";
 import { isObject, isRequestId } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import {
   describeValue,
   ErrorCode,
@@ -22,7 +23,7 @@ import {
   type TransportSendOptions,
 } from "../core/protocol.js";
 import { report as guarded } from "./fetch.js";
-import { authenticateOption, authenticateRequest, envelopeProblem, hostProblem, readRequestBody, type Authenticate, type Refusal } from "./guards.js";
+import { authenticateOption, authenticateRequest, checkGuardOptions, envelopeProblem, hostProblem, hostSyntaxProblem, readRequestBody, type Authenticate, type Refusal } from "./guards.js";
 import { argumentAt, decodeHeaderValue, headerMatches, toolHeaders, type ToolHeader } from "./headers.js";
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from "./sse.js";
 
@@ -73,13 +74,15 @@ export interface HttpRequestInfo {
 export type HttpHandler = (request: Request, info?: HttpRequestInfo) => Promise<Response>;
 
 export interface HttpHandlerOptions {
-  /** Largest request body read, in bytes (default 4 MiB); a larger one is refused with 413. */
+  /** Largest request body read, in bytes (default 4 MiB, at least 128: no smaller request carries its `_meta`); a larger one is refused with 413. */
   readonly maxBodyBytes?: number | undefined;
   /**
    * DNS rebinding protection (HTTP, Security: servers MUST validate `Origin`). On by default:
    * a request that arrived at a loopback address (or whose address is unknown) must name a
-   * loopback host (`localhost`, `127.0.0.1`, `[::1]`, any port) in `Host`, and in `Origin` when
-   * it has one; elsewhere an `Origin` must be the request's own. Failures get 403. false: no check.
+   * loopback host (`localhost`, `127.0.0.1`, `[::1]`, any valid port) in `Host`, and in `Origin`
+   * when it has one; a request that arrived at any other address is refused unless its `Host` is
+   * in `allowedHosts`, and its `Origin` must be in `allowedOrigins` or the request's own.
+   * Failures get 403 (a `Host` that is no `host[:port]` gets 400). false: no check.
    */
   readonly dnsRebindingProtection?: boolean | undefined;
   /** The `Host` values accepted, replacing the loopback rule: `name` (any port) or `name:port`. */
@@ -89,7 +92,7 @@ export interface HttpHandlerOptions {
   /**
    * Interval (ms) of SSE comment lines on open response streams, so that idle long-lived streams
    * (subscriptions/listen) are not closed by intermediaries (HTTP, Receiving Messages). Default
-   * 15000; 0: none.
+   * 15000; at least 1000; 0: none.
    */
   readonly keepAliveMs?: number | undefined;
   /**
@@ -105,7 +108,8 @@ export interface HttpHandlerOptions {
   readonly maxStreamBufferBytes?: number | undefined;
   /**
    * How long (ms) the `x-mcp-header` annotations read from the server's own tools/list handler are
-   * reused. Default: the `ttlMs` that handler's result gives (0: read again for every tools/call).
+   * reused (an integer ≥ 0). Default: the `ttlMs` that handler's result gives (0: read again for
+   * every tools/call).
    */
   readonly toolHeadersTtlMs?: number | undefined;
   /**
@@ -305,11 +309,7 @@ class ToolHeaders {
 
 /** A bound on requests in flight: a whole number ≥ 1 or Infinity, read once when the handler is made. */
 function inFlightLimit(name: "maxInFlight" | "maxInFlightPerPrincipal", value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value >= 1) && value !== Number.POSITIVE_INFINITY) {
-    throw new RangeError(`${name} must be a whole number ≥ 1 or Infinity, got ${describeValue(value)}`);
-  }
-  return value;
+  return numberOption(name, value, fallback, { min: 1, infinity: true });
 }
 
 /** One request's place in the in-flight counts; released once, by whoever ends the request. */
@@ -590,12 +590,11 @@ class Exchange implements Transport {
 export function createHttpHandler(server: HttpServable, options: HttpHandlerOptions = {}): HttpHandler {
   const binding = server.httpBinding;
   const { errors, meta } = binding;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-  const maxStreamBufferBytes = options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES;
-  if (!Number.isSafeInteger(maxStreamBufferBytes) || maxStreamBufferBytes < MIN_STREAM_BUFFER_BYTES) {
-    throw new RangeError(`maxStreamBufferBytes must be a whole number ≥ ${MIN_STREAM_BUFFER_BYTES}, got ${describeValue(maxStreamBufferBytes)}`);
-  }
+  const maxBodyBytes = numberOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, { min: 128 });
+  const keepAliveMs = numberOption("keepAliveMs", options.keepAliveMs, DEFAULT_KEEP_ALIVE_MS, { min: 1000, zeroIsOff: true });
+  const maxStreamBufferBytes = numberOption("maxStreamBufferBytes", options.maxStreamBufferBytes, DEFAULT_MAX_STREAM_BUFFER_BYTES, { min: MIN_STREAM_BUFFER_BYTES });
+  numberOption("toolHeadersTtlMs", options.toolHeadersTtlMs, undefined, { min: 0 });
+  checkGuardOptions(options);
   const authenticate = authenticateOption(options.authenticate);
   const inFlight = new InFlightQuota(
     inFlightLimit("maxInFlight", options.maxInFlight, DEFAULT_MAX_IN_FLIGHT),
@@ -713,6 +712,8 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   };
 
   const handle = async (request: Request, info: HttpRequestInfo | undefined): Promise<Response> => {
+    const invalidHost = hostSyntaxProblem(request.headers.get("host"));
+    if (invalidHost !== null) return refuse({ status: 400, message: `Bad Request: ${invalidHost}` });
     const forbidden = hostProblem(request, info?.localAddress, options);
     if (forbidden !== null) return refuse({ status: 403, message: `Forbidden: ${forbidden}` });
     const refusal = envelopeProblem(request);

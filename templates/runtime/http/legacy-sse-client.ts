@@ -9,6 +9,7 @@
 // messages, and the headers that go with them, elsewhere).
 
 import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import { describeValue, type JsonRpcMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
 import { fetchOf, handOver, HttpStatusError, maxBytesOf, mediaType, report, type FetchLike, type HttpClientBaseOptions } from "./fetch.js";
 import { readSse, SseParser } from "./sse.js";
@@ -57,11 +58,7 @@ export class LegacySseClientTransport implements Transport {
     this.#fetch = fetchOf(options.fetch);
     this.#headers = { ...options.headers };
     this.#max = maxBytesOf(options.maxMessageBytes);
-    const timeout = options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
-    if (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout < 1) {
-      throw new RangeError(`endpointTimeoutMs must be an integer ≥ 1, got ${describeValue(timeout)}`);
-    }
-    this.#endpointTimeoutMs = timeout;
+    this.#endpointTimeoutMs = numberOption("endpointTimeoutMs", options.endpointTimeoutMs, DEFAULT_ENDPOINT_TIMEOUT_MS, { min: 1 });
   }
 
   /**

@@ -15,6 +15,7 @@
 
 import type { Connection } from "../core/endpoint.js";
 import { isObject, isRequestId } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import {
   describeValue,
   ErrorCode,
@@ -96,12 +97,7 @@ function unref(timer: unknown): void {
 
 /** A bound read once when the handler is made: a whole number ≥ min, or Infinity where allowed. */
 function bound(name: string, value: unknown, fallback: number, min: number, infinite: boolean): number {
-  if (value === undefined) return fallback;
-  if (infinite && value === Number.POSITIVE_INFINITY) return value;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
-    throw new RangeError(`${name} must be a whole number ≥ ${min}${infinite ? " or Infinity" : ""}, got ${describeValue(value)}`);
-  }
-  return value;
+  return numberOption(name, value, fallback, { min, infinity: infinite });
 }
 
 /** A path option: a string starting with "/" and without a query or fragment. */
@@ -262,7 +258,7 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
   const maxBodyBytes = bound("maxBodyBytes", options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1, false);
   const maxQueuedBytes = bound("maxQueuedBytes", options.maxQueuedBytes, DEFAULTS.maxQueuedBytes, 1, false);
   const maxInFlight = bound("maxInFlightPerSession", options.maxInFlightPerSession, DEFAULTS.maxInFlightPerSession, 1, true);
-  const keepAliveMs = bound("keepAliveMs", options.keepAliveMs, DEFAULTS.keepAliveMs, 0, false);
+  const keepAliveMs = numberOption("keepAliveMs", options.keepAliveMs, DEFAULTS.keepAliveMs, { min: 1000, zeroIsOff: true });
   const authenticate = authenticateOption(options.authenticate);
   const sessions = new Map<string, LegacySession>();
   const limits = { maxQueuedBytes, keepAliveMs, idleMs };

@@ -15,6 +15,7 @@
 // after the check and speak, or cancel, as another participant.
 
 import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import type { JsonRpcMessage, Transport, TransportSendOptions } from "../core/protocol.js";
 
 export const MCPX_PROTOCOL = "mcpx/v0.1";
@@ -161,9 +162,7 @@ const MIN_QUEUE = 16;
 
 /** A queue bound option, read once: undefined is the default, else a whole number ≥ MIN_QUEUE. */
 function queueBound(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < MIN_QUEUE) throw new RangeError(`${name} must be a whole number ≥ ${MIN_QUEUE}, got ${String(value)}`);
-  return value;
+  return numberOption(name, value, fallback, { min: MIN_QUEUE });
 }
 
 interface Member {

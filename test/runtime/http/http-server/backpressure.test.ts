@@ -7,7 +7,7 @@
  * Memory is asserted as a bound on heap growth, never a time.
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
 import { listen } from "../../../http/fixture-server.js";
 import { headersFor, META } from "../../../http/support.js";
@@ -273,11 +273,18 @@ describe("a tools/call response stream whose client stops reading", () => {
 describe("keep-alive comments on a stream nobody reads", () => {
   it("are not queued behind unread data: 40 intervals later only the acknowledgment waits", async () => {
     const { server, hub } = hubServer();
-    const keepAliveMs = 5;
+    // The smallest interval accepted (keepAliveMs is an integer ≥ 1000): the stream's interval
+    // timer is faked, so 40 intervals pass at once (nothing else of the test is on a timer).
+    const keepAliveMs = 1000;
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    closers.push(() => vi.useRealTimers());
     const abort = new AbortController();
     closers.push(() => abort.abort());
     const response = await R.createHttpHandler(server, { keepAliveMs })(webRequest("subscriptions/listen", listenBody(1, { toolsListChanged: true }), undefined, abort.signal));
-    for (let i = 0; i < 40; i++) await new Promise((resolve) => setTimeout(resolve, keepAliveMs));
+    for (let i = 0; i < 40; i++) {
+      vi.advanceTimersByTime(keepAliveMs);
+      await turn();
+    }
     expect(hub.size).toBe(1);
     // Read what waits, and stop at the first read that has to wait for more.
     const reader = response.body!.getReader();
