@@ -11,7 +11,7 @@ export default {
     "templates/runtime/**/*.ts",
     "generator/**/*.ts",
     // I/O edges: the CLI's argument parsing and process handling are tested through spawned
-    // processes (test/cli), which cannot see in-process mutants.
+    // processes (test/generator/cli), which cannot see in-process mutants.
     "!generator/cli/main.ts",
     "!generator/cli/usage.ts",
   ],

@@ -42,16 +42,17 @@ export default defineConfig({
   plugins: [runtimeFromSource()],
   test: {
     include: [
-      "test/unit/**/*.test.ts",
-      "test/stubs/**/*.test.ts",
-      "test/mrtr/**/*.test.ts",
-      "test/http/**/*.test.ts",
-      "test/http-client/**/*.test.ts",
-      "test/http-session-client/**/*.test.ts",
-      "test/subscriptions/**/*.test.ts",
-      "test/tasks/**/*.test.ts",
+      "test/generator/load/**/*.test.ts",
+      "test/generator/model/**/*.test.ts",
+      "test/generator/emit/**/*.test.ts",
+      "test/generator/write/**/*.test.ts",
+      "test/generator/diff/**/*.test.ts",
+      "test/generator/*.test.ts",
+      "test/generator/cli/config-load.test.ts",
+      "test/generator/cli/quiet-pipe.test.ts",
+      "test/runtime/**/*.test.ts",
     ],
-    exclude: ["test/http-client/sdk-v2.test.ts", "test/http-session-client/sdk-server.test.ts", "test/http-client/readme-snippets.test.ts"],
+    exclude: ["test/runtime/http/http-client/sdk-v2.test.ts", "test/runtime/http/http-session-client/sdk-server.test.ts", "test/runtime/http/http-client/readme-snippets.test.ts"],
     globalSetup: ["test/helpers/global-setup.ts"],
     // In-memory type checks memoised by content (test/helpers/typecheck.ts): a mutant that does
     // not change the emitted text skips its compile. The folder lives in Stryker's sandbox.

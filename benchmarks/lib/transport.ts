@@ -4,7 +4,7 @@
 // JSON.stringify(message) and the receiver JSON.parse()s it, as a pipe or socket would.
 //
 // The class implements the SDK's Transport interface; the generated runtime's Transport is
-// structurally the same (test/stubs/sdk-transport.types.ts checks that), so one class serves both.
+// structurally the same (test/runtime/core/protocol/sdk-transport.types.ts checks that), so one class serves both.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 

@@ -61,7 +61,7 @@ export const SUB_CAPABILITIES: Readonly<Record<string, readonly SubCapabilityRul
 /**
  * A JSON Schema subset the runtime validator understands; `$ref` holds a definition name. Declared
  * again in the runtime (templates/runtime/features/mrtr.ts), which imports nothing of the generator, as is
- * SubCapabilityRule; test/unit/model/runtime-agreement.test.ts checks that they agree.
+ * SubCapabilityRule; test/generator/model/runtime-agreement.test.ts checks that they agree.
  */
 export type ValidationSchema =
   | boolean

@@ -8,7 +8,7 @@
  * SubscriptionTable and SubscriptionKind are declared again, under the same names, in the runtime
  * (templates/runtime/features/subscriptions.ts): the runtime is copied verbatim into the output and imports
  * nothing of the generator, and the generator's build (tsconfig.build.json) does not compile the
- * runtime. test/unit/model/runtime-agreement.test.ts checks that the two declarations agree.
+ * runtime. test/generator/model/runtime-agreement.test.ts checks that the two declarations agree.
  */
 import { StubgenError } from "../errors.js";
 import { join } from "../load/json-pointer.js";

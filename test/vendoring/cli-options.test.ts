@@ -6,7 +6,7 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectOneErrorLine, fileList, lines, runCli, snapshot, tempDirs, TEST_CACHE_DIR } from "../cli/support.js";
+import { expectOneErrorLine, fileList, lines, runCli, snapshot, tempDirs, TEST_CACHE_DIR } from "../generator/cli/support.js";
 
 const tmp = tempDirs("stubgen-vendoring-cli-");
 const REV = "2024-11-05";

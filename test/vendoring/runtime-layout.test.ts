@@ -13,7 +13,7 @@ import { StubgenError } from "../../generator/errors.js";
 import { generate } from "../../generator/generate.js";
 import { moduleSpecifiers } from "../../generator/emit/import-specifiers.js";
 import { REEXPORTED_RUNTIME_FILES, RUNTIME_FILES } from "../../generator/emit/render.js";
-import { fileList, lines, runCli } from "../cli/support.js";
+import { fileList, lines, runCli } from "../generator/cli/support.js";
 import { TEST_CACHE_DIR } from "../helpers/schemas.js";
 import { filesBelow, runTsc, VENDOR_FLAGS } from "./support.js";
 

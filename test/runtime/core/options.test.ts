@@ -21,7 +21,7 @@ import { ClientTask, InMemoryTaskStore, TaskManager, type TaskRequester } from "
 import { StdioTransport } from "../../../templates/runtime/transports/stdio.js";
 import { createMcpxGateway, createMcpxTransport } from "../../../templates/runtime/transports/mcpx.js";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
-import { KEY, RawClient } from "../../mrtr/support.js";
+import { KEY, RawClient } from "../features/mrtr/support.js";
 
 const RUNTIME = join(PACKAGE_ROOT, "templates", "runtime");
 

@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { call, serve, type Served } from "../../../http/support.js";
-import { askString, KEY, RawClient } from "../../../mrtr/support.js";
+import { call, serve, type Served } from "../../http/http-server/support.js";
+import { askString, KEY, RawClient } from "./support.js";
 
 const elicit = (content: Record<string, unknown>) => ({ action: "accept", content });
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, arguments: {}, ...extra });

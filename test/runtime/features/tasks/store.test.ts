@@ -1,55 +1,82 @@
 /**
- * The in-memory task store's expiry queue (features/tasks.ts InMemoryTaskStore): tasks of mixed
- * TTLs expire exactly at their time, in any order of creation, each telling its watchers once;
- * and the places of tasks evicted long before their expiry do not pile up in the queue.
+ * InMemoryTaskStore (templates/runtime/features/tasks.ts), the default task store, through its typed API:
+ * when full it makes room for exactly one more task (expired tasks, then as few finished tasks
+ * as needed, oldest first); an expired task is gone for get and update; a watcher hears only its
+ * own task's changes, and a stop function called twice stops only its own watcher.
  */
-import { describe, expect, it } from "vitest";
-import { InMemoryTaskStore, type StoredTask, type TaskRemovalReason } from "../../../../templates/runtime/features/tasks.js";
+import { describe, expect, it, vi } from "vitest";
+import { InMemoryTaskStore, type StoredTask, type TaskStatus } from "../../../../templates/runtime/features/tasks.js";
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");
-const MiB = 1024 * 1024;
+const task = (taskId: string, status: TaskStatus, ttlMs: number | null = null): StoredTask => ({
+  taskId,
+  status,
+  createdAt: new Date(T0).toISOString(),
+  lastUpdatedAt: new Date(T0).toISOString(),
+  ttlMs,
+});
 
-describe("the expiry queue", () => {
-  it("expires each of 2,000 tasks of mixed TTLs exactly when its time comes, telling its watcher once", () => {
-    let now = T0;
-    const store = new InMemoryTaskStore({ maxTasks: 5_000, maxActiveTasksPerPrincipal: 5_000, now: () => now });
-    let seed = 7;
-    const random = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
-    const expiries = new Map<string, number>();
-    const removed: [string, TaskRemovalReason][] = [];
-    for (let i = 0; i < 2_000; i++) {
-      const createdAt = T0 + Math.floor(random() * 1_000);
-      const ttlMs = i % 10 === 0 ? null : Math.floor(random() * 5_000);
-      const taskId = `t${i}`;
-      const task: StoredTask = { taskId, status: i % 3 === 0 ? "input_required" : "working", createdAt: new Date(createdAt).toISOString(), lastUpdatedAt: new Date(createdAt).toISOString(), ttlMs };
-      store.create(task);
-      store.watch(taskId, () => {}, (reason) => removed.push([taskId, reason]));
-      expiries.set(taskId, ttlMs === null ? Infinity : createdAt + ttlMs);
-    }
-    for (now = T0; now <= T0 + 6_000; now += 250) {
-      store.get("tick");
-      const expected = [...expiries].filter(([, at]) => at > now).map(([id]) => id);
-      expect(store.size).toBe(expected.length);
-      for (const id of expected.slice(0, 50)) expect(store.get(id)?.taskId).toBe(id);
-    }
-    expect(removed).toHaveLength(1_800);
-    expect(new Set(removed.map(([id]) => id)).size).toBe(1_800);
-    expect(removed.every(([, reason]) => reason === "expired")).toBe(true);
-    expect(store.size).toBe(200);
+describe("InMemoryTaskStore when full", () => {
+  it("drops only as many finished tasks as it needs, oldest first", () => {
+    const store = new InMemoryTaskStore({ maxTasks: 3, now: () => T0 });
+    store.create(task("done-1", "completed"));
+    store.create(task("done-2", "cancelled"));
+    store.create(task("run", "working"));
+    store.create(task("new-1", "working"));
+    expect([store.size, store.get("done-1"), store.get("done-2")?.status]).toEqual([3, undefined, "cancelled"]);
+    store.create(task("new-2", "input_required"));
+    expect([store.size, store.get("done-2"), store.get("run")?.status, store.get("new-1")?.status, store.get("new-2")?.status]).toEqual([3, undefined, "working", "working", "input_required"]);
   });
 
-  it("200,000 finished tasks with a one-hour TTL, evicted past the quota: what is kept stays bounded", () => {
+  it("drops every expired task, finished or not, before any finished one", () => {
+    let now = T0;
+    const store = new InMemoryTaskStore({ maxTasks: 3, now: () => now });
+    store.create(task("done", "failed"));
+    store.create(task("short-1", "working", 1_000));
+    store.create(task("short-2", "input_required", 1_000));
+    now = T0 + 1_000;
+    store.create(task("new", "working"));
+    expect(store.size).toBe(2);
+    expect(store.get("done")?.status).toBe("failed");
+  });
+});
+
+describe("an expired task", () => {
+  it("is unknown to update, which does not call the change", () => {
+    let now = T0;
+    const store = new InMemoryTaskStore({ now: () => now });
+    store.create(task("t", "working", 500));
+    const change = vi.fn((t: StoredTask) => ({ ...t, status: "cancelled" as const }));
+    now = T0 + 500;
+    expect(store.update("t", change)).toBeUndefined();
+    expect(change).not.toHaveBeenCalled();
+    expect(store.size).toBe(0);
+  });
+});
+
+describe("watchers", () => {
+  it("hear only their own task's changes, with the task as stored", () => {
     const store = new InMemoryTaskStore({ now: () => T0 });
-    const at = new Date(T0).toISOString();
-    // Each result its own 1 KiB on the heap.
-    const make = (i: number): StoredTask => ({ taskId: `t${i}`, status: "completed", createdAt: at, lastUpdatedAt: at, ttlMs: 3_600_000, result: { content: [], n: new Array<number>(128).fill(i) }, owner: "bob" });
-    for (let i = 0; i < 2_000; i++) store.create(make(i));
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 2_000; i < 200_000; i++) store.create(make(i));
-    const grown = process.memoryUsage().heapUsed - before;
-    expect(store.held("bob")).toEqual({ active: 0, finished: 1_000 });
-    // Kept (as places in the expiry queue), 198,000 such tasks would hold about 250 MiB; the store
-    // keeps 1,000 of them. The margin is for garbage not yet collected.
-    expect(grown).toBeLessThan(80 * MiB);
+    store.create(task("a", "working"));
+    store.create(task("b", "working"));
+    const heard: string[] = [];
+    store.watch("a", (t) => heard.push(`${t.taskId}:${t.status}`));
+    store.update("b", (t) => ({ ...t, status: "cancelled" }));
+    store.update("a", (t) => ({ ...t, status: "completed" }));
+    expect(heard).toEqual(["a:completed"]);
+  });
+
+  it("a stop function called again after its task's last watcher left does not stop a later watcher", () => {
+    const store = new InMemoryTaskStore({ now: () => T0 });
+    store.create(task("t", "working"));
+    const stopFirst = store.watch("t", () => {});
+    stopFirst();
+    const heard: string[] = [];
+    const stopSecond = store.watch("t", (t) => heard.push(t.status));
+    stopFirst();
+    store.update("t", (t) => ({ ...t, status: "input_required" }));
+    stopSecond();
+    store.update("t", (t) => ({ ...t, status: "working" }));
+    expect(heard).toEqual(["input_required"]);
   });
 });

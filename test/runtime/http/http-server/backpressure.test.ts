@@ -9,10 +9,10 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { listen } from "../../../http/fixture-server.js";
-import { headersFor, META } from "../../../http/support.js";
-import { TOOLS_AND_RESOURCES } from "../../../subscriptions/support.js";
-import { MiB, retained as memory } from "../../retained.js";
+import { listen } from "./fixture-server.js";
+import { headersFor, META } from "./support.js";
+import { TOOLS_AND_RESOURCES } from "../../features/subscriptions/support.js";
+import { MiB, retained as memory } from "../../../helpers/retained.js";
 
 const TOOLS_CHANGED = "notifications/tools/list_changed";
 const UPDATED = "notifications/resources/updated";
@@ -277,7 +277,7 @@ describe("keep-alive comments on a stream nobody reads", () => {
     // timer is faked, so 40 intervals pass at once (nothing else of the test is on a timer).
     const keepAliveMs = 1000;
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
-    closers.push(() => vi.useRealTimers());
+    closers.push(() => void vi.useRealTimers());
     const abort = new AbortController();
     closers.push(() => abort.abort());
     const response = await R.createHttpHandler(server, { keepAliveMs })(webRequest("subscriptions/listen", listenBody(1, { toolsListChanged: true }), undefined, abort.signal));

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
 import type { McpxEnvelope } from "../../../generated/2026-07-28/index.js";
-import { MiB, retained } from "../../retained.js";
+import { MiB, retained } from "../../../helpers/retained.js";
 
 const FLOOD = 200_000;
 

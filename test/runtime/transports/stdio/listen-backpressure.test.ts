@@ -9,8 +9,8 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
 import { StdioTransport } from "../../../generated/2026-07-28/stdio.js";
-import { TOOLS_AND_RESOURCES } from "../../../subscriptions/support.js";
-import { MiB, retained } from "../../retained.js";
+import { TOOLS_AND_RESOURCES } from "../../features/subscriptions/support.js";
+import { MiB, retained } from "../../../helpers/retained.js";
 
 const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
