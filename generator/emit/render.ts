@@ -128,6 +128,8 @@ export const RUNTIME_FILES = [
   "http/node-http",
   "http/http-client",
   "http/http-session-client",
+  "http/event-store",
+  "http/session-server",
   "features/tasks",
   "facade/shared",
   "facade/client",
