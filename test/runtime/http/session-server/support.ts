@@ -22,6 +22,8 @@ export interface Served {
   readonly events: R.CancellationEvent[];
   /** The sockets of the GET requests served so far (a test breaks one to break that stream). */
   readonly getSockets: Socket[];
+  /** HTTP responses that closed before they were written whole (the client went away), so far. */
+  readonly gone: { count: number };
   close(): Promise<void>;
 }
 
@@ -39,8 +41,12 @@ export async function serve(serverOptions: R.McpServerOptions = {}, options: R.S
   const handler = R.createSessionHttpHandler(server, { onError: (error) => errors.push(error), ...options });
   const listener = R.toNodeListener(handler);
   const getSockets: Socket[] = [];
+  const gone = { count: 0 };
   const http = createServer((request: IncomingMessage, response) => {
     if (request.method === "GET") getSockets.push(request.socket);
+    response.on("close", () => {
+      if (!response.writableFinished) gone.count++;
+    });
     listener(request, response);
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -53,6 +59,7 @@ export async function serve(serverOptions: R.McpServerOptions = {}, options: R.S
     errors,
     events,
     getSockets,
+    gone,
     close: async () => {
       await handler.close();
       http.closeAllConnections();
