@@ -328,12 +328,17 @@ class RequestStream {
   readonly response: Promise<Response>;
   resolve!: (response: Response) => void;
 
-  constructor(
-    readonly requestId: RequestId,
-    readonly streamId: string,
-    readonly signal: AbortSignal,
-    readonly isInitialize: boolean,
-  ) {
+  readonly requestId: RequestId;
+  readonly streamId: string;
+  /** The POST's signal: it aborts when the client goes away (never a cancel). */
+  readonly signal: AbortSignal;
+  readonly isInitialize: boolean;
+
+  constructor(requestId: RequestId, streamId: string, signal: AbortSignal, isInitialize: boolean) {
+    this.requestId = requestId;
+    this.streamId = streamId;
+    this.signal = signal;
+    this.isInitialize = isInitialize;
     this.response = new Promise((resolve) => (this.resolve = resolve));
   }
 }
