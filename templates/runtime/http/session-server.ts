@@ -571,6 +571,8 @@ class Session implements Transport {
     }
     return new Promise<Response>((resolve) => {
       this.#queue(stream, () => {
+        // Unanswered and never streamed: its own POST still carries it (no event id was given out for it).
+        if (stream.state === "pending") return resolve(reject(409, undefined, ErrorCode.InvalidRequest, "Conflict: that stream is still open on its own request", this.#headers));
         stream.sse?.close();
         const out = this.#sse(signal, () => this.#detach(stream, out));
         replayInto(out);
@@ -784,6 +786,13 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     if (!acceptsBoth(request.headers.get("accept"))) {
       return reject(406, undefined, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list application/json and text/event-stream");
     }
+    // A request naming a session is refused before its body is read when the session is none of its sender's.
+    let named: Session | undefined;
+    if (stateful && request.headers.has(SESSION_HEADER)) {
+      const found = sessionOf(request, principal);
+      if (found instanceof Response) return found;
+      named = found;
+    }
     const bytes = await readRequestBody(request, maxBodyBytes);
     if (!(bytes instanceof Uint8Array)) return refuse(bytes);
     let body: unknown;
@@ -826,10 +835,12 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
       const sessionId = crypto.randomUUID();
       session = new Session(shared, sessionId, principal, httpContext(request, sessionId));
       sessions.set(sessionId, session);
+    } else if (named === undefined) {
+      return reject(400, undefined, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required (initialize opens a session)");
+    } else if (named.ended) {
+      return reject(404, undefined, ErrorCode.InvalidRequest, "Not Found: no such session (it ended, or it never existed)");
     } else {
-      const found = sessionOf(request, principal);
-      if (found instanceof Response) return found;
-      session = found;
+      session = named;
     }
 
     if (!hasId || method === undefined) {

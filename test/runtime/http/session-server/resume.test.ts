@@ -48,6 +48,31 @@ describe("resumption", () => {
     expect(messagesOf(await resumed.rest())).toEqual([log("two"), { jsonrpc: "2.0", id: 5, result: text("done") }]);
   });
 
+  it("a tool may close its own stream (the conformance suite's test_reconnection): priming first, with retry; the answer comes on the resumed GET", async () => {
+    const holder: { handler?: R.SessionHttpHandler } = {};
+    const closed = deferred<boolean>();
+    served = await serve({
+      handlers: {
+        "tools/call": async (_params, ctx) => {
+          closed.resolve(holder.handler!.closeStream(ctx.http!.headers.get("mcp-session-id")!, ctx.requestId));
+          await closed.promise;
+          await Promise.resolve();
+          return text("after reconnection");
+        },
+      },
+    });
+    holder.handler = served.handler;
+    const { sessionId } = await open(served.url);
+    const call = await rpcStream(served.url, sessionId, 1, "tools/call", { name: "test_reconnection" });
+    expect(call.headers.get("content-type")).toBe("text/event-stream");
+    const events = await call.rest();
+    expect(await closed.promise).toBe(true);
+    expect(events).toEqual([{ id: expect.any(String), retry: "1000", data: "" }]);
+    await waitFor("the request is answered", () => (served!.server.inFlight.received === 0 ? true : undefined));
+    const resumed = await getStream(served.url, sessionId, events[0]!.id);
+    expect(messagesOf(await resumed.rest())).toEqual([{ jsonrpc: "2.0", id: 1, result: text("after reconnection") }]);
+  });
+
   it("a request stream the client broke is resumed while the request still runs: the replay, then the rest live", async () => {
     const gate = deferred();
     served = await serve(twoStep(gate.promise));

@@ -45,6 +45,12 @@ describe("sessions", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("a POST naming an unknown session is refused before its body is read: 404, not 413", async () => {
+    served = await serve(echo, { maxBodyBytes: 16 });
+    const answer = await post(served.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x".repeat(100) } }, sessionHeaders("00000000-0000-4000-8000-000000000000"));
+    expect(answer.status).toBe(404);
+  });
+
   it("an initialize that carries a session id is refused (400): it opens a new session", async () => {
     served = await serve(echo);
     const { sessionId } = await open(served.url);
