@@ -248,7 +248,9 @@ class SseOut {
       unref(timer);
       this.#keepAlive = timer;
     }
-    signal?.addEventListener("abort", () => this.#gone(), { once: true });
+    // A client already gone: the stream is gone on the next microtask (the caller holds `this` by then).
+    if (signal?.aborted === true) queueMicrotask(() => this.#gone());
+    else signal?.addEventListener("abort", () => this.#gone(), { once: true });
     this.response = new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
   }
 
@@ -909,6 +911,8 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
   };
   const methods = {
     notify(sessionId: string, method: string, params?: JsonObject): boolean {
+      if (typeof method !== "string" || method === "") throw new TypeError(`notify: method must be a non-empty string, got ${describeValue(method)}`);
+      if (params !== undefined && !isObject(params)) throw new TypeError(`notify: params must be an object, got ${describeValue(params)}`);
       const session = sessions.get(sessionId);
       if (session === undefined) return false;
       session.notify(method, params);
