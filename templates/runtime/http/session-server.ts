@@ -47,15 +47,20 @@ interface RevisionRules {
    * an event of an id and empty data, so the client may resume it ("priming").
    */
   readonly priming: boolean;
+  /**
+   * HTTP, Sending Messages to the Server (2025-03-26 only; 2025-06-18 removed JSON-RPC
+   * batching): a POST body may be an array of requests and notifications, or of responses.
+   */
+  readonly batches: boolean;
 }
 
 /** The session revisions; a session that negotiated another version gets the 2025-03-26 rules. */
 const REVISIONS: { readonly [version: string]: RevisionRules } = {
-  "2025-03-26": { versionHeader: false, priming: false },
-  "2025-06-18": { versionHeader: true, priming: false },
-  "2025-11-25": { versionHeader: true, priming: true },
+  "2025-03-26": { versionHeader: false, priming: false, batches: true },
+  "2025-06-18": { versionHeader: true, priming: false, batches: false },
+  "2025-11-25": { versionHeader: true, priming: true, batches: false },
 };
-const OLDEST: RevisionRules = { versionHeader: false, priming: false };
+const OLDEST: RevisionRules = REVISIONS["2025-03-26"]!;
 
 export interface SessionHttpHandlerOptions {
   /**
@@ -335,6 +340,11 @@ class RequestStream {
   /** The POST's signal: it aborts when the client goes away (never a cancel). */
   readonly signal: AbortSignal;
   readonly isInitialize: boolean;
+  /**
+   * A member of a batch (2025-03-26): its response goes to the batch's JSON array instead
+   * (undefined: none will come), and the messages about it go on the GET stream.
+   */
+  collect: ((text: string | undefined) => void) | undefined;
 
   constructor(requestId: RequestId, streamId: string, signal: AbortSignal, isInitialize: boolean) {
     this.requestId = requestId;
@@ -408,13 +418,14 @@ class Session implements Transport {
   }
 
   /** A request: its stream, then the message. The caller checked its id is not in flight here. */
-  begin(id: RequestId, message: JsonRpcMessage, signal: AbortSignal, isInitialize: boolean): Promise<Response> {
+  begin(id: RequestId, message: JsonRpcMessage, signal: AbortSignal, isInitialize: boolean, collect?: (text: string | undefined) => void): Promise<Response> {
     const stream = new RequestStream(id, `${this.sessionId ?? ""}/${++this.#streams}`, signal, isInitialize);
+    stream.collect = collect;
     this.requests.set(id, stream);
     this.#byStream.set(stream.streamId, stream);
     this.#touch();
     if (isInitialize) this.#expect(message);
-    if (this.#shared.sseAlways) this.#queue(stream, () => this.#openSse(stream));
+    if (this.#shared.sseAlways && collect === undefined) this.#queue(stream, () => this.#openSse(stream));
     this.deliver(message);
     return stream.response;
   }
@@ -435,7 +446,8 @@ class Session implements Transport {
     const stream = this.requests.get(id);
     if (stream === undefined) return;
     this.#queue(stream, () => {
-      if (stream.state === "pending") {
+      if (stream.collect !== undefined) stream.collect(undefined);
+      else if (stream.state === "pending") {
         // No response will come: the answer is an SSE stream that ends empty.
         const out = this.#sse(stream.signal, () => undefined);
         stream.resolve(out.response);
@@ -471,7 +483,8 @@ class Session implements Transport {
     if (this.#idle !== undefined) clearTimeout(this.#idle);
     if (this.sessionId !== undefined && this.#shared.sessions.get(this.sessionId) === this) this.#shared.sessions.delete(this.sessionId);
     for (const stream of this.requests.values()) {
-      if (stream.state === "pending") stream.resolve(reject(404, stream.requestId, ErrorCode.InvalidRequest, "Session not found: the session ended before the request was answered", this.#headers));
+      if (stream.collect !== undefined) stream.collect(undefined);
+      else if (stream.state === "pending") stream.resolve(reject(404, stream.requestId, ErrorCode.InvalidRequest, "Session not found: the session ended before the request was answered", this.#headers));
       stream.sse?.close();
       stream.state = "done";
     }
@@ -497,7 +510,7 @@ class Session implements Transport {
   /** Closes a request's stream without ending the request, so the client resumes it (closeStream). */
   closeStream(id: RequestId): boolean {
     const stream = this.requests.get(id);
-    if (stream === undefined || stream.state === "done" || stream.state === "detached" || this.#store === null || !this.rules.priming) return false;
+    if (stream === undefined || stream.collect !== undefined || stream.state === "done" || stream.state === "detached" || this.#store === null || !this.rules.priming) return false;
     this.#queue(stream, async () => {
       if (stream.state === "pending") await this.#openSse(stream);
       if (stream.state !== "sse") return;
@@ -602,6 +615,11 @@ class Session implements Transport {
   /** One message on a request's stream: JSON when it is the response and nothing came before, else an SSE event. */
   async #write(stream: RequestStream, text: string, final: boolean): Promise<void> {
     if (stream.state === "done") return;
+    if (stream.collect !== undefined) {
+      if (!final) return this.#writeGet(text);
+      stream.collect(text);
+      return this.#finish(stream);
+    }
     if (stream.state === "pending") {
       if (final) {
         stream.resolve(new Response(text, { status: 200, headers: { ...JSON_HEADERS, ...this.#headers } }));
@@ -647,7 +665,7 @@ class Session implements Transport {
     this.#byStream.delete(stream.streamId);
     this.#touch();
     // Stateless: the POST's connection ends with its answer.
-    if (this.sessionId === undefined) void this.end();
+    if (this.sessionId === undefined && this.requests.size === 0) void this.end();
   }
 
   #writeGet(text: string): void {
@@ -731,6 +749,28 @@ function versionProblem(request: Request, session: Session): Response | null {
   return null;
 }
 
+/** One message of a POST body, checked: what it is, or the 400 that refuses the body. */
+interface Read {
+  readonly message: JsonRpcMessage;
+  readonly method: string | undefined;
+  readonly id: unknown;
+  readonly hasId: boolean;
+}
+
+function readMessage(value: unknown): Read | Response {
+  const invalid = (text: string, id?: RequestId): Response => reject(400, id, ErrorCode.InvalidRequest, `Invalid Request: ${text}`);
+  if (!isObject(value) || value["jsonrpc"] !== "2.0") return invalid("each message must be a JSON-RPC 2.0 object");
+  const method = value["method"];
+  const params = value["params"];
+  const hasId = "id" in value;
+  const id = value["id"];
+  if (method !== undefined && typeof method !== "string") return invalid("method must be a string");
+  if (params !== undefined && !isObject(params)) return invalid("params must be an object", isRequestId(id) ? id : undefined);
+  if (hasId && !isRequestId(id)) return invalid("the id must be a string or an integer");
+  if (method === undefined && !(hasId && ("result" in value || "error" in value))) return invalid("the message has no method");
+  return { message: value as unknown as JsonRpcMessage, method, id, hasId };
+}
+
 /** A copy of the request's headers and its URL, kept by a session for its handlers (`ctx.http`). */
 function httpContext(request: Request, sessionId: string | undefined): HttpRequestContext {
   if (sessionId === undefined) return { headers: request.headers, url: request.url };
@@ -803,17 +843,12 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     } catch {
       return reject(400, undefined, ErrorCode.ParseError, "Parse error");
     }
-    if (Array.isArray(body)) return reject(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported by this server");
-    if (!isObject(body) || body["jsonrpc"] !== "2.0") return reject(400, undefined, ErrorCode.InvalidRequest, 'Invalid Request: the body must be one JSON-RPC 2.0 message');
-    const method = body["method"];
-    const params = body["params"];
-    const hasId = "id" in body;
-    const id = body["id"];
-    if (method !== undefined && typeof method !== "string") return reject(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: method must be a string");
-    if (params !== undefined && !isObject(params)) return reject(400, isRequestId(id) ? id : undefined, ErrorCode.InvalidRequest, "Invalid Request: params must be an object");
-    if (hasId && !isRequestId(id)) return reject(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: the id must be a string or an integer");
-    if (method === undefined && !(hasId && ("result" in body || "error" in body))) return reject(400, undefined, ErrorCode.InvalidRequest, "Invalid Request: the body has no method");
-    const message = body as unknown as JsonRpcMessage;
+    const parsed = Array.isArray(body) ? body.map(readMessage) : [readMessage(body)];
+    const invalid = parsed.find((p): p is Response => p instanceof Response);
+    if (invalid !== undefined) return invalid;
+    const messages = parsed as Read[];
+    if (Array.isArray(body)) return batch(request, principal, named, messages);
+    const { message, method, id, hasId } = messages[0]!;
     const initialize = method === INITIALIZE && hasId;
 
     let session: Session;
@@ -859,6 +894,68 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
       return reject(429, requestId, ErrorCode.InternalError, `Too Many Requests: ${maxInFlight} requests of this session are in flight (maxInFlightPerSession)`, { "retry-after": "1" });
     }
     return session.begin(requestId, message, request.signal, initialize);
+  };
+
+  /**
+   * A JSON-RPC batch (2025-03-26 sessions only; HTTP, Sending Messages to the Server 4-5): its
+   * notifications and responses are handed over in order; with requests in it, the answer is
+   * one JSON array of their responses once all have come (messages about them go on the GET
+   * stream); a batch whose requests were all cancelled is answered 202, with nothing (JSON-RPC
+   * 2.0 §6: never an empty array). Bounded by maxInFlightPerSession like single requests.
+   */
+  const batch = async (request: Request, principal: Principal | undefined, named: Session | undefined, messages: readonly Read[]): Promise<Response> => {
+    const refused = (text: string): Response => reject(400, undefined, ErrorCode.InvalidRequest, `Invalid Request: ${text}`);
+    if (messages.length === 0) return refused("an empty batch");
+    if (messages.some((m) => m.method === INITIALIZE)) return refused("initialize is never part of a batch");
+    let session: Session;
+    if (stateful) {
+      if (named === undefined) return reject(400, undefined, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required (initialize opens a session)");
+      if (named.ended) return reject(404, undefined, ErrorCode.InvalidRequest, "Not Found: no such session (it ended, or it never existed)");
+      session = named;
+    } else {
+      const asked = request.headers.get("mcp-protocol-version");
+      session = new Session(shared, undefined, principal, httpContext(request, undefined));
+      session.rules = asked !== null && Object.hasOwn(REVISIONS, asked) ? REVISIONS[asked]! : OLDEST;
+    }
+    const requests = messages.filter((m) => m.hasId && m.method !== undefined);
+    const problem = !session.rules.batches
+      ? "JSON-RPC batches are not part of this session's protocol version (2025-03-26 only)"
+      : requests.length > 0 && requests.length < messages.length && messages.some((m) => m.method === undefined)
+        ? "a batch holds requests and notifications, or responses, not both"
+        : new Set(requests.map((m) => m.id)).size < requests.length || requests.some((m) => session.requests.has(m.id as RequestId))
+          ? "a request id of the batch is repeated or already in flight in this session"
+          : null;
+    if (problem === null && session.requests.size + requests.length > maxInFlight) {
+      if (!stateful) void session.end();
+      return reject(429, undefined, ErrorCode.InternalError, `Too Many Requests: ${maxInFlight} requests of this session may be in flight (maxInFlightPerSession)`, { "retry-after": "1" });
+    }
+    if (problem !== null) {
+      if (!stateful) void session.end();
+      return refused(problem);
+    }
+    const answers: (string | undefined)[] = [];
+    let left = requests.length;
+    let done!: () => void;
+    const all = new Promise<void>((resolve) => (done = resolve));
+    for (const { message, method, id, hasId } of messages) {
+      if (hasId && method !== undefined) {
+        const slot = answers.push(undefined) - 1;
+        void session.begin(id as RequestId, message, request.signal, false, (text) => {
+          answers[slot] = text;
+          if (--left === 0) done();
+        });
+      } else if (method === CANCELLED) session.cancel(message);
+      else session.deliver(message);
+    }
+    const headers = stateful ? { [SESSION_HEADER]: session.sessionId ?? "" } : {};
+    if (requests.length === 0) {
+      if (!stateful) void session.end();
+      return new Response(null, { status: 202, headers });
+    }
+    await all;
+    const texts = answers.filter((t): t is string => t !== undefined);
+    if (texts.length === 0) return new Response(null, { status: 202, headers });
+    return new Response(`[${texts.join(",")}]`, { status: 200, headers: { ...JSON_HEADERS, ...headers } });
   };
 
   const get = (request: Request, principal: Principal | undefined): Promise<Response> | Response => {

@@ -9,7 +9,7 @@ import * as R0326 from "../../../generated/2025-03-26/index.js";
 import * as R0618 from "../../../generated/2025-06-18/index.js";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { getStream, open, rpc, rpcStream, serve, text, type Served } from "./support.js";
+import { getStream, open, post, rpc, rpcStream, serve, sessionHeaders, text, waitFor, type Served } from "./support.js";
 
 let served: Served | undefined;
 let other: Server | undefined;
@@ -90,5 +90,59 @@ describe("the generated servers of the older session revisions", () => {
     expect(answer.json).toMatchObject({ result: { protocolVersion: version } });
     expect((await rpc(url, sessionId, 1, "tools/call", { name: "hello" }, {}, version)).json).toEqual({ jsonrpc: "2.0", id: 1, result: text("hello") });
     await handler.close();
+  });
+});
+
+describe("JSON-RPC batches (2025-03-26 only)", () => {
+  const batchTools = {
+    handlers: {
+      "tools/call": async (params: { name: string }, ctx: { signal: AbortSignal }) => {
+        if (params.name === "wait") await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+        return text(params.name);
+      },
+    },
+  };
+
+  it("a 2025-03-26 session takes a batch of requests and notifications: one JSON array of the responses, in order", async () => {
+    served = await serve(batchTools as never);
+    const { sessionId } = await open(served.url, "2025-03-26");
+    const answer = await post(served.url, [
+      { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "first" } },
+      { jsonrpc: "2.0", method: "notifications/roots/list_changed" },
+      { jsonrpc: "2.0", id: 0, method: "ping" },
+    ], sessionHeaders(sessionId, "2025-03-26"));
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual([
+      { jsonrpc: "2.0", id: "a", result: text("first") },
+      { jsonrpc: "2.0", id: 0, result: {} },
+    ]);
+    const onlyNotifications = await post(served.url, [{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }], sessionHeaders(sessionId, "2025-03-26"));
+    expect(onlyNotifications.status).toBe(202);
+  });
+
+  it("a batch whose requests were all cancelled is answered 202 with nothing (never an empty array)", async () => {
+    served = await serve(batchTools as never);
+    const { sessionId } = await open(served.url, "2025-03-26");
+    const pending = post(served.url, [{ jsonrpc: "2.0", id: 0, method: "tools/call", params: { name: "wait" } }], sessionHeaders(sessionId, "2025-03-26"));
+    await waitFor("the handler runs", () => (served!.server.inFlight.received === 1 ? true : undefined));
+    await post(served.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 0 } }, sessionHeaders(sessionId, "2025-03-26"));
+    const answer = await pending;
+    expect(answer.status).toBe(202);
+    expect(answer.text).toBe("");
+  });
+
+  it("refused (400): in a later revision's session, empty, with initialize, with repeated ids; past maxInFlightPerSession: 429", async () => {
+    served = await serve(batchTools as never, { maxInFlightPerSession: 2 });
+    const later = await open(served.url, "2025-06-18");
+    const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
+    expect((await post(served.url, [ping(1)], sessionHeaders(later.sessionId, "2025-06-18"))).status).toBe(400);
+    const { sessionId } = await open(served.url, "2025-03-26");
+    const h = sessionHeaders(sessionId, "2025-03-26");
+    expect((await post(served.url, [], h)).status).toBe(400);
+    expect((await post(served.url, [{ jsonrpc: "2.0", id: 9, method: "initialize", params: {} }], h)).status).toBe(400);
+    expect((await post(served.url, [ping(1), ping(1)], h)).status).toBe(400);
+    expect((await post(served.url, [ping(1), { jsonrpc: "2.0" }], h)).status).toBe(400);
+    expect((await post(served.url, [ping(1), ping(2), ping(3)], h)).status).toBe(429);
+    expect((await post(served.url, [ping(1), ping(2)], h)).json).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }, { jsonrpc: "2.0", id: 2, result: {} }]);
   });
 });
