@@ -446,6 +446,7 @@ class Session implements Transport {
     const stream = this.requests.get(id);
     if (stream === undefined) return;
     this.#queue(stream, () => {
+      if (stream.state === "done") return; // the session ended meanwhile
       if (stream.collect !== undefined) stream.collect(undefined);
       else if (stream.state === "pending") {
         // No response will come: the answer is an SSE stream that ends empty.
