@@ -111,6 +111,7 @@ export function catalogView(model: RevisionModel) {
 export const RUNTIME_FILES = [
   "core/json",
   "core/protocol",
+  "core/options",
   "core/outgoing",
   "core/incoming",
   "core/endpoint",
@@ -130,6 +131,9 @@ export const RUNTIME_FILES = [
   "http/http-session-client",
   "http/event-store",
   "http/session-server",
+  "http/legacy-sse-server",
+  "http/legacy-sse-client",
+  "http/fallback-client",
   "features/tasks",
   "facade/shared",
   "facade/client",
@@ -154,6 +158,19 @@ export const SESSION_HTTP_SINCE = "2025-03-26";
 /** Which HTTP client the index of a revision exports: the stateless one, the session one, or none. Pure. */
 export function httpExports(revision: string, stateless: boolean): { http: boolean; sessionHttp: boolean } {
   return { http: stateless, sessionHttp: !stateless && revision >= SESSION_HTTP_SINCE };
+}
+
+/**
+ * What a revision's index exports of the HTTP+SSE transport of 2024-11-05 (legacy-sse-server.ts,
+ * legacy-sse-client.ts) and of the fallback client (fallback-client.ts). Pure.
+ * - `legacySse`: 2024-11-05 itself (HTTP+SSE is its HTTP transport): the server handler, the
+ *   client transport and the node adapter;
+ * - `legacyFallback`: the session revisions, whose clients "wanting to support older servers"
+ *   fall back to it (2025-03-26 basic/transports, Backwards Compatibility).
+ */
+export function legacySseExports(revision: string, stateless: boolean): { legacySse: boolean; legacyFallback: boolean } {
+  const { sessionHttp } = httpExports(revision, stateless);
+  return { legacySse: !stateless && revision < SESSION_HTTP_SINCE, legacyFallback: sessionHttp };
 }
 
 /** The header of a runtime file: no revision, no schema, no timestamp. Pure. */
@@ -218,6 +235,6 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
     ...runtimePart,
     ["client.ts", render("client.ts", clientView(model, model.policy, input !== null))],
     ["server.ts", render("server.ts", serverView(model, model.policy, model.lifecycle, model.http, subscriptions, input?.missingCapabilityCode ?? null, input !== null))],
-    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, model.http !== null), inputRequired: input !== null, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
+    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, model.http !== null), ...legacySseExports(model.revision, model.http !== null), inputRequired: input !== null, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
   ]);
 }

@@ -48,7 +48,7 @@ describe("HttpClientTransport: options", () => {
     const fetch: R.FetchLike = () => Promise.resolve(accepted());
     for (const bad of [0, -1, 1.5, Number.NaN, "10" as unknown as number]) {
       expect(() => R.createHttpClientTransport({ url: URL_, fetch, maxMessageBytes: bad })).toThrow(RangeError);
-      expect(() => R.createHttpClientTransport({ url: URL_, fetch, maxMessageBytes: bad })).toThrow("maxMessageBytes must be a positive integer");
+      expect(() => R.createHttpClientTransport({ url: URL_, fetch, maxMessageBytes: bad })).toThrow("maxMessageBytes must be an integer ≥ 1, got ");
     }
     expect(() => R.createHttpClientTransport({ url: URL_, fetch, maxMessageBytes: 1 })).not.toThrow();
   });

@@ -149,6 +149,10 @@ describe("generated McpClient over the session HTTP transport ↔ SDK 1.x Stream
     const controller = new AbortController();
     const call = client.callTool({ name: "slow" }, { signal: controller.signal }).catch((e: unknown) => e);
     await waitFor("the SDK handler to start", () => (sdk.slowStarted ? true : undefined));
+    let cancelsAtDrop: number | undefined;
+    calls.find((c) => c.body?.["method"] === "tools/call")!.signal!.addEventListener("abort", () => {
+      cancelsAtDrop = calls.filter((c) => c.body?.["method"] === "notifications/cancelled").length;
+    });
     controller.abort("user pressed stop");
     expect(await within("the call to reject", call)).toBeInstanceOf(R.RequestCancelledError);
     const aborted = await waitFor("the SDK handler's signal", () => sdk.slowAborted);
@@ -156,8 +160,10 @@ describe("generated McpClient over the session HTTP transport ↔ SDK 1.x Stream
     const posted = calls.find((c) => c.body?.["method"] === "tools/call")!;
     const cancels = calls.filter((c) => c.body?.["method"] === "notifications/cancelled").map((c) => c.body);
     expect(cancels).toEqual([{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: posted.body!["id"], reason: "user pressed stop" } }]);
-    // The disconnect is not the cancel: the call's own fetch was not aborted by it.
-    expect(posted.signal!.aborted).toBe(false);
+    // The disconnect is not the cancel: the call's own fetch is aborted (its stream dropped, issue 28)
+    // only once notifications/cancelled went out.
+    expect(await waitFor("the call's stream to be dropped", () => cancelsAtDrop)).toBe(1);
+    expect(posted.signal!.aborted).toBe(true);
     expect(events.filter((e) => e.type === "sent")).toHaveLength(1);
     await client.close();
   });

@@ -114,7 +114,7 @@ describe("long-lived streams (subscriptions/listen)", () => {
           },
         },
       },
-      { keepAliveMs: 5 },
+      { keepAliveMs: 1000 },
     );
     try {
       const response = await fetch(listening.url, { method: "POST", headers: headersFor("subscriptions/listen"), body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "subscriptions/listen", params: { ...LISTEN, _meta: META } }) });
@@ -582,18 +582,22 @@ describe("Host and Origin (DNS rebinding protection, on by default for loopback)
     }
   });
 
-  it("a request that arrived at a non-loopback address: any Host, and an Origin only of the same host", async () => {
-    const handler = R.createHttpHandler(new R.McpServer({ logger: null, handlers: { "tools/call": () => ({ resultType: "complete", content: [] }) } }));
+  it("a request that arrived at a non-loopback address: a Host of allowedHosts, and an Origin only of the same host", async () => {
+    const servable = new R.McpServer({ logger: null, handlers: { "tools/call": () => ({ resultType: "complete", content: [] }) } });
+    const handler = R.createHttpHandler(servable, { allowedHosts: ["mcp.example.com"] });
     const request = (headers: Record<string, string>) =>
       new Request("http://mcp.example.com/mcp", { method: "POST", headers: { ...headersFor("tools/call", ECHO), ...headers }, body });
     const info = { localAddress: "10.0.0.5" };
     expect((await handler(request({ host: "mcp.example.com" }), info)).status).toBe(200);
     expect((await handler(request({ host: "mcp.example.com", origin: "https://mcp.example.com" }), info)).status).toBe(200);
     expect((await handler(request({ host: "mcp.example.com", origin: "https://evil.example.com" }), info)).status).toBe(403);
+    const defaults = R.createHttpHandler(servable);
     // Without the address (a fetch-style runtime), the loopback rule applies.
-    expect((await handler(request({ host: "mcp.example.com" }))).status).toBe(403);
+    expect((await defaults(request({ host: "mcp.example.com" }))).status).toBe(403);
     // ::ffff:127.0.0.1 is loopback too.
-    expect((await handler(request({ host: "mcp.example.com" }), { localAddress: "::ffff:127.0.0.1" })).status).toBe(403);
+    expect((await defaults(request({ host: "mcp.example.com" }), { localAddress: "::ffff:127.0.0.1" })).status).toBe(403);
+    // Without allowedHosts no Host is accepted there (issue 28: DNS rebinding off loopback).
+    expect((await defaults(request({ host: "mcp.example.com" }), info)).status).toBe(403);
   });
 
   it("dnsRebindingProtection: false checks neither", async () => {

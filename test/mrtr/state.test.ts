@@ -87,6 +87,6 @@ it("maxLength bounds the state issued and the state accepted, its own length inc
 
 it("maxLength: 64 is the least accepted; 63 and a fraction are refused when the server is made", () => {
   expect(() => scenarioServer({ requestState: { key: KEY, maxLength: 64 } })).not.toThrow();
-  expect(() => scenarioServer({ requestState: { key: KEY, maxLength: 63 } })).toThrow(new RangeError("requestState.maxLength must be an integer of at least 64, got 63"));
-  expect(() => scenarioServer({ requestState: { key: KEY, maxLength: 100.5 } })).toThrow(new RangeError("requestState.maxLength must be an integer of at least 64, got 100.5"));
+  expect(() => scenarioServer({ requestState: { key: KEY, maxLength: 63 } })).toThrow(new RangeError("requestState.maxLength must be an integer ≥ 64, got 63"));
+  expect(() => scenarioServer({ requestState: { key: KEY, maxLength: 100.5 } })).toThrow(new RangeError("requestState.maxLength must be an integer ≥ 64, got 100.5"));
 });

@@ -465,7 +465,7 @@ describe("what a handler may answer", () => {
       code: -32603,
       message: "ctx.input.required: state must be JSON (Do not know how to serialize a BigInt)",
     });
-    expect((await c.call("tools/call", { name: "ttl" })).error).toEqual({ code: -32603, message: "ttlMs must be a positive finite number of ms, got -1" });
+    expect((await c.call("tools/call", { name: "ttl" })).error).toEqual({ code: -32603, message: "ttlMs must be an integer ≥ 1, got -1" });
     expect((await c.call("tools/call", { name: "method" })).error).toEqual({
       code: -32603,
       message: 'input request "x": "tools/call" is not one of elicitation/create, roots/list, sampling/createMessage',
@@ -514,7 +514,7 @@ describe("options", () => {
     expect(() => scenarioServer({ requestState: { key: "short" } })).toThrow(new RangeError("requestState.key must be at least 32 bytes, got 5"));
     expect(() => scenarioServer({ requestState: { key: new Uint8Array(31) } })).toThrow(RangeError);
     expect(() => new R.McpServer({ requestState: { key: new Uint8Array(32) } })).not.toThrow();
-    expect(() => scenarioServer({ requestState: { ttlMs: 0 } })).toThrow(new RangeError("requestState.ttlMs must be a positive finite number of ms, got 0"));
+    expect(() => scenarioServer({ requestState: { ttlMs: 0 } })).toThrow(new RangeError("requestState.ttlMs must be an integer ≥ 1, got 0"));
     expect(() => scenarioServer({ requestState: { ttlMs: Infinity } })).toThrow(RangeError);
     expect(() => scenarioServer({ requestState: { maxLength: 10 } })).toThrow(RangeError);
   });

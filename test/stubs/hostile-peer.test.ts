@@ -306,7 +306,7 @@ describe("defect 6: timeout values the platform cannot arm", () => {
   ])("timeoutMs %s is a usage error: RangeError, nothing on the wire", async (_name, value) => {
     const { client, wire } = await clientWithRawPeer();
     await expect(client.callTool({ name: "t" }, { timeoutMs: value })).rejects.toThrow(RangeError);
-    await expect(client.callTool({ name: "t" }, { maxTotalTimeoutMs: value })).rejects.toThrow(/maxTotalTimeoutMs must be a number of milliseconds/);
+    await expect(client.callTool({ name: "t" }, { maxTotalTimeoutMs: value })).rejects.toThrow(/maxTotalTimeoutMs must be an integer ≥ 1 or 0 \(off\) or Infinity \(no bound\), got /);
     await settle();
     expect(wire.sent).toEqual([]);
     expect(client.inFlight.sent).toBe(0);

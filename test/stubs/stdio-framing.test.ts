@@ -132,8 +132,8 @@ describe("StdioTransport: long lines", () => {
   it("rejects a maxMessageBytes or maxQueuedBytes that is not a positive integer", () => {
     const streams = { input: new PassThrough(), output: new PassThrough() };
     for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => new StdioTransport({ ...streams, maxMessageBytes: bad })).toThrow("maxMessageBytes must be a positive integer");
-      expect(() => new StdioTransport({ ...streams, maxQueuedBytes: bad })).toThrow("maxQueuedBytes must be a positive integer");
+      expect(() => new StdioTransport({ ...streams, maxMessageBytes: bad })).toThrow("maxMessageBytes must be an integer ≥ 1, got ");
+      expect(() => new StdioTransport({ ...streams, maxQueuedBytes: bad })).toThrow("maxQueuedBytes must be an integer ≥ 1, got ");
     }
   });
 });

@@ -69,9 +69,9 @@ function pending() {
 
 describe("Subscriptions hub: option bounds", () => {
   it.each(LIMITS)("%s: a fraction, NaN or a negative is a RangeError naming it; 0 and Infinity are accepted", (name) => {
-    expect(() => new R.Subscriptions({ [name]: 1.5 })).toThrow(new RangeError(`${name} must be a whole number ≥ 0 or Infinity, got 1.5`));
-    expect(() => new R.Subscriptions({ [name]: Number.NaN })).toThrow(new RangeError(`${name} must be a whole number ≥ 0 or Infinity, got NaN`));
-    expect(() => new R.Subscriptions({ [name]: -1 })).toThrow(new RangeError(`${name} must be a whole number ≥ 0 or Infinity, got -1`));
+    expect(() => new R.Subscriptions({ [name]: 1.5 })).toThrow(new RangeError(`${name} must be an integer ≥ 0 or Infinity (no bound), got 1.5`));
+    expect(() => new R.Subscriptions({ [name]: Number.NaN })).toThrow(new RangeError(`${name} must be an integer ≥ 0 or Infinity (no bound), got NaN`));
+    expect(() => new R.Subscriptions({ [name]: -1 })).toThrow(new RangeError(`${name} must be an integer ≥ 0 or Infinity (no bound), got -1`));
     expect(() => new R.Subscriptions({ [name]: Number.NEGATIVE_INFINITY })).toThrow(RangeError);
     expect(() => new R.Subscriptions({ [name]: 0 })).not.toThrow();
     expect(() => new R.Subscriptions({ [name]: Number.POSITIVE_INFINITY })).not.toThrow();

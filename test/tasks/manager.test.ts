@@ -63,10 +63,10 @@ describe("the handle start() answers", () => {
       ttlMs: null,
       pollIntervalMs: 0,
     });
-    for (const ttlMs of [-1, 1.5, Number.NaN]) await expect(tasks.start(never, { ttlMs })).rejects.toThrow(`ttlMs must be a whole number of milliseconds ≥ 0, got ${ttlMs}`);
-    await expect(tasks.start(never, { pollIntervalMs: -1 })).rejects.toThrow("pollIntervalMs must be a whole number of milliseconds ≥ 0, got -1");
+    for (const ttlMs of [-1, 1.5, Number.NaN]) await expect(tasks.start(never, { ttlMs })).rejects.toThrow(`ttlMs must be an integer ≥ 0, got ${ttlMs}`);
+    await expect(tasks.start(never, { pollIntervalMs: -1 })).rejects.toThrow("pollIntervalMs must be an integer ≥ 0, got -1");
     expect(() => new TaskManager({ ttlMs: 2 ** 53 })).toThrow(RangeError);
-    expect(() => new TaskManager({ pollIntervalMs: "5" as never })).toThrow('pollIntervalMs must be a whole number of milliseconds ≥ 0, got "5"');
+    expect(() => new TaskManager({ pollIntervalMs: "5" as never })).toThrow('pollIntervalMs must be an integer ≥ 0, got "5"');
     expect(() => new TaskManager({ ttlMs: 0, pollIntervalMs: 0 })).not.toThrow();
   });
 

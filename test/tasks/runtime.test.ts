@@ -302,7 +302,7 @@ describe("the in-memory task store", () => {
 describe("TaskManager options", () => {
   it("ttlMs and pollIntervalMs are whole milliseconds (the wire's integers): anything else is a RangeError", async () => {
     expect(() => new R.TaskManager({ pollIntervalMs: 1.5 })).toThrow(RangeError);
-    expect(() => new R.TaskManager({ ttlMs: -1 })).toThrow(/ttlMs must be a whole number of milliseconds/);
+    expect(() => new R.TaskManager({ ttlMs: -1 })).toThrow(/ttlMs must be an integer ≥ 0, got -1/);
     const tasks = new R.TaskManager({ ttlMs: null });
     await expect(tasks.start(() => ({}), { pollIntervalMs: Number.NaN })).rejects.toThrow(RangeError);
     const handle = await tasks.start(() => ({}), { ttlMs: 5_000, pollIntervalMs: 250 });

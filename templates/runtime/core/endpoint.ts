@@ -407,7 +407,7 @@ export class Endpoint {
     transport.onerror = (error) => this.#toOnError(error);
     // The peer closed the stream of a request it sent: that is its cancel (2026-07-28, Transports).
     if (this.#rules.cancelByClosingStream) {
-      transport.onrequeststreamclose = (requestId) => this.#onCancel({ requestId, reason: "request stream closed" });
+      transport.onrequeststreamclose = (requestId, reason) => this.#onCancel({ requestId, reason: reason ?? "request stream closed" });
     }
     try {
       return Promise.resolve(transport.start());

@@ -19,6 +19,7 @@ import {
   type RequestId,
   type RequestOptions,
 } from "./protocol.js";
+import { numberOption, type NumberRule } from "./options.js";
 
 /** What the runtime knows of a method from the catalog. */
 export interface MethodPolicy {
@@ -119,18 +120,20 @@ const GENERIC_CANCEL_REASON = "Request cancelled by the caller";
 /** The longest delay setTimeout can arm: 2^31 − 1 ms (about 24.8 days). */
 export const MAX_TIMER_MS = 2_147_483_647;
 
+/** A timeout: whole milliseconds ≥ 1, or 0 or Infinity for none. */
+const TIMEOUT_RULE: NumberRule = { min: 1, zeroIsOff: true, infinity: true };
+
 /**
  * A timeout option as the delay to arm. `undefined` means "not set"; `0` and `Infinity` mean no
  * timeout at all; a finite value above MAX_TIMER_MS is clamped to it (setTimeout would otherwise
- * fire after 1 ms). A negative value, NaN or a non-number is a usage error (RangeError): the
- * platform cannot arm it and guessing would either cancel at once or never.
+ * fire after 1 ms). A negative value, a fraction, NaN or a non-number is a usage error
+ * (RangeError, core/options.ts): the platform cannot arm it and guessing would either cancel at
+ * once or never.
  */
 export function timerDelay(name: string, value: number | undefined): number | undefined {
-  if (value === undefined || value === 0 || value === Number.POSITIVE_INFINITY) return undefined;
-  if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
-    throw new RangeError(`${name} must be a number of milliseconds ≥ 0 (0 or Infinity: no timeout), got ${describeValue(value)}`);
-  }
-  return Math.min(value, MAX_TIMER_MS);
+  const ms = numberOption(name, value, undefined, TIMEOUT_RULE);
+  if (ms === undefined || ms === 0 || ms === Number.POSITIVE_INFINITY) return undefined;
+  return Math.min(ms, MAX_TIMER_MS);
 }
 
 export class OutgoingRequests {

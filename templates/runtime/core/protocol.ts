@@ -230,8 +230,11 @@ export interface Transport {
    * notification is sent (2026-07-28, Transports / Cancellation).
    */
   closeRequestStream?: ((requestId: RequestId) => boolean) | undefined;
-  /** Set by the runtime: the peer closed the stream of a request it sent to this side. */
-  onrequeststreamclose?: ((requestId: RequestId) => void) | undefined;
+  /**
+   * Set by the runtime: the peer closed the stream of a request it sent to this side, or the
+   * transport ended it (`reason`: why, e.g. the peer stopped reading and the stream overflowed).
+   */
+  onrequeststreamclose?: ((requestId: RequestId, reason?: string) => void) | undefined;
   /** Who the peer is, where the transport knows (HTTP: `authenticate`); handlers see it as `ctx.principal`. */
   readonly principal?: Principal | undefined;
   /** The HTTP request behind the connection (HTTP server transports); handlers see it as `ctx.http`. */

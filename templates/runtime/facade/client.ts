@@ -6,9 +6,10 @@
 // only a client with the extension imports.
 
 import type { Endpoint, EndpointOptions, SendHook } from "../core/endpoint.js";
-import { untypedHandlers, untypedNotificationHandlers } from "./shared.js";
+import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from "./shared.js";
 import type { AnswerInputOptions, InputRequiredRules } from "../features/mrtr.js";
-import type { CancellationEvent, JsonObject, Logger } from "../core/protocol.js";
+import type { JsonObject } from "../core/protocol.js";
+import { numberOption } from "../core/options.js";
 
 /** One revision's client, as data: everything the runtime needs to know of it (client.ts's CLIENT). */
 export interface ClientDescriptor {
@@ -36,14 +37,7 @@ export interface ClientDescriptor {
  * The options of a generated McpClient the runtime reads; the generated McpClientOptions (of any
  * revision) is assignable to it. Anything else in them goes to the endpoint as it is.
  */
-export interface ClientFacadeOptions {
-  readonly handlers?: object | undefined;
-  readonly notificationHandlers?: object | undefined;
-  readonly logger?: Logger | null | undefined;
-  readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
-  readonly defaultTimeoutMs?: number | undefined;
-  readonly defaultMaxTotalTimeoutMs?: number | undefined;
-  readonly onError?: ((error: Error) => void) | undefined;
+export interface ClientFacadeOptions extends FacadeOptions {
   readonly protocolVersion?: string | undefined;
   readonly capabilities?: object | undefined;
   readonly clientInfo?: object | undefined;
@@ -56,9 +50,7 @@ export const DEFAULT_MAX_INPUT_ROUNDS = 10;
 
 /** The bound on MRTR retries (maxInputRounds): a non-negative integer, default 10; anything else is a RangeError. */
 export function maxInputRounds(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_INPUT_ROUNDS;
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`maxInputRounds must be an integer ≥ 0, got ${String(value)}`);
-  return value;
+  return numberOption("maxInputRounds", value, DEFAULT_MAX_INPUT_ROUNDS, { min: 0 });
 }
 
 /**

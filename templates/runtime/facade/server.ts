@@ -9,9 +9,9 @@
 // revision without them neither loads nor type-checks them (test/vendoring/strict-flags.test.ts).
 
 import type { EndpointOptions } from "../core/endpoint.js";
-import { untypedHandlers, untypedNotificationHandlers } from "./shared.js";
+import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from "./shared.js";
 import type { InputRequiredHook, InputRequiredRules, RequestStateOptions } from "../features/mrtr.js";
-import type { CancellationEvent, JsonObject, Logger } from "../core/protocol.js";
+import type { JsonObject } from "../core/protocol.js";
 
 /**
  * A server capability and the client requests whose handlers imply it (Lifecycle, Capability
@@ -88,14 +88,7 @@ export interface CapabilityDeclaringHub {
  * The options of a generated McpServer the runtime reads; the generated McpServerOptions (of any
  * revision) is assignable to it. Anything else in them goes to the endpoint as it is.
  */
-export interface ServerFacadeOptions {
-  readonly handlers?: object | undefined;
-  readonly notificationHandlers?: object | undefined;
-  readonly logger?: Logger | null | undefined;
-  readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
-  readonly defaultTimeoutMs?: number | undefined;
-  readonly defaultMaxTotalTimeoutMs?: number | undefined;
-  readonly onError?: ((error: Error) => void) | undefined;
+export interface ServerFacadeOptions extends FacadeOptions {
   readonly serverInfo?: object | undefined;
   readonly capabilities?: object | undefined;
   readonly instructions?: string | undefined;

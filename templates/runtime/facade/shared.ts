@@ -4,6 +4,22 @@
 
 import type { AnyNotificationHandler, AnyRequestHandler } from "../core/endpoint.js";
 import type { MethodPolicy } from "../core/outgoing.js";
+import type { CancellationEvent, Logger } from "../core/protocol.js";
+
+/**
+ * The options both generated facades read and hand to their endpoint (the generated
+ * McpClientOptions and McpServerOptions of any revision are assignable to the facade options
+ * that extend it); anything else in them goes to the endpoint as it is.
+ */
+export interface FacadeOptions {
+  readonly handlers?: object | undefined;
+  readonly notificationHandlers?: object | undefined;
+  readonly logger?: Logger | null | undefined;
+  readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
+  readonly defaultTimeoutMs?: number | undefined;
+  readonly defaultMaxTotalTimeoutMs?: number | undefined;
+  readonly onError?: ((error: Error) => void) | undefined;
+}
 
 /** One entry of the catalog's METHODS, as far as the endpoint's policy is concerned. */
 export interface MethodPolicySource extends MethodPolicy {

@@ -31,6 +31,7 @@ import type {
   SendPath,
 } from "../core/endpoint.js";
 import { isObject } from "../core/json.js";
+import { numberOption, type NumberRule } from "../core/options.js";
 import { timerDelay } from "../core/outgoing.js";
 import {
   CancellationForbiddenError,
@@ -164,9 +165,7 @@ export class MemoryReplayGuard implements ReplayGuard {
   readonly #now: () => number;
 
   constructor(options: MemoryReplayGuardOptions = {}) {
-    const max = options.maxEntries ?? DEFAULT_REPLAY_ENTRIES;
-    if (!Number.isInteger(max) || max < 1) throw new RangeError(`maxEntries must be an integer of at least 1, got ${describeValue(max)}`);
-    this.#maxEntries = max;
+    this.#maxEntries = numberOption("maxEntries", options.maxEntries, DEFAULT_REPLAY_ENTRIES, { min: 1 });
     this.#now = options.now ?? Date.now;
   }
 
@@ -511,10 +510,8 @@ class InputRequired implements InputRequiredHook {
       if (bytes.length < MIN_KEY_BYTES) throw new RangeError(`requestState.key must be at least ${MIN_KEY_BYTES} bytes, got ${bytes.length}`);
       this.#keyBytes = bytes; // a copy: later changes to the caller's array do not change the key
     }
-    this.#ttlMs = checkTtl("requestState.ttlMs", options.ttlMs ?? DEFAULT_TTL_MS);
-    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
-    if (!Number.isInteger(maxLength) || maxLength < 64) throw new RangeError(`requestState.maxLength must be an integer of at least 64, got ${String(maxLength)}`);
-    this.#maxLength = maxLength;
+    this.#ttlMs = numberOption("requestState.ttlMs", options.ttlMs, DEFAULT_TTL_MS, TTL_RULE);
+    this.#maxLength = numberOption("requestState.maxLength", options.maxLength, DEFAULT_MAX_LENGTH, { min: 64 });
     this.#principal = options.principal ?? principalOfRequest;
     this.#now = options.now ?? Date.now;
     this.#guard = replayGuardOption(options.singleUse, this.#now);
@@ -663,7 +660,7 @@ class InputRequired implements InputRequiredHook {
   }
 
   async #seal(ctx: HandlerContext, params: JsonObject | undefined, state: unknown, ttlMs: number | undefined): Promise<string> {
-    const ttl = ttlMs === undefined ? this.#ttlMs : checkTtl("ttlMs", ttlMs);
+    const ttl = numberOption("ttlMs", ttlMs, this.#ttlMs, TTL_RULE);
     const principal = await this.#principalTag(ctx);
     const sealed: Sealed = {
       e: this.#now() + ttl,
@@ -738,10 +735,8 @@ function replayGuardOption(value: RequestStateOptions["singleUse"], now: () => n
   throw new TypeError(`requestState.singleUse must be a boolean or a ReplayGuard (an object with claim(key, expiresAt)), got ${describeValue(value)}`);
 }
 
-function checkTtl(name: string, ttl: number): number {
-  if (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl <= 0) throw new RangeError(`${name} must be a positive finite number of ms, got ${String(ttl)}`);
-  return ttl;
-}
+/** A requestState's lifetime: whole milliseconds, at least 1. */
+const TTL_RULE: NumberRule = { min: 1 };
 
 /** One request's ctx.input. Its functions are bound: a handler may destructure them. */
 class InputContext implements InputContextApi {
@@ -989,13 +984,16 @@ function answerInputs(
  * call's maxInputRounds replaces `answer.maxRounds`.
  */
 export function createAnswerInput(answer: AnswerInputOptions): SendHook {
+  numberOption("maxRounds", answer.maxRounds, undefined, { min: 0 });
   return {
     request(path, method, params, options, related) {
       if (!answer.methods.has(method) || (options?.returnInputRequired ?? answer.returnInputRequired ?? false)) return undefined;
       // A call's own bound replaces the client's (RequestOptions.maxInputRounds).
-      const rounds = options?.maxInputRounds;
-      if (rounds !== undefined && (!Number.isInteger(rounds) || rounds < 0)) {
-        return Promise.reject(new RangeError(`maxInputRounds must be an integer ≥ 0, got ${String(rounds)}`));
+      let rounds: number | undefined;
+      try {
+        rounds = numberOption("maxInputRounds", options?.maxInputRounds, undefined, { min: 0 });
+      } catch (error) {
+        return Promise.reject(error);
       }
       return requestWithInput(path, rounds === undefined ? answer : { ...answer, maxRounds: rounds }, method, params, options, related);
     },

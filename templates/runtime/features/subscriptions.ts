@@ -7,6 +7,7 @@
 
 import type { AnyRequestHandler, HandlerContext } from "../core/endpoint.js";
 import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import { describeValue, ErrorCode, McpError, type JsonObject, type RequestId } from "../core/protocol.js";
 import type { NotificationSpec, NotifyArgs } from "../core/typed.js";
 
@@ -42,7 +43,8 @@ export interface SubscriptionTable {
 /**
  * Why a stream ended:
  * - `cancelled`: its request's signal aborted: the client cancelled it (notifications/cancelled,
- *   or closing its stream on HTTP), the connection closed, or someone called its ctx.end();
+ *   or closing its stream on HTTP), the connection closed, someone called its ctx.end(), or the
+ *   transport ended the stream (the reason says why: an HTTP response stream overflow);
  * - `closed`: the hub's close() ended it gracefully (a listen result was sent);
  * - `overflow`: the stream could not keep up (SubscriptionHubOptions.maxPending);
  * - `send-failed`: the transport refused a message of the stream.
@@ -81,7 +83,11 @@ export interface SubscriptionHubOptions<Field extends string = string> {
    * 1024). Waiting notifications coalesce (one per list kind, one per resource URI), so with
    * exact URI matching a stream never holds more than its kinds and URIs; the bound matters with
    * `matchesUri`, which can match any number of URIs. A stream that reaches it is ended (cause
-   * `overflow`: notifications/cancelled, so that the client knows it missed updates).
+   * `overflow`: notifications/cancelled, so that the client knows it missed updates). The
+   * runtime's transports resolve a send only when their reader has room (HTTP: the response
+   * stream's queue is under its mark; stdio: the pipe took it; MCPx: the gateway queued it,
+   * within its bound per participant), so a client that stops reading fills this queue, over
+   * the wire as in memory.
    */
   readonly maxPending?: number | undefined;
   /**
@@ -104,11 +110,7 @@ interface Note {
 
 
 function limit(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value >= 0) && value !== Number.POSITIVE_INFINITY) {
-    throw new RangeError(`${name} must be a whole number ≥ 0 or Infinity, got ${describeValue(value)}`);
-  }
-  return value;
+  return numberOption(name, value, fallback, { min: 0, infinity: true });
 }
 
 /** One open listen stream. */
@@ -158,8 +160,9 @@ class ListenStream {
  *   notifications/cancelled, Cancellation), and nothing of it is sent after that. Its entry is
  *   freed then (`size`).
  *
- * Delivery is bounded: each stream has at most one message with the transport; what arrives
- * meanwhile waits, coalesced, up to `maxPending` (see SubscriptionHubOptions).
+ * Delivery is bounded: each stream has at most one message with the transport, which holds it
+ * until the client's reader has room for it; what arrives meanwhile waits, coalesced, up to
+ * `maxPending` (see SubscriptionHubOptions).
  */
 export class SubscriptionHub<
   Notifications extends object = { [method: string]: NotificationSpec },

@@ -11,9 +11,16 @@
 //
 // Everything a peer sends is checked here before it is used: ids must be strings of bounded
 // length, inputResponses an object; an unknown or expired task is -32602, as the extension says.
+//
+// A task belongs to the principal whose request started it (`start(work, { principal })`, from
+// `ctx.principal`): tasks/get, tasks/update and tasks/cancel from anyone else answer exactly as
+// for an unknown task. The store bounds tasks per principal (unfinished, and finished ones kept)
+// as well as in all, and expires them at their TTL; a task the store drops, expired or evicted,
+// has its work's signal aborted with a reason that says so ("task expired", "task evicted").
 
 import { isObject } from "../core/json.js";
-import { describeValue, McpError, type JsonObject, type RequestOptions } from "../core/protocol.js";
+import { numberOption } from "../core/options.js";
+import { describeValue, McpError, type JsonObject, type Principal, type RequestOptions } from "../core/protocol.js";
 
 /** The extension's identifier: the key under `capabilities.extensions`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -47,17 +54,32 @@ export interface StoredTask {
   readonly result?: JsonObject;
   /** `failed`: the JSON-RPC error that ended the work. */
   readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+  /**
+   * The id of the principal that created the task (`ctx.principal.id`); absent: the anonymous
+   * principal. Only requests of the same principal see the task (tasks/get, tasks/update and
+   * tasks/cancel of anyone else's task answer as for an unknown one), and it counts against that
+   * principal's quotas. Never sent on the wire.
+   */
+  readonly owner?: string;
 }
 
 type MaybePromise<T> = T | Promise<T>;
 
+/** Why the store dropped a task before anyone asked it to: its `ttlMs` ran out, or a bound made room. */
+export type TaskRemovalReason = "expired" | "evicted";
+
 /**
  * Where tasks live. The in-memory default serves one process; servers behind a load balancer
  * need a shared one (README, "Tasks"), because tasks/get, tasks/update and tasks/cancel may
- * reach any instance, while the work runs on the instance that started it.
+ * reach any instance, while the work runs on the instance that started it. The store alone
+ * decides, atomically, whether a task fits (its bounds and the quotas of the task's `owner`) and
+ * when it expires; the manager only asks and listens.
  */
 export interface TaskStore {
-  /** Stores a new task (its id is fresh). */
+  /**
+   * Stores a new task (its id is fresh), or throws an McpError when it does not fit: its owner is
+   * over a quota, or the store is full.
+   */
   create(task: StoredTask): MaybePromise<void>;
   /** The task, or undefined when it is unknown or expired. */
   get(taskId: string): MaybePromise<StoredTask | undefined>;
@@ -68,103 +90,323 @@ export interface TaskStore {
    */
   update(taskId: string, change: (current: StoredTask) => StoredTask | undefined): MaybePromise<StoredTask | undefined>;
   /**
-   * Calls `listener` with the task after each change, made on any instance; returns the function
-   * that stops it. The instance running a task learns of tasks/cancel and tasks/update this way.
+   * Calls `listener` with the task after each change, made on any instance, and `removed` once
+   * when the store drops the task by itself (expired, or evicted to make room); returns the
+   * function that stops both. The instance running a task learns of tasks/cancel, tasks/update and
+   * of the task's end this way. After `removed` the store keeps nothing of the watcher.
    */
-  watch(taskId: string, listener: (task: StoredTask) => void): () => void;
+  watch(taskId: string, listener: (task: StoredTask) => void, removed?: (reason: TaskRemovalReason) => void): () => void;
 }
 
 export interface InMemoryTaskStoreOptions {
-  /** Most tasks kept at once (default 10,000): past it, expired then finished tasks go first. */
+  /**
+   * Most tasks kept at once, of all principals (default 10,000). When full, expired tasks go
+   * first, then the oldest finished task of the principal creating one; a task is never dropped
+   * for another principal's load: without a finished task of its own, the creator is refused.
+   */
   readonly maxTasks?: number;
+  /**
+   * Most unfinished tasks (`working` or `input_required`) of one principal (default 1,000): past
+   * it, that principal's new task is refused with an error naming this quota. Tasks without an
+   * owner (no `authenticate` hook) share one anonymous quota.
+   */
+  readonly maxActiveTasksPerPrincipal?: number;
+  /**
+   * Most finished tasks (`completed`, `failed`, `cancelled`) kept for one principal (default
+   * 1,000): past it, that principal's oldest finished task is evicted (and only that principal's).
+   */
+  readonly maxFinishedTasksPerPrincipal?: number;
   /** Clock (ms since the epoch), for tests. */
   readonly now?: () => number;
 }
 
-/** The default store: one process, bounded, expiring tasks `ttlMs` after they were created. */
+/** A task as the in-memory store holds it: the task, its expiry as a number, and whether it is still held. */
+interface Entry {
+  task: StoredTask;
+  /** ms since the epoch; Infinity: never (ttlMs null). Computed once, when the task is created. */
+  readonly expiresAt: number;
+  /** False once the task left the store (its place in the expiry queue is then garbage). */
+  held: boolean;
+}
+
+/** What one principal holds in the store: its unfinished tasks, and its finished ones oldest first. */
+interface Holdings {
+  active: number;
+  /** Finished tasks in the order they finished (a Map keeps insertion order): the first is the oldest. */
+  readonly finished: Map<string, Entry>;
+}
+
+/** Longest a timer may be set for (setTimeout's limit, 2^31 - 1 ms; longer would fire at once). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The default store: one process, bounded in all and per principal (`owner`), expiring tasks
+ * `ttlMs` after they were created. Every operation costs in proportion to what it changes, never
+ * to the store's size: tasks expire from a queue ordered by expiry time (a binary heap), and
+ * quotas are counters per owner. Expiry happens on a timer as well as on every operation, so an
+ * expired task's work is stopped even while nobody calls.
+ */
 export class InMemoryTaskStore implements TaskStore {
-  readonly #tasks = new Map<string, StoredTask>();
-  readonly #watchers = new Map<string, Set<(task: StoredTask) => void>>();
+  readonly #entries = new Map<string, Entry>();
+  readonly #owners = new Map<string | undefined, Holdings>();
+  readonly #watchers = new Map<string, Set<Watcher>>();
+  /** Entries with an expiry, as a binary min-heap on expiresAt; entries no longer held are skipped (and compacted). */
+  #expiry: Entry[] = [];
+  #garbage = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Infinity;
   readonly #maxTasks: number;
+  readonly #maxActive: number;
+  readonly #maxFinished: number;
   readonly #now: () => number;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
-    const max = options.maxTasks ?? 10_000;
-    if (!Number.isInteger(max) || max < 1) throw new RangeError(`maxTasks must be an integer ≥ 1, got ${describeValue(max)}`);
-    this.#maxTasks = max;
+    this.#maxTasks = atLeastOne("maxTasks", options.maxTasks, 10_000);
+    this.#maxActive = atLeastOne("maxActiveTasksPerPrincipal", options.maxActiveTasksPerPrincipal, 1_000);
+    this.#maxFinished = atLeastOne("maxFinishedTasksPerPrincipal", options.maxFinishedTasksPerPrincipal, 1_000);
     this.#now = options.now ?? Date.now;
   }
 
   get size(): number {
-    return this.#tasks.size;
+    return this.#entries.size;
+  }
+
+  /** Tasks of one owner (a principal id; undefined: the anonymous one), unfinished and finished. */
+  held(owner: string | undefined): { readonly active: number; readonly finished: number } {
+    const holdings = this.#owners.get(owner);
+    return { active: holdings?.active ?? 0, finished: holdings?.finished.size ?? 0 };
   }
 
   create(task: StoredTask): void {
-    if (this.#tasks.size >= this.#maxTasks) this.#evict();
-    if (this.#tasks.size >= this.#maxTasks) throw new McpError(-32603, `the task store is full (${this.#maxTasks} tasks in progress)`);
-    this.#tasks.set(task.taskId, task);
+    this.#sweep();
+    const holdings = this.#owners.get(task.owner);
+    const finished = TERMINAL_STATUSES.has(task.status);
+    if (!finished && holdings !== undefined && holdings.active >= this.#maxActive) {
+      throw new McpError(-32603, `task quota exceeded: ${describeOwner(task.owner)} already has ${this.#maxActive} unfinished tasks (maxActiveTasksPerPrincipal)`, {
+        quota: "maxActiveTasksPerPrincipal",
+        limit: this.#maxActive,
+      });
+    }
+    if (this.#entries.size >= this.#maxTasks) {
+      // Room is made only at the creator's own expense: its oldest finished task.
+      const oldest = holdings?.finished.values().next().value;
+      if (oldest !== undefined) this.#remove(oldest, "evicted");
+    }
+    if (this.#entries.size >= this.#maxTasks) throw new McpError(-32603, `the task store is full (${this.#maxTasks} tasks in progress)`);
+    const entry: Entry = { task, expiresAt: expiryOf(task, this.#now), held: true };
+    this.#entries.set(task.taskId, entry);
+    const mine = holdings ?? this.#holdingsOf(task.owner);
+    if (finished) this.#finish(mine, entry);
+    else mine.active++;
+    if (entry.expiresAt !== Infinity) {
+      heapPush(this.#expiry, entry);
+      this.#arm();
+    }
   }
 
   get(taskId: string): StoredTask | undefined {
-    const task = this.#tasks.get(taskId);
-    if (task === undefined) return undefined;
-    if (this.#expired(task)) {
-      this.#tasks.delete(taskId);
-      return undefined;
-    }
-    return task;
+    this.#sweep();
+    return this.#entries.get(taskId)?.task;
   }
 
   update(taskId: string, change: (current: StoredTask) => StoredTask | undefined): StoredTask | undefined {
-    const current = this.get(taskId);
-    if (current === undefined) return undefined;
+    this.#sweep();
+    const entry = this.#entries.get(taskId);
+    if (entry === undefined) return undefined;
+    const current = entry.task;
     const next = change(current);
     if (next === undefined) return current;
-    this.#tasks.set(taskId, next);
-    for (const listener of [...(this.#watchers.get(taskId) ?? [])]) {
-      try {
-        listener(next);
-      } catch {
-        // A watcher's failure is its own; the store and the other watchers go on.
-      }
+    // The owner and the clock of a task are fixed at creation: a change cannot move it to another quota or expiry.
+    entry.task = next.owner === current.owner && next.ttlMs === current.ttlMs && next.createdAt === current.createdAt ? next : { ...withoutFixed(next), ...fixed(current) };
+    const holdings = this.#holdingsOf(current.owner);
+    const was = TERMINAL_STATUSES.has(current.status);
+    const is = TERMINAL_STATUSES.has(entry.task.status);
+    if (!was && is) {
+      holdings.active--;
+      this.#finish(holdings, entry);
+    } else if (was && !is) {
+      holdings.finished.delete(taskId);
+      holdings.active++;
     }
-    return next;
+    const stored = entry.task;
+    for (const watcher of [...(this.#watchers.get(taskId) ?? [])]) guarded(watcher.listener, stored);
+    return stored;
   }
 
-  watch(taskId: string, listener: (task: StoredTask) => void): () => void {
+  watch(taskId: string, listener: (task: StoredTask) => void, removed?: (reason: TaskRemovalReason) => void): () => void {
     let set = this.#watchers.get(taskId);
     if (set === undefined) this.#watchers.set(taskId, (set = new Set()));
-    set.add(listener);
+    const watcher: Watcher = { listener, removed };
+    set.add(watcher);
     return () => {
-      set.delete(listener);
+      set.delete(watcher);
       // Only this set: a stop called again after the last watcher left must not drop a later set.
       if (set.size === 0 && this.#watchers.get(taskId) === set) this.#watchers.delete(taskId);
     };
   }
 
-  #expired(task: StoredTask): boolean {
-    return task.ttlMs !== null && Date.parse(task.createdAt) + task.ttlMs <= this.#now();
+  #holdingsOf(owner: string | undefined): Holdings {
+    let holdings = this.#owners.get(owner);
+    if (holdings === undefined) this.#owners.set(owner, (holdings = { active: 0, finished: new Map() }));
+    return holdings;
   }
 
-  /** Drops expired tasks, then finished ones (oldest first) until there is room for one more. */
-  #evict(): void {
-    for (const [id, task] of this.#tasks) if (this.#expired(task)) this.#tasks.delete(id);
-    for (const [id, task] of this.#tasks) {
-      if (this.#tasks.size < this.#maxTasks) return;
-      if (TERMINAL_STATUSES.has(task.status)) this.#tasks.delete(id);
+  /** Records a finished task of its owner, evicting that owner's oldest finished ones past its quota. */
+  #finish(holdings: Holdings, entry: Entry): void {
+    holdings.finished.set(entry.task.taskId, entry);
+    while (holdings.finished.size > this.#maxFinished) {
+      const oldest = holdings.finished.values().next().value;
+      if (oldest === undefined) break;
+      this.#remove(oldest, "evicted");
     }
   }
+
+  /**
+   * Drops a task and everything kept for it, then tells its watchers why (once each). `queued`:
+   * its place in the expiry queue stays there, as garbage, until it is popped or the queue rebuilt.
+   */
+  #remove(entry: Entry, reason: TaskRemovalReason, queued = true): void {
+    if (!entry.held) return;
+    entry.held = false;
+    const { taskId, owner } = entry.task;
+    this.#entries.delete(taskId);
+    const holdings = this.#owners.get(owner);
+    if (holdings !== undefined) {
+      if (holdings.finished.get(taskId) === entry) holdings.finished.delete(taskId);
+      else if (!TERMINAL_STATUSES.has(entry.task.status)) holdings.active--;
+      if (holdings.active === 0 && holdings.finished.size === 0) this.#owners.delete(owner);
+    }
+    if (queued && entry.expiresAt !== Infinity) this.#garbage++;
+    const watchers = this.#watchers.get(taskId);
+    this.#watchers.delete(taskId);
+    for (const watcher of watchers ?? []) if (watcher.removed !== undefined) guarded(watcher.removed, reason);
+  }
+
+  /** Expires every task whose time has come: the head of the expiry queue, never a scan. */
+  #sweep(): void {
+    const now = this.#now();
+    for (let head = this.#expiry[0]; head !== undefined && (!head.held || head.expiresAt <= now); head = this.#expiry[0]) {
+      heapPop(this.#expiry);
+      if (head.held) this.#remove(head, "expired", false);
+      else this.#garbage--;
+    }
+    // Entries of tasks removed otherwise wait in the queue until their time; past half of it, rebuild it.
+    if (this.#garbage > 64 && this.#garbage * 2 > this.#expiry.length) {
+      this.#expiry = heapOf(this.#expiry.filter((entry) => entry.held));
+      this.#garbage = 0;
+    }
+    this.#arm();
+  }
+
+  /** Sets the timer for the earliest expiry (unref'd where the platform allows: it never keeps a process alive). */
+  #arm(): void {
+    const head = this.#expiry[0];
+    const at = head === undefined ? Infinity : head.expiresAt;
+    if (at === this.#timerAt) return;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = at;
+    if (at === Infinity) return;
+    const timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#timerAt = Infinity;
+      this.#sweep();
+    }, Math.min(MAX_TIMER_MS, Math.max(0, at - this.#now())));
+    (timer as { unref?: () => void }).unref?.();
+    this.#timer = timer;
+  }
+}
+
+interface Watcher {
+  readonly listener: (task: StoredTask) => void;
+  readonly removed: ((reason: TaskRemovalReason) => void) | undefined;
+}
+
+function guarded<A>(callback: (arg: A) => void, arg: A): void {
+  try {
+    callback(arg);
+  } catch {
+    // A watcher's failure is its own; the store and the other watchers go on.
+  }
+}
+
+function atLeastOne(name: string, value: number | undefined, fallback: number): number {
+  return numberOption(name, value, fallback, { min: 1 });
+}
+
+/** When a task expires (ms since the epoch): parsed once, at creation. */
+function expiryOf(task: StoredTask, now: () => number): number {
+  if (task.ttlMs === null) return Infinity;
+  const created = Date.parse(task.createdAt);
+  // An unparsable creation time would never expire: count it from now instead.
+  return (Number.isFinite(created) ? created : now()) + task.ttlMs;
+}
+
+/** The fields of a stored task a change may not touch. */
+function fixed(task: StoredTask): Pick<StoredTask, "owner" | "ttlMs" | "createdAt"> {
+  return task.owner === undefined ? { ttlMs: task.ttlMs, createdAt: task.createdAt } : { owner: task.owner, ttlMs: task.ttlMs, createdAt: task.createdAt };
+}
+
+function withoutFixed(task: StoredTask): Omit<StoredTask, "owner" | "ttlMs" | "createdAt"> {
+  const { owner: _owner, ttlMs: _ttlMs, createdAt: _createdAt, ...rest } = task;
+  return rest;
+}
+
+function describeOwner(owner: string | undefined): string {
+  return owner === undefined ? "the anonymous principal" : `principal ${describeValue(owner)}`;
+}
+
+// A binary min-heap on expiresAt, in an array.
+function heapPush(heap: Entry[], entry: Entry): void {
+  heap.push(entry);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (heap[parent]!.expiresAt <= entry.expiresAt) break;
+    heap[i] = heap[parent]!;
+    i = parent;
+  }
+  heap[i] = entry;
+}
+
+function heapPop(heap: Entry[]): void {
+  const last = heap.pop();
+  if (last === undefined || heap.length === 0) return;
+  siftDown(heap, 0, last);
+}
+
+function siftDown(heap: Entry[], from: number, entry: Entry): void {
+  let i = from;
+  for (;;) {
+    const left = 2 * i + 1;
+    if (left >= heap.length) break;
+    const right = left + 1;
+    const child = right < heap.length && heap[right]!.expiresAt < heap[left]!.expiresAt ? right : left;
+    if (heap[child]!.expiresAt >= entry.expiresAt) break;
+    heap[i] = heap[child]!;
+    i = child;
+  }
+  heap[i] = entry;
+}
+
+function heapOf(entries: Entry[]): Entry[] {
+  for (let i = (entries.length >> 1) - 1; i >= 0; i--) siftDown(entries, i, entries[i]!);
+  return entries;
 }
 
 /** What a task's work gets: its id, its signal, and the way to ask the client for input. */
 export interface TaskWork {
   readonly taskId: string;
-  /** Aborts when the client cancels the task (tasks/cancel). */
+  /**
+   * Aborts when the client cancels the task (tasks/cancel; reason "task cancelled"), or when the
+   * store drops it: "task expired" at its `ttlMs`, "task evicted" to make room.
+   */
   readonly signal: AbortSignal;
   /**
    * Moves the task to `input_required` with these input requests (InputRequests: key → an
    * elicitation, sampling or roots request) and resolves with the client's answers
-   * (InputResponses) once tasks/update brings them; rejects when the task is cancelled.
+   * (InputResponses) once tasks/update brings them; rejects (-32800, the signal's reason) when
+   * the task is cancelled, expires or is evicted.
    */
   input(inputRequests: JsonObject, statusMessage?: string): Promise<JsonObject>;
   /** Sets the task's statusMessage. */
@@ -177,6 +419,12 @@ export interface TaskOptions {
   /** The polling interval suggested to the client (ms). Default: the manager's. */
   readonly pollIntervalMs?: number;
   readonly statusMessage?: string;
+  /**
+   * Who the task belongs to: the request's `ctx.principal`. Only requests of the same principal
+   * reach it (tasks/get, tasks/update, tasks/cancel), and it counts against that principal's
+   * quotas; undefined: the anonymous principal (every request without one shares it).
+   */
+  readonly principal?: Principal | undefined;
 }
 
 export interface TaskManagerOptions {
@@ -255,7 +503,14 @@ function unknownTask(taskId: string): McpError {
   return new McpError(-32602, `Unknown task: ${describeValue(taskId)}`);
 }
 
-type TaskHandler = (params: JsonObject | undefined, ctx?: { readonly _meta?: JsonObject | undefined }) => Promise<JsonObject>;
+/** What the tasks/* handlers read of their request's context (HandlerContext). */
+interface TaskRequestContext {
+  readonly _meta?: JsonObject | undefined;
+  /** The sender; a task is reachable only by its owner (StoredTask.owner). */
+  readonly principal?: Principal | undefined;
+}
+
+type TaskHandler = (params: JsonObject | undefined, ctx?: TaskRequestContext) => Promise<JsonObject>;
 
 /**
  * Tasks on the server: `start()` for handlers, `handlersFor()` for the three tasks/* requests
@@ -319,13 +574,23 @@ export class TaskManager {
       ttlMs: options.ttlMs === undefined ? this.#ttlMs : options.ttlMs === null ? null : milliseconds("ttlMs", options.ttlMs),
       pollIntervalMs: options.pollIntervalMs === undefined ? this.#pollIntervalMs : milliseconds("pollIntervalMs", options.pollIntervalMs),
       ...(options.statusMessage === undefined ? {} : { statusMessage: options.statusMessage }),
+      ...(options.principal === undefined ? {} : { owner: options.principal.id }),
     };
     await this.store.create(task);
     const controller = new AbortController();
     this.#running.set(task.taskId, controller);
-    const unwatch = this.store.watch(task.taskId, (changed) => {
-      if (changed.status === "cancelled" && !controller.signal.aborted) controller.abort("task cancelled");
-    });
+    const unwatch = this.store.watch(
+      task.taskId,
+      (changed) => {
+        if (changed.status === "cancelled" && !controller.signal.aborted) controller.abort("task cancelled");
+      },
+      // Expired or evicted: the work stops and this process lets go of it now, not when it settles.
+      (reason) => {
+        unwatch();
+        this.#running.delete(task.taskId);
+        if (!controller.signal.aborted) controller.abort(`task ${reason}`);
+      },
+    );
     const handle: TaskWork = {
       taskId: task.taskId,
       signal: controller.signal,
@@ -364,7 +629,7 @@ export class TaskManager {
    * naming the extension (SEP-2575, Missing Required Capabilities).
    */
   handlersFor(missingCapabilityCode: number): { readonly "tasks/get": TaskHandler; readonly "tasks/update": TaskHandler; readonly "tasks/cancel": TaskHandler } {
-    const gate = (handler: (params: JsonObject | undefined) => Promise<JsonObject>): TaskHandler => (params, ctx) => {
+    const gate = (handler: (params: JsonObject | undefined, owner: string | undefined) => Promise<JsonObject>): TaskHandler => (params, ctx) => {
       if (!this.declared(ctx?._meta)) {
         return Promise.reject(
           new McpError(missingCapabilityCode, `Missing required client capability: the ${TASKS_EXTENSION} extension`, {
@@ -372,19 +637,20 @@ export class TaskManager {
           }),
         );
       }
-      return handler(params);
+      return handler(params, ctx?.principal?.id);
     };
     return {
-      "tasks/get": gate((params) => this.#get(params)),
-      "tasks/update": gate((params) => this.#update(params)),
-      "tasks/cancel": gate((params) => this.#cancel(params)),
+      "tasks/get": gate((params, owner) => this.#get(params, owner)),
+      "tasks/update": gate((params, owner) => this.#update(params, owner)),
+      "tasks/cancel": gate((params, owner) => this.#cancel(params, owner)),
     };
   }
 
-  async #get(params: JsonObject | undefined): Promise<JsonObject> {
+  // Another principal's task answers exactly as an unknown one: its existence is not revealed.
+  async #get(params: JsonObject | undefined, owner: string | undefined): Promise<JsonObject> {
     const taskId = taskIdOf(params);
     const task = await this.store.get(taskId);
-    if (task === undefined) throw unknownTask(taskId);
+    if (task === undefined || task.owner !== owner) throw unknownTask(taskId);
     return { resultType: "complete", ...detailedTask(task) };
   }
 
@@ -396,11 +662,16 @@ export class TaskManager {
    * the task with them); answers for a task that asks for nothing are acknowledged and dropped
    * (it may have been answered, cancelled or finished meanwhile).
    */
-  async #update(params: JsonObject | undefined): Promise<JsonObject> {
+  async #update(params: JsonObject | undefined, owner: string | undefined): Promise<JsonObject> {
     const taskId = taskIdOf(params);
     const inputResponses = params?.["inputResponses"];
     if (!isObject(inputResponses)) throw new McpError(-32602, `expected params.inputResponses to be an object, got ${describeValue(inputResponses)}`);
+    let foreign = false;
     const task = await this.store.update(taskId, (current) => {
+      if (current.owner !== owner) {
+        foreign = true;
+        return undefined;
+      }
       const asked = current.inputRequests;
       if (current.status !== "input_required" || asked === undefined) return undefined;
       const answered: JsonObject = { ...current.inputResponses };
@@ -410,16 +681,18 @@ export class TaskManager {
       if (Object.keys(pending).length > 0) return { ...current, inputRequests: pending, inputResponses: answered, lastUpdatedAt };
       return { ...withoutInput(current), status: "working", inputResponses: answered, lastUpdatedAt };
     });
-    if (task === undefined) throw unknownTask(taskId);
+    if (task === undefined || foreign) throw unknownTask(taskId);
     return { resultType: "complete" };
   }
 
-  async #cancel(params: JsonObject | undefined): Promise<JsonObject> {
+  async #cancel(params: JsonObject | undefined, owner: string | undefined): Promise<JsonObject> {
     const taskId = taskIdOf(params);
-    const task = await this.store.update(taskId, (current) =>
-      TERMINAL_STATUSES.has(current.status) ? undefined : { ...withoutInput(current), status: "cancelled", lastUpdatedAt: this.#iso() },
-    );
-    if (task === undefined) throw unknownTask(taskId);
+    let foreign = false;
+    const task = await this.store.update(taskId, (current) => {
+      if (current.owner !== owner) foreign = true;
+      return foreign || TERMINAL_STATUSES.has(current.status) ? undefined : { ...withoutInput(current), status: "cancelled", lastUpdatedAt: this.#iso() };
+    });
+    if (task === undefined || foreign) throw unknownTask(taskId);
     // Acknowledged at once (an empty result); the work's signal has aborted through the watcher.
     return { resultType: "complete" };
   }
@@ -435,7 +708,7 @@ export class TaskManager {
 
   #input(taskId: string, signal: AbortSignal, inputRequests: JsonObject, statusMessage: string | undefined): Promise<JsonObject> {
     return new Promise<JsonObject>((resolve, reject) => {
-      if (signal.aborted) return reject(new McpError(-32800, "task cancelled"));
+      if (signal.aborted) return reject(stopped(signal));
       let settled = false;
       const done = (): void => {
         settled = true;
@@ -445,7 +718,7 @@ export class TaskManager {
       const onAbort = (): void => {
         if (settled) return;
         done();
-        reject(new McpError(-32800, "task cancelled"));
+        reject(stopped(signal));
       };
       const take = (task: StoredTask): void => {
         if (settled || task.status !== "working" || task.inputResponses === undefined) return;
@@ -454,7 +727,12 @@ export class TaskManager {
         void Promise.resolve(this.store.update(taskId, (current) => (current.inputResponses === answers ? withoutInput(current) : undefined))).catch(this.#onError);
         resolve(answers);
       };
-      const unwatch = this.store.watch(taskId, take);
+      // A store that drops the task tells the work's watcher first, which aborts `signal`; this is the fallback.
+      const unwatch = this.store.watch(taskId, take, (reason) => {
+        if (settled) return;
+        done();
+        reject(new McpError(-32800, `task ${reason}`));
+      });
       signal.addEventListener("abort", onAbort, { once: true });
       Promise.resolve(
         this.#change(taskId, (current) => ({
@@ -482,10 +760,12 @@ export class TaskManager {
  * `pollIntervalMs` are integer milliseconds; servers MUST NOT emit fractional values).
  */
 function milliseconds(name: string, value: number): number {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`${name} must be a whole number of milliseconds ≥ 0, got ${describeValue(value)}`);
-  }
-  return value;
+  return numberOption(name, value, 0, { min: 0 });
+}
+
+/** The error a wait for input rejects with when the task's work was stopped: the signal's reason. */
+function stopped(signal: AbortSignal): McpError {
+  return new McpError(-32800, typeof signal.reason === "string" ? signal.reason : "task cancelled");
 }
 
 function withoutInput(task: StoredTask): StoredTask {
@@ -633,8 +913,8 @@ export class ClientTask<R extends JsonObject = JsonObject> {
   /** Waits for the task to end: its result, or TaskFailedError / TaskCancelledError. */
   async result(options: TaskResultOptions = {}): Promise<R> {
     const { signal } = options;
-    const fallback = Math.max(MIN_POLL_MS, options.pollIntervalMs ?? 1_000);
-    const maxRounds = options.maxInputRounds ?? 10;
+    const fallback = Math.max(MIN_POLL_MS, numberOption("pollIntervalMs", options.pollIntervalMs, 1_000, { min: 1 }));
+    const maxRounds = numberOption("maxInputRounds", options.maxInputRounds, 10, { min: 0 });
     let rounds = 0;
     for (;;) {
       signal?.throwIfAborted();

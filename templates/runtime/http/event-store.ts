@@ -7,7 +7,7 @@
 // echo what a peer sent, so the in-memory default is bounded in events and in bytes: the oldest
 // events go first, and a stream resumed from an evicted id cannot be resumed.
 
-import { describeValue } from "../core/protocol.js";
+import { numberOption } from "../core/options.js";
 
 /** One stored event: its id and its data (a message's JSON; "" for a priming event). */
 export interface StoredEvent {
@@ -49,15 +49,6 @@ export interface InMemoryEventStoreOptions {
 const DEFAULT_MAX_EVENTS = 1000;
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 
-/** A bound of the store: a whole number ≥ 1, or Infinity. */
-function bound(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value >= 1) && value !== Number.POSITIVE_INFINITY) {
-    throw new RangeError(`${name} must be a whole number ≥ 1 or Infinity, got ${describeValue(value)}`);
-  }
-  return value;
-}
-
 /**
  * The default EventStore: one per session, in memory, bounded by `maxEvents` and `maxBytes`.
  * Event ids are a counter, so an id names its place in the store; replay walks the events after
@@ -72,8 +63,8 @@ export class InMemoryEventStore implements EventStore {
   #counter = 0;
 
   constructor(options: InMemoryEventStoreOptions = {}) {
-    this.#maxEvents = bound("maxEvents", options.maxEvents, DEFAULT_MAX_EVENTS);
-    this.#maxBytes = bound("maxBytes", options.maxBytes, DEFAULT_MAX_BYTES);
+    this.#maxEvents = numberOption("maxEvents", options.maxEvents, DEFAULT_MAX_EVENTS, { min: 1, infinity: true });
+    this.#maxBytes = numberOption("maxBytes", options.maxBytes, DEFAULT_MAX_BYTES, { min: 1, infinity: true });
   }
 
   /** Events kept now. */

@@ -4,6 +4,7 @@
 // reads its request body with the same reader (http-server.ts).
 
 import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import { describeValue, type JsonObject, type JsonRpcMessage, type RequestId } from "../core/protocol.js";
 
 /** The `fetch` the transport calls: the global one, or a wrapper (auth, logging, tests). */
@@ -65,13 +66,9 @@ export function fetchOf(given: FetchLike | undefined): FetchLike {
   return fetchFn;
 }
 
-/** `maxMessageBytes` checked: a positive integer (default DEFAULT_MAX_HTTP_MESSAGE_BYTES). */
+/** `maxMessageBytes` checked: an integer ≥ 1 (default DEFAULT_MAX_HTTP_MESSAGE_BYTES). */
 export function maxBytesOf(value: number | undefined): number {
-  const max = value ?? DEFAULT_MAX_HTTP_MESSAGE_BYTES;
-  if (typeof max !== "number" || !Number.isInteger(max) || max < 1) {
-    throw new RangeError(`maxMessageBytes must be a positive integer, got ${describeValue(max)}`);
-  }
-  return max;
+  return numberOption("maxMessageBytes", value, DEFAULT_MAX_HTTP_MESSAGE_BYTES, { min: 1 });
 }
 
 /**
@@ -146,7 +143,11 @@ export async function readBounded(body: ReadableStream<Uint8Array>, max: number)
   return parts.length === 0 ? new Uint8Array(0) : concat(parts, size);
 }
 
-const decoder = new TextDecoder();
+/**
+ * Decodes each line whole; a BOM is kept (ignoreBOM): only the one at the start of the stream is
+ * dropped (WHATWG: the stream is UTF-8 decoded once), which the SSE parser does, not one per line.
+ */
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** One line of an SSE body: its text and its size in bytes (without the line end). */
 export interface SseLine {

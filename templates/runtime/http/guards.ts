@@ -29,15 +29,31 @@ export interface Refusal {
 
 const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-/** The host name of a `Host` value (`name`, `name:port`, `[v6]`, `[v6]:port`), lower case. */
+/**
+ * A `Host` value (RFC 9110 7.2: `uri-host [ ":" port ]`, RFC 3986 3.2.2) split into its host name
+ * (lower case) and port, or null when it is not one: an IPv6 literal must be closed and followed
+ * by nothing or a port, and a port is digits up to 65535, so `[::1]evil` and
+ * `localhost:evil.example` are no Host at all (RFC 9112 3.2: answered with 400).
+ */
+export function parseHost(host: string): { readonly name: string; readonly port: string } | null {
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9._~!$&'()*+,;=%-]+)(?::([0-9]{0,5}))?$/.exec(host.toLowerCase());
+  if (match === null) return null;
+  const port = match[2] ?? "";
+  return port !== "" && Number(port) > 65535 ? null : { name: match[1] ?? "", port };
+}
+
+/**
+ * Why a request's `Host` header is no Host (RFC 9112 3.2: 400), or null. The one syntax rule of
+ * both the web handler and the node adapter (which needs a valid Host to build the request URL).
+ */
+export function hostSyntaxProblem(host: string | null | undefined): string | null {
+  if (host === null || host === undefined || host === "") return null;
+  return parseHost(host) === null ? `Host ${describeValue(host)} is not a valid host[:port]` : null;
+}
+
+/** The host name of a `Host` value, lower case; "" when it is not a valid Host. */
 function hostnameOf(host: string): string {
-  const lower = host.toLowerCase();
-  if (lower.startsWith("[")) {
-    const end = lower.indexOf("]");
-    return end < 0 ? lower : lower.slice(0, end + 1);
-  }
-  const colon = lower.indexOf(":");
-  return colon < 0 ? lower : lower.slice(0, colon);
+  return parseHost(host)?.name ?? "";
 }
 
 /** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
@@ -57,7 +73,11 @@ function originHostname(origin: string): string | null {
 
 /**
  * Why a request's Host or Origin is refused (403), or null when it is accepted. `localAddress`:
- * where the request arrived; a loopback address (or none known) turns on the loopback rule.
+ * where the request arrived. At a loopback address (or none known) the Host must be a loopback
+ * name with at most a port; anywhere else it must be listed in `allowedHosts`, so a server bound
+ * to a LAN address refuses every request until the user names its hosts (or turns the check off).
+ * An Origin must be in `allowedOrigins`, else a loopback origin (loopback) or the Host's own.
+ * The web handler and the node adapter (through it) apply this one rule.
  */
 export function hostProblem(request: Request, localAddress: string | undefined, options: GuardOptions): string | null {
   if (options.dnsRebindingProtection === false) return null;
@@ -74,8 +94,12 @@ export function hostProblem(request: Request, localAddress: string | undefined, 
   if (allowedHosts !== undefined) {
     const lower = host.toLowerCase();
     const name = hostnameOf(lower);
-    if (!allowedHosts.some((h) => h.toLowerCase() === lower || h.toLowerCase() === name)) return `Host ${describeValue(host)} is not allowed`;
-  } else if (local && !LOOPBACK_HOSTNAMES.has(hostnameOf(host))) {
+    if (name === "" || !allowedHosts.some((h) => h.toLowerCase() === lower || h.toLowerCase() === name)) return `Host ${describeValue(host)} is not allowed`;
+  } else if (!local) {
+    // Off loopback any name may resolve to this server (DNS rebinding), and an Origin equal to the
+    // Host is what a rebinding page sends: only the names the user lists are safe.
+    return `Host ${describeValue(host)} is not allowed: this server was reached at ${describeValue(localAddress)}, not a loopback address; list the host names clients use in allowedHosts (or set dnsRebindingProtection: false)`;
+  } else if (!LOOPBACK_HOSTNAMES.has(hostnameOf(host))) {
     return `Host ${describeValue(host)} is not a loopback host`;
   }
   const origin = request.headers.get("origin");
@@ -183,6 +207,20 @@ export async function readRequestBody(request: Request, max: number): Promise<Ui
  * Response that refuses it (a 401 with `WWW-Authenticate`, a 403, …), which is sent as it is.
  */
 export type Authenticate = (request: Request) => Principal | Response | Promise<Principal | Response>;
+
+/** The Host/Origin options as read at construction: arrays of strings, or nothing (else a TypeError). */
+export function checkGuardOptions(options: GuardOptions): void {
+  const { dnsRebindingProtection } = options;
+  if (dnsRebindingProtection !== undefined && typeof dnsRebindingProtection !== "boolean") {
+    throw new TypeError(`dnsRebindingProtection must be a boolean, got ${describeValue(dnsRebindingProtection)}`);
+  }
+  for (const name of ["allowedHosts", "allowedOrigins"] as const) {
+    const list: unknown = options[name];
+    if (list !== undefined && !(Array.isArray(list) && list.every((entry) => typeof entry === "string" && entry !== ""))) {
+      throw new TypeError(`${name} must be an array of non-empty strings, got ${describeValue(list)}`);
+    }
+  }
+}
 
 /** The option as read at construction: a function or nothing (anything else is a TypeError). */
 export function authenticateOption(value: unknown): Authenticate | undefined {

@@ -11,6 +11,7 @@
 
 import type { Connection } from "../core/endpoint.js";
 import { isObject, isRequestId } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import {
   describeValue,
   ErrorCode,
@@ -22,7 +23,7 @@ import {
   type TransportSendOptions,
 } from "../core/protocol.js";
 import { report as guarded } from "./fetch.js";
-import { authenticateOption, authenticateRequest, envelopeProblem, hostProblem, readRequestBody, type Authenticate, type Refusal } from "./guards.js";
+import { authenticateOption, authenticateRequest, checkGuardOptions, envelopeProblem, hostProblem, hostSyntaxProblem, readRequestBody, type Authenticate, type Refusal } from "./guards.js";
 import { argumentAt, decodeHeaderValue, headerMatches, toolHeaders, type ToolHeader } from "./headers.js";
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from "./sse.js";
 
@@ -73,13 +74,15 @@ export interface HttpRequestInfo {
 export type HttpHandler = (request: Request, info?: HttpRequestInfo) => Promise<Response>;
 
 export interface HttpHandlerOptions {
-  /** Largest request body read, in bytes (default 4 MiB); a larger one is refused with 413. */
+  /** Largest request body read, in bytes (default 4 MiB, at least 128: no smaller request carries its `_meta`); a larger one is refused with 413. */
   readonly maxBodyBytes?: number | undefined;
   /**
    * DNS rebinding protection (HTTP, Security: servers MUST validate `Origin`). On by default:
    * a request that arrived at a loopback address (or whose address is unknown) must name a
-   * loopback host (`localhost`, `127.0.0.1`, `[::1]`, any port) in `Host`, and in `Origin` when
-   * it has one; elsewhere an `Origin` must be the request's own. Failures get 403. false: no check.
+   * loopback host (`localhost`, `127.0.0.1`, `[::1]`, any valid port) in `Host`, and in `Origin`
+   * when it has one; a request that arrived at any other address is refused unless its `Host` is
+   * in `allowedHosts`, and its `Origin` must be in `allowedOrigins` or the request's own.
+   * Failures get 403 (a `Host` that is no `host[:port]` gets 400). false: no check.
    */
   readonly dnsRebindingProtection?: boolean | undefined;
   /** The `Host` values accepted, replacing the loopback rule: `name` (any port) or `name:port`. */
@@ -89,12 +92,24 @@ export interface HttpHandlerOptions {
   /**
    * Interval (ms) of SSE comment lines on open response streams, so that idle long-lived streams
    * (subscriptions/listen) are not closed by intermediaries (HTTP, Receiving Messages). Default
-   * 15000; 0: none.
+   * 15000; at least 1000; 0: none.
    */
   readonly keepAliveMs?: number | undefined;
   /**
+   * Bytes at most written to one SSE response stream and not yet taken by its reader (default
+   * 1 MiB; a whole number ≥ 1024). Sends on a stream wait for its reader: each resolves only
+   * while less than 64 KiB (or this bound, when smaller) wait unread, so a handler that awaits
+   * its sends (the subscription hub does; ctx.notify and ctx.sendProgress resolve then) never
+   * reaches the bound, and the hub coalesces while the reader lags. A write when the bound is
+   * already reached ends the stream as an overflow: what waits is dropped, the response ends,
+   * the request's signal aborts, and onCancellation reports it as received, with a reason that
+   * says so.
+   */
+  readonly maxStreamBufferBytes?: number | undefined;
+  /**
    * How long (ms) the `x-mcp-header` annotations read from the server's own tools/list handler are
-   * reused. Default: the `ttlMs` that handler's result gives (0: read again for every tools/call).
+   * reused (an integer ≥ 0). Default: the `ttlMs` that handler's result gives (0: read again for
+   * every tools/call).
    */
   readonly toolHeadersTtlMs?: number | undefined;
   /**
@@ -126,6 +141,13 @@ const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const DEFAULT_MAX_IN_FLIGHT = 4096;
 const DEFAULT_MAX_IN_FLIGHT_PER_PRINCIPAL = 256;
+const DEFAULT_MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
+/** Unread bytes of a response stream at which its sends start to wait for the reader. */
+const STREAM_HIGH_WATER_BYTES = 64 * 1024;
+/** The name of the error an overflowed response stream ends with (the node adapter then drops the connection). */
+const STREAM_OVERFLOW = "StreamOverflowError";
+/** The smallest sane maxStreamBufferBytes: room for a few ordinary messages. */
+const MIN_STREAM_BUFFER_BYTES = 1024;
 const CANCELLED = "notifications/cancelled";
 const RESOLVED: Promise<void> = Promise.resolve();
 const NONE: readonly ToolHeader[] = [];
@@ -287,11 +309,7 @@ class ToolHeaders {
 
 /** A bound on requests in flight: a whole number ≥ 1 or Infinity, read once when the handler is made. */
 function inFlightLimit(name: "maxInFlight" | "maxInFlightPerPrincipal", value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value >= 1) && value !== Number.POSITIVE_INFINITY) {
-    throw new RangeError(`${name} must be a whole number ≥ 1 or Infinity, got ${describeValue(value)}`);
-  }
-  return value;
+  return numberOption(name, value, fallback, { min: 1, infinity: true });
 }
 
 /** One request's place in the in-flight counts; released once, by whoever ends the request. */
@@ -350,12 +368,16 @@ class InFlightQuota {
  * ends with the response (HTTP, Sending Messages 6; Receiving Messages). When the client closes
  * the stream (or the request's signal aborts), that is the request's cancel (HTTP, Cancellation):
  * the endpoint hears `onrequeststreamclose`, and nothing more is written for it.
+ *
+ * The stream has backpressure: its queue counts bytes, a send resolves only when the queue is
+ * below its high-water mark (the reader's pull says when), and a write that finds
+ * `maxStreamBufferBytes` already waiting ends the stream as an overflow (a cancel, with that reason).
  */
 class Exchange implements Transport {
   onmessage?: ((message: JsonRpcMessage) => void) | undefined;
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
-  onrequeststreamclose?: ((requestId: RequestId) => void) | undefined;
+  onrequeststreamclose?: ((requestId: RequestId, reason?: string) => void) | undefined;
   readonly principal: Principal | undefined;
   readonly http: { readonly headers: Headers; readonly url: string };
 
@@ -363,15 +385,19 @@ class Exchange implements Transport {
   readonly #id: RequestId;
   readonly #statusOf: (code: number) => number;
   readonly #keepAliveMs: number;
+  readonly #maxBuffered: number;
   readonly #signal: AbortSignal;
   readonly #slot: Slot;
+  /** Sends waiting for the reader to take what is queued (resolved by pull, or at the end). */
+  #waiting: (() => void)[] = [];
+  #finished = false;
   #resolve!: (response: Response) => void;
   #state: "pending" | "streaming" | "done" = "pending";
   #stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   #keepAlive: ReturnType<typeof setInterval> | undefined;
   #connection: Connection | undefined;
 
-  constructor(request: Request, principal: Principal | undefined, id: RequestId, statusOf: (code: number) => number, keepAliveMs: number, slot: Slot) {
+  constructor(request: Request, principal: Principal | undefined, id: RequestId, statusOf: (code: number) => number, keepAliveMs: number, maxBuffered: number, slot: Slot) {
     this.principal = principal;
     this.#slot = slot;
     this.http = { headers: request.headers, url: request.url };
@@ -379,6 +405,7 @@ class Exchange implements Transport {
     this.#signal = request.signal;
     this.#statusOf = statusOf;
     this.#keepAliveMs = keepAliveMs;
+    this.#maxBuffered = maxBuffered;
     this.response = new Promise((resolve) => (this.#resolve = resolve));
   }
 
@@ -422,7 +449,31 @@ class Exchange implements Transport {
     this.#write(sseEvent(text));
     // The server ended the request (ctx.end of a subscriptions/listen): no response follows.
     if (message.method === CANCELLED && isObject(message.params) && message.params["requestId"] === this.#id) this.#finish();
-    return RESOLVED;
+    return this.#room();
+  }
+
+  /** Bytes written to the stream that its reader has not taken yet. */
+  #queued(): number {
+    const desired = this.#stream?.desiredSize ?? null;
+    return desired === null ? 0 : this.#highWater() - desired;
+  }
+
+  #highWater(): number {
+    return Math.min(STREAM_HIGH_WATER_BYTES, this.#maxBuffered);
+  }
+
+  /** Resolves once the stream's queue is below its high-water mark, or the exchange is over. */
+  #room(): Promise<void> {
+    if (this.#state === "done" || this.#queued() < this.#highWater()) return RESOLVED;
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** The reader made room (or the exchange ended): every waiting send goes on. */
+  #wake(): void {
+    if (this.#waiting.length === 0) return;
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const resolve of waiting) resolve();
   }
 
   /** The connection closed (the server's close()): an unanswered request gets 503, a stream ends. */
@@ -436,13 +487,17 @@ class Exchange implements Transport {
 
   readonly #onAbort = (): void => this.#clientGone();
 
-  /** The client went away (its signal aborted, or it cancelled the response body): the cancel. */
-  #clientGone(): void {
+  /**
+   * The client went away (its signal aborted, or it cancelled the response body), or its stream
+   * overflowed (`reason`): the cancel.
+   */
+  #clientGone(reason?: string): void {
     if (this.#state === "done") return;
     const wasPending = this.#state === "pending";
     this.#finish();
     try {
-      this.onrequeststreamclose?.(this.#id);
+      if (reason === undefined) this.onrequeststreamclose?.(this.#id);
+      else this.onrequeststreamclose?.(this.#id, reason);
     } finally {
       // Nobody reads it; a response must still settle the handler's promise.
       if (wasPending) this.#resolve(new Response(null, { status: 499 }));
@@ -450,16 +505,25 @@ class Exchange implements Transport {
   }
 
   #openStream(): void {
-    const stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.#stream = controller;
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#stream = controller;
+        },
+        // Called whenever the queue is below the high-water mark after a read: room again.
+        pull: () => this.#wake(),
+        cancel: () => this.#clientGone(),
       },
-      cancel: () => this.#clientGone(),
-    });
+      { highWaterMark: this.#highWater(), size: (chunk) => chunk.byteLength },
+    );
     this.#state = "streaming";
     this.#slot.kept = true;
     if (this.#keepAliveMs > 0) {
-      const timer = setInterval(() => this.#write(SSE_KEEP_ALIVE), this.#keepAliveMs);
+      // A comment only on an idle stream: one with unread data needs none, and a reader that
+      // does not read must not be sent more.
+      const timer = setInterval(() => {
+        if (this.#queued() === 0) this.#write(SSE_KEEP_ALIVE);
+      }, this.#keepAliveMs);
       unref(timer); // an open stream alone does not keep the process alive
       this.#keepAlive = timer;
     }
@@ -467,19 +531,42 @@ class Exchange implements Transport {
   }
 
   #write(text: string): void {
+    const stream = this.#stream;
+    if (stream === undefined) return;
+    const queued = this.#queued();
+    if (queued >= this.#maxBuffered) return this.#overflow(queued);
     try {
-      this.#stream?.enqueue(encoder.encode(text));
+      stream.enqueue(encoder.encode(text));
     } catch {
       // The consumer is gone; its cancel ends the exchange.
     }
   }
 
+  /**
+   * The reader left `maxStreamBufferBytes` unread and more came: the stream ends with an error
+   * (what waits is dropped: a reader that does not read gets no more of it) and the request is
+   * cancelled, with why.
+   */
+  #overflow(queued: number): void {
+    const stream = this.#stream;
+    this.#stream = undefined;
+    try {
+      stream?.error(Object.assign(new Error("response stream overflow"), { name: STREAM_OVERFLOW }));
+    } catch {
+      // Already closed or cancelled.
+    }
+    this.#clientGone(`response stream overflow: the client left ${queued} bytes unread (maxStreamBufferBytes ${this.#maxBuffered})`);
+  }
+
   /** The end of the exchange: the stream closes, and so does the connection (on a later microtask). */
   #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
     this.#state = "done";
     this.#slot.release();
     this.#signal.removeEventListener("abort", this.#onAbort);
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
+    this.#wake();
     try {
       this.#stream?.close();
     } catch {
@@ -503,8 +590,11 @@ class Exchange implements Transport {
 export function createHttpHandler(server: HttpServable, options: HttpHandlerOptions = {}): HttpHandler {
   const binding = server.httpBinding;
   const { errors, meta } = binding;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  const maxBodyBytes = numberOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, { min: 128 });
+  const keepAliveMs = numberOption("keepAliveMs", options.keepAliveMs, DEFAULT_KEEP_ALIVE_MS, { min: 1000, zeroIsOff: true });
+  const maxStreamBufferBytes = numberOption("maxStreamBufferBytes", options.maxStreamBufferBytes, DEFAULT_MAX_STREAM_BUFFER_BYTES, { min: MIN_STREAM_BUFFER_BYTES });
+  numberOption("toolHeadersTtlMs", options.toolHeadersTtlMs, undefined, { min: 0 });
+  checkGuardOptions(options);
   const authenticate = authenticateOption(options.authenticate);
   const inFlight = new InFlightQuota(
     inFlightLimit("maxInFlight", options.maxInFlight, DEFAULT_MAX_IN_FLIGHT),
@@ -618,10 +708,12 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
       const paramProblem = await paramHeaderProblem(request, params);
       if (paramProblem !== null) return headerMismatch(id, paramProblem);
     }
-    return new Exchange(request, principal, id, statusOf, keepAliveMs, slot).serve(server, message);
+    return new Exchange(request, principal, id, statusOf, keepAliveMs, maxStreamBufferBytes, slot).serve(server, message);
   };
 
   const handle = async (request: Request, info: HttpRequestInfo | undefined): Promise<Response> => {
+    const invalidHost = hostSyntaxProblem(request.headers.get("host"));
+    if (invalidHost !== null) return refuse({ status: 400, message: `Bad Request: ${invalidHost}` });
     const forbidden = hostProblem(request, info?.localAddress, options);
     if (forbidden !== null) return refuse({ status: 403, message: `Forbidden: ${forbidden}` });
     const refusal = envelopeProblem(request);

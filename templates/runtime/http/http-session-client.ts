@@ -10,8 +10,10 @@
 //
 // Cancellation differs from 2026-07-28: "Disconnection SHOULD NOT be interpreted as the client
 // cancelling its request" (Sending Messages to the Server); the cancel is the runtime's
-// notifications/cancelled. So this transport has no closeRequestStream, and a request's stream
-// is read on after a cancel until the server ends it.
+// notifications/cancelled. So this transport has no closeRequestStream; once that notification
+// went out, the request's stream (its POST or a resumption) is dropped: a server may keep it open
+// waiting for a response it never sends (the SDK 1.x server does), and nothing of a cancelled
+// request may stay open on our side.
 //
 // Everything the server sends is untrusted: bodies, SSE lines and events are bounded, a response
 // only settles the request whose stream (or resumed stream) carried it, and a `retry:` value is
@@ -25,12 +27,14 @@ import {
   type TransportSendOptions,
 } from "../core/protocol.js";
 import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import {
   DEFAULT_MAX_HTTP_MESSAGE_BYTES,
   errorAnswer,
   fetchOf,
   handOver,
   HttpStatusError,
+  maxBytesOf,
   mediaType,
   readBounded,
   report,
@@ -95,6 +99,8 @@ export class StreamResumptionError extends Error {
 }
 
 const DEFAULT_RECONNECT = { maxAttempts: 3, defaultRetryMs: 1000, maxRetryMs: 30_000 } as const;
+/** The cancellation notification (basic/utilities/cancellation of the session revisions). */
+const CANCELLED = "notifications/cancelled";
 /** Bound of the DELETE that ends the session on close(). */
 const DELETE_TIMEOUT_MS = 5000;
 const decoder = new TextDecoder();
@@ -149,26 +155,23 @@ export class SessionHttpClientTransport implements Transport {
   readonly #pending = new Map<RequestId, Pending>();
   /** Every fetch and wait in progress: close() aborts them all. */
   readonly #controllers = new Set<AbortController>();
+  /** Those of each request's stream (its POST, its resumptions and their waits): its cancel drops them. */
+  readonly #streamsOf = new Map<RequestId, Set<AbortController>>();
   /** The id of the initialize request in flight: its result names the protocol version. */
   #initializeId: RequestId | undefined;
   #listening = false;
   #closed = false;
 
   constructor(options: SessionHttpClientTransportOptions) {
-    const max = options.maxMessageBytes ?? DEFAULT_MAX_HTTP_MESSAGE_BYTES;
-    const positive = (name: string, value: unknown, min: number): number => {
-      if (typeof value !== "number" || !Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer ≥ ${min}, got ${describeValue(value)}`);
-      return value;
-    };
     const reconnect = {
-      maxAttempts: positive("reconnect.maxAttempts", options.reconnect?.maxAttempts ?? DEFAULT_RECONNECT.maxAttempts, 0),
-      defaultRetryMs: positive("reconnect.defaultRetryMs", options.reconnect?.defaultRetryMs ?? DEFAULT_RECONNECT.defaultRetryMs, 0),
-      maxRetryMs: positive("reconnect.maxRetryMs", options.reconnect?.maxRetryMs ?? DEFAULT_RECONNECT.maxRetryMs, 0),
+      maxAttempts: numberOption("reconnect.maxAttempts", options.reconnect?.maxAttempts, DEFAULT_RECONNECT.maxAttempts, { min: 0 }),
+      defaultRetryMs: numberOption("reconnect.defaultRetryMs", options.reconnect?.defaultRetryMs, DEFAULT_RECONNECT.defaultRetryMs, { min: 0 }),
+      maxRetryMs: numberOption("reconnect.maxRetryMs", options.reconnect?.maxRetryMs, DEFAULT_RECONNECT.maxRetryMs, { min: 0 }),
     };
     this.#url = options.url;
     this.#fetch = fetchOf(options.fetch);
     this.#headers = { ...options.headers };
-    this.#max = positive("maxMessageBytes", max, 1);
+    this.#max = maxBytesOf(options.maxMessageBytes);
     this.#reconnect = reconnect;
     this.#listen = options.listen ?? true;
   }
@@ -222,6 +225,11 @@ export class SessionHttpClientTransport implements Transport {
       return Promise.reject(error);
     }
     if ("method" in message && "id" in message) return this.#request(message.id, message.method, body);
+    const cancelled = "method" in message && message.method === CANCELLED && isObject(message.params) ? message.params["requestId"] : undefined;
+    if (typeof cancelled === "string" || typeof cancelled === "number") {
+      // Cancellation: the notification first (it is the cancel), then the request's stream is dropped.
+      return this.#post(CANCELLED, body).finally(() => this.#drop(cancelled));
+    }
     return this.#post("method" in message ? message.method : `response (id ${String(message.id)})`, body).then(() => {
       // Listening for Messages from the Server: the GET stream, once the session is ready.
       if ("method" in message && message.method === "notifications/initialized" && this.#listen && !this.#listening) {
@@ -245,11 +253,36 @@ export class SessionHttpClientTransport implements Transport {
     return this.#mcpHeaders({ "content-type": "application/json", accept: "application/json, text/event-stream" });
   }
 
-  /** A tracked AbortController: close() aborts it; `done` forgets it. */
-  #controller(): { controller: AbortController; done: () => void } {
+  /** A tracked AbortController: close() aborts it, and so does the cancel of request `owner`; `done` forgets it. */
+  #controller(owner?: RequestId): { controller: AbortController; done: () => void } {
     const controller = new AbortController();
     this.#controllers.add(controller);
-    return { controller, done: () => this.#controllers.delete(controller) };
+    if (owner === undefined) return { controller, done: () => this.#controllers.delete(controller) };
+    const ofOwner = this.#streamsOf.get(owner) ?? new Set<AbortController>();
+    this.#streamsOf.set(owner, ofOwner);
+    ofOwner.add(controller);
+    const done = (): void => {
+      this.#controllers.delete(controller);
+      ofOwner.delete(controller);
+      if (ofOwner.size === 0 && this.#streamsOf.get(owner) === ofOwner) this.#streamsOf.delete(owner);
+    };
+    return { controller, done };
+  }
+
+  /**
+   * The caller cancelled request `id` and its notifications/cancelled went out: its send settles
+   * (the endpoint has already rejected the request) and its fetches and waits are aborted, which
+   * closes the stream and its connection. A response that was on its way is not waited for.
+   */
+  #drop(id: RequestId): void {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return;
+    this.#pending.delete(id);
+    if (id === this.#initializeId) this.#initializeId = undefined;
+    pending.resolve();
+    const controllers = this.#streamsOf.get(id);
+    this.#streamsOf.delete(id);
+    for (const controller of controllers ?? []) controller.abort("request cancelled");
   }
 
   /** A notification or a response: 202 Accepted with no body (Sending Messages to the Server 4). */
@@ -300,7 +333,7 @@ export class SessionHttpClientTransport implements Transport {
   }
 
   async #postRequest(id: RequestId, method: string, body: string): Promise<void> {
-    const { controller, done } = this.#controller();
+    const { controller, done } = this.#controller(id);
     try {
       const response = await this.#fetch(this.#url, { method: "POST", headers: this.#postHeaders(), body, signal: controller.signal });
       this.#checkSession(response);
@@ -369,9 +402,9 @@ export class SessionHttpClientTransport implements Transport {
     while (!this.#closed && (stream.owner === undefined || this.#pending.has(stream.owner))) {
       if (attempts >= this.#reconnect.maxAttempts) return problem;
       attempts++;
-      await this.#wait(Math.min(stream.retryMs ?? this.#reconnect.defaultRetryMs, this.#reconnect.maxRetryMs));
-      if (this.#closed) return undefined;
-      const { controller, done } = this.#controller();
+      await this.#wait(Math.min(stream.retryMs ?? this.#reconnect.defaultRetryMs, this.#reconnect.maxRetryMs), stream.owner);
+      if (this.#closed || (stream.owner !== undefined && !this.#pending.has(stream.owner))) return undefined;
+      const { controller, done } = this.#controller(stream.owner);
       try {
         const headers = this.#mcpHeaders({ accept: "text/event-stream" });
         if (stream.lastEventId !== undefined) headers["last-event-id"] = stream.lastEventId;
@@ -397,9 +430,9 @@ export class SessionHttpClientTransport implements Transport {
     return undefined;
   }
 
-  /** A wait that close() cuts short. */
-  #wait(ms: number): Promise<void> {
-    const { controller, done } = this.#controller();
+  /** A wait that close() (or the cancel of request `owner`) cuts short. */
+  #wait(ms: number, owner?: RequestId): Promise<void> {
+    const { controller, done } = this.#controller(owner);
     return new Promise<void>((resolve) => {
       const finish = (): void => {
         clearTimeout(timer);

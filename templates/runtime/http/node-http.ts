@@ -3,6 +3,7 @@
 // and writes the Response to the ServerResponse, streaming SSE bodies with backpressure. Node's
 // objects are described structurally, so this file imports nothing of Node.
 
+import { hostSyntaxProblem } from "./guards.js";
 import type { HttpHandler } from "./http-server.js";
 
 /** The parts of node:http's IncomingMessage the adapter uses. */
@@ -29,6 +30,8 @@ export interface NodeServerResponse {
   readonly writableFinished: boolean;
   readonly destroyed: boolean;
   flushHeaders?(): void;
+  /** Drops the connection (a stream that ended with an error cannot be completed). */
+  destroy?(): unknown;
 }
 
 export interface NodeListenerOptions {
@@ -43,6 +46,9 @@ export type NodeListener = (request: NodeIncomingMessage, response: NodeServerRe
 export const CLIENT_DISCONNECTED = "the client closed the connection";
 
 const BODYLESS = new Set(["GET", "HEAD"]);
+
+/** The error name of a response stream the handler ended because its client stopped reading (http-server.ts). */
+const STREAM_OVERFLOW = "StreamOverflowError";
 
 function report(onError: ((error: Error) => void) | undefined, error: unknown): void {
   try {
@@ -91,6 +97,12 @@ function bodyOf(request: NodeIncomingMessage): { readonly stream: ReadableStream
   return { stream, discard };
 }
 
+/** A refusal of the adapter's own (it serves any web handler, so plain text). */
+function writeRefusal(out: NodeServerResponse, status: number, message: string): void {
+  out.writeHead(status, { "content-type": "text/plain" });
+  out.end(new TextEncoder().encode(message));
+}
+
 /** Writes a web Response to a ServerResponse; SSE and other streamed bodies chunk by chunk. */
 async function writeResponse(response: Response, out: NodeServerResponse): Promise<void> {
   if (out.destroyed) {
@@ -123,7 +135,17 @@ async function writeResponse(response: Response, out: NodeServerResponse): Promi
   out.on("close", onClose);
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        // The stream ended with an error: the response cannot be completed, so the connection
+        // is dropped (an overflow: the client stopped reading, and nothing more is kept for it).
+        out.destroy?.();
+        if (error instanceof Error && error.name === STREAM_OVERFLOW) return;
+        throw error;
+      }
+      const { done, value } = chunk;
       if (done || out.destroyed) break;
       if (!out.write(value)) {
         await new Promise<void>((resolve) => {
@@ -156,8 +178,15 @@ export function toNodeListener(handler: HttpHandler, options: NodeListenerOption
     });
     let webRequest: Request;
     let discard = (): void => undefined;
+    // The handler's Host rule (guards.ts) starts with its syntax: a Host that is no host[:port]
+    // is refused here as the web handler refuses it, before it could make the request URL.
+    const invalidHost = hostSyntaxProblem(typeof request.headers["host"] === "string" ? request.headers["host"] : undefined);
+    if (invalidHost !== null) {
+      writeRefusal(response, 400, `Bad Request: ${invalidHost}`);
+      return;
+    }
     try {
-      const host = typeof request.headers["host"] === "string" ? request.headers["host"] : "localhost";
+      const host = typeof request.headers["host"] === "string" && request.headers["host"] !== "" ? request.headers["host"] : "localhost";
       const url = new URL(request.url ?? "/", `${request.socket?.encrypted === true ? "https" : "http"}://${host}`);
       const headers = new Headers();
       for (const name of Object.keys(request.headers)) {
@@ -175,9 +204,8 @@ export function toNodeListener(handler: HttpHandler, options: NodeListenerOption
       }
       webRequest = new Request(url, init);
     } catch {
-      // A Host or URL no Request can be made of.
-      response.writeHead(400, { "content-type": "text/plain" });
-      response.end(new TextEncoder().encode("Bad Request"));
+      // A URL no Request can be made of.
+      writeRefusal(response, 400, "Bad Request: the request URL is not valid");
       return;
     }
     handler(webRequest, { localAddress: request.socket?.localAddress })

@@ -24,6 +24,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "../core/protocol.js";
+import { numberOption } from "../core/options.js";
 import { InMemoryEventStore, type EventReplay, type EventStore } from "./event-store.js";
 import { mediaType, report as guarded } from "./fetch.js";
 import { acceptsBoth, authenticateOption, authenticateRequest, hostProblem, readRequestBody, type Authenticate, type Refusal } from "./guards.js";
@@ -96,14 +97,15 @@ export interface SessionHttpHandlerOptions {
    * with closeStream and the client resumes it).
    */
   readonly responses?: "auto" | "sse" | undefined;
-  /** Largest request body read, in bytes (default 4 MiB); a larger one is refused with 413. */
+  /** Largest request body read, in bytes (default 4 MiB, at least 128); a larger one is refused with 413. */
   readonly maxBodyBytes?: number | undefined;
   /**
-   * Bytes written to one SSE stream that its reader has not taken yet, at most (default 4 MiB):
+   * Bytes written to one SSE stream that its reader has not taken yet, at most (default 1 MiB,
+   * at least 1024):
    * past it the stream is closed as if the client had gone (its events stay in the event store).
    */
-  readonly maxBufferedBytes?: number | undefined;
-  /** Interval (ms) of SSE comment lines on open streams (default 15000; 0: none). */
+  readonly maxStreamBufferBytes?: number | undefined;
+  /** Interval (ms) of SSE comment lines on open streams (default 15000, at least 1000; 0: none). */
   readonly keepAliveMs?: number | undefined;
   /** As in createHttpHandler: DNS rebinding protection (Host and Origin), on by default. */
   readonly dnsRebindingProtection?: boolean | undefined;
@@ -147,7 +149,7 @@ const DEFAULTS = {
   maxStoredEvents: 1000,
   retryMs: 1000,
   maxBodyBytes: 4 * 1024 * 1024,
-  maxBufferedBytes: 4 * 1024 * 1024,
+  maxStreamBufferBytes: 1024 * 1024,
   keepAliveMs: 15_000,
 } as const;
 
@@ -163,13 +165,6 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 // ---------------------------------------------------------------------------------------------
 // Options
-
-/** A whole number ≥ `min`, or Infinity where `infinite`; read once when the handler is made. */
-function whole(name: string, value: unknown, fallback: number, min: number, infinite: boolean): number {
-  if (value === undefined) return fallback;
-  if (typeof value === "number" && ((Number.isInteger(value) && value >= min) || (infinite && value === Number.POSITIVE_INFINITY))) return value;
-  throw new RangeError(`${name} must be a whole number ≥ ${min}${infinite ? " or Infinity" : ""}, got ${describeValue(value)}`);
-}
 
 function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -790,20 +785,20 @@ function httpContext(request: Request, sessionId: string | undefined): HttpReque
 export function createSessionHttpHandler(server: SessionServable, options: SessionHttpHandlerOptions = {}): SessionHttpHandler {
   if (!isObject(server) || typeof server.openConnection !== "function") throw new TypeError("createSessionHttpHandler needs a generated McpServer (openConnection)");
   const stateful = flag("sessions", options.sessions, true);
-  const maxSessions = whole("maxSessions", options.maxSessions, DEFAULTS.maxSessions, 1, true);
-  const maxInFlight = whole("maxInFlightPerSession", options.maxInFlightPerSession, DEFAULTS.maxInFlightPerSession, 1, true);
-  const maxBodyBytes = whole("maxBodyBytes", options.maxBodyBytes, DEFAULTS.maxBodyBytes, 1, true);
+  const maxSessions = numberOption("maxSessions", options.maxSessions, DEFAULTS.maxSessions, { min: 1, infinity: true });
+  const maxInFlight = numberOption("maxInFlightPerSession", options.maxInFlightPerSession, DEFAULTS.maxInFlightPerSession, { min: 1, infinity: true });
+  const maxBodyBytes = numberOption("maxBodyBytes", options.maxBodyBytes, DEFAULTS.maxBodyBytes, { min: 128 });
   const authenticate = authenticateOption(options.authenticate);
   const sessions = new Map<string, Session>();
   const shared: Shared = {
     server,
     sessions,
     store: eventStoreOption(options.eventStore),
-    maxStoredEvents: whole("maxStoredEvents", options.maxStoredEvents, DEFAULTS.maxStoredEvents, 1, true),
-    idleMs: whole("sessionIdleMs", options.sessionIdleMs, DEFAULTS.sessionIdleMs, 1, true),
-    retryMs: whole("retryMs", options.retryMs, DEFAULTS.retryMs, 0, false),
-    keepAliveMs: whole("keepAliveMs", options.keepAliveMs, DEFAULTS.keepAliveMs, 0, false),
-    maxBuffered: whole("maxBufferedBytes", options.maxBufferedBytes, DEFAULTS.maxBufferedBytes, 1, true),
+    maxStoredEvents: numberOption("maxStoredEvents", options.maxStoredEvents, DEFAULTS.maxStoredEvents, { min: 1, infinity: true }),
+    idleMs: numberOption("sessionIdleMs", options.sessionIdleMs, DEFAULTS.sessionIdleMs, { min: 1, infinity: true }),
+    retryMs: numberOption("retryMs", options.retryMs, DEFAULTS.retryMs, { min: 0 }),
+    keepAliveMs: numberOption("keepAliveMs", options.keepAliveMs, DEFAULTS.keepAliveMs, { min: 1000, zeroIsOff: true }),
+    maxBuffered: numberOption("maxStreamBufferBytes", options.maxStreamBufferBytes, DEFAULTS.maxStreamBufferBytes, { min: 1024 }),
     sseAlways: oneOf("responses", options.responses, ["auto", "sse"], "auto") === "sse",
     onError: options.onError,
   };

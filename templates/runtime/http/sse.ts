@@ -33,7 +33,11 @@ const RETRY = /^\d{1,10}$/;
  * - `retry` with digits only sets `retryMs` at once;
  * - a blank line dispatches. An event whose data is empty is not dispatched: WHATWG drops one
  *   with no data line, and an MCP message is never empty, so an empty `data:` (the priming event
- *   of the 2025-11-25 Resumability section: an id and empty data) only moves `lastEventId`.
+ *   of the 2025-11-25 Resumability section: an id and empty data) only moves `lastEventId`;
+ * - a bare `id` line (no colon) is an `id` field with an empty value: it clears the last event ID
+ *   buffer, and the ID becomes "" (none: no `Last-Event-ID` is sent) at the next dispatch, not
+ *   before; an event cut short leaves the ID of the one before;
+ * - one BOM at the very start of the stream is dropped; a BOM anywhere else is text.
  */
 export class SseParser {
   readonly #max: number;
@@ -43,6 +47,8 @@ export class SseParser {
   #dataBytes = 0;
   #type = "";
   #idBuffer: string | undefined;
+  /** Whether no line was read yet: a BOM opening the stream is dropped (UTF-8 decode), one later is data. */
+  #atStart = true;
   /** The last event ID of the stream as of the last dispatch (undefined: none yet; "" resets it). */
   lastEventId: string | undefined;
   /** The stream's reconnection time from its last valid `retry:` field, in ms. */
@@ -60,7 +66,15 @@ export class SseParser {
   push(bytes: Uint8Array): { readonly events: readonly SseEvent[]; readonly problem: string | null } {
     const events: SseEvent[] = [];
     const { lines, tooLong } = this.#splitter.push(bytes);
-    for (const { text, bytes: size } of lines) {
+    for (const line of lines) {
+      let { text, bytes: size } = line;
+      if (this.#atStart) {
+        this.#atStart = false;
+        if (text.startsWith("\uFEFF")) {
+          text = text.slice(1);
+          size -= 3;
+        }
+      }
       if (text === "") {
         const event = this.#dispatch();
         if (event !== null) events.push(event);

@@ -15,6 +15,7 @@
 // after the check and speak, or cancel, as another participant.
 
 import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 import type { JsonRpcMessage, Transport, TransportSendOptions } from "../core/protocol.js";
 
 export const MCPX_PROTOCOL = "mcpx/v0.1";
@@ -37,7 +38,13 @@ export type McpxDropCause =
   /** `from` is not the participant whose link sent it (gateway only). */
   | "spoofed-sender"
   /** A `kind: "mcp"` envelope whose payload is not a JSON-RPC 2.0 message (transport only). */
-  | "invalid-payload";
+  | "invalid-payload"
+  /**
+   * Past a bound: an envelope that would leave more than `maxQueuedEnvelopes` waiting for one
+   * participant (gateway: its send throws), or one more than `maxBacklog` arriving before
+   * start() (transport: the conversation closes).
+   */
+  | "overflow";
 
 /** A participant's attachment to an envelope bus (a gateway, a socket, a broker). */
 export interface McpxLink {
@@ -70,6 +77,13 @@ export interface McpxGatewayOptions {
   onRoute?: ((envelope: McpxEnvelope, deliveredTo: readonly string[]) => void) | undefined;
   /** Called for every dropped envelope. */
   onDrop?: ((envelope: unknown, cause: McpxDropCause, from: string) => void) | undefined;
+  /**
+   * Envelopes at most routed to one participant and not yet delivered (default 1024; a whole
+   * number ≥ 16). Deliveries wait for the next microtask, so only a sender that does not wait
+   * for its sends (a synchronous loop) can fill it; the send that would exceed it for any of
+   * its recipients throws, and the envelope is dropped for all of them (cause `overflow`).
+   */
+  maxQueuedEnvelopes?: number | undefined;
 }
 
 export interface McpxGateway {
@@ -138,11 +152,24 @@ const noDrops = (): { [Cause in McpxDropCause]: number } => ({
   "invalid-envelope": 0,
   "spoofed-sender": 0,
   "invalid-payload": 0,
+  overflow: 0,
 });
+
+const DEFAULT_MAX_QUEUED_ENVELOPES = 1024;
+const DEFAULT_MAX_BACKLOG = 1024;
+/** The smallest sane queue bound: a burst of a few messages (a response and its notifications) must fit. */
+const MIN_QUEUE = 16;
+
+/** A queue bound option, read once: undefined is the default, else a whole number ≥ MIN_QUEUE. */
+function queueBound(name: string, value: number | undefined, fallback: number): number {
+  return numberOption(name, value, fallback, { min: MIN_QUEUE });
+}
 
 interface Member {
   readonly listeners: Set<(envelope: unknown) => void>;
   readonly closeListeners: Set<() => void>;
+  /** Envelopes routed to it whose delivery microtask has not run yet. */
+  queued: number;
 }
 
 /**
@@ -151,9 +178,11 @@ interface Member {
  * interpreting the payload, each delivery on its own microtask and in send order. What it
  * checks, routes and delivers is a frozen deep copy taken at send() (every receiver gets the
  * same frozen object); an envelope that cannot be copied, or whose payload is not JSON data,
- * is dropped as invalid. Invalid envelopes are dropped and counted, never thrown.
+ * is dropped as invalid. Invalid envelopes are dropped and counted, never thrown. Deliveries
+ * waiting for a participant are bounded (`maxQueuedEnvelopes`): a send past it throws.
  */
 export function createMcpxGateway(options: McpxGatewayOptions = {}): McpxGateway {
+  const maxQueued = queueBound("maxQueuedEnvelopes", options.maxQueuedEnvelopes, DEFAULT_MAX_QUEUED_ENVELOPES);
   const members = new Map<string, Member>();
   const counts: McpxGatewayCounts = { routed: 0, dropped: 0, droppedBy: noDrops() };
 
@@ -175,6 +204,12 @@ export function createMcpxGateway(options: McpxGatewayOptions = {}): McpxGateway
     if (envelope.from !== sender) return drop(envelope, "spoofed-sender", sender);
     const to = envelope.to === undefined || envelope.to.length === 0 ? [...members.keys()].filter((p) => p !== sender) : envelope.to;
     const deliveredTo: readonly string[] = Object.freeze([...new Set(to)].filter((p) => members.has(p)));
+    // Bounded per participant: all or none of the recipients get it, and the sender hears why.
+    const full = deliveredTo.find((p) => (members.get(p)?.queued ?? 0) >= maxQueued);
+    if (full !== undefined) {
+      drop(envelope, "overflow", sender);
+      throw new Error(`MCPx: ${maxQueued} envelopes already wait for participant "${full}" (maxQueuedEnvelopes); wait for sends before sending more`);
+    }
     counts.routed++;
     try {
       gateway.onRoute?.(envelope, deliveredTo);
@@ -184,7 +219,9 @@ export function createMcpxGateway(options: McpxGatewayOptions = {}): McpxGateway
     for (const participant of deliveredTo) {
       const member = members.get(participant);
       if (member === undefined) continue;
+      member.queued++;
       queueMicrotask(() => {
+        member.queued--;
         for (const listener of member.listeners) {
           try {
             listener(envelope);
@@ -205,7 +242,7 @@ export function createMcpxGateway(options: McpxGatewayOptions = {}): McpxGateway
     join(participantId) {
       if (typeof participantId !== "string" || participantId === "") throw new TypeError("participantId must be a non-empty string");
       if (members.has(participantId)) throw new Error(`participant "${participantId}" has already joined`);
-      const member: Member = { listeners: new Set(), closeListeners: new Set() };
+      const member: Member = { listeners: new Set(), closeListeners: new Set(), queued: 0 };
       members.set(participantId, member);
       let closed = false;
       return {
@@ -265,6 +302,12 @@ export interface McpxTransportOptions {
   newEnvelopeId?: (() => string) | undefined;
   /** Called for every envelope the transport drops; a throwing onDrop is ignored. */
   onDrop?: ((envelope: unknown, cause: McpxDropCause) => void) | undefined;
+  /**
+   * Messages at most held for the endpoint before start() (default 1024; a whole number ≥ 16).
+   * One more from the peer is dropped (cause `overflow`) and the conversation closes: a peer
+   * cannot grow a transport nobody started.
+   */
+  maxBacklog?: number | undefined;
 }
 
 /** A Transport for one conversation over an MCPx link; `counts` tells what it dropped. */
@@ -296,6 +339,7 @@ class McpxConversationTransport implements McpxTransport {
   readonly #onDrop: McpxTransportOptions["onDrop"];
   readonly #unsubscribe: () => void;
   readonly #backlog: JsonRpcMessage[] = [];
+  readonly #maxBacklog: number;
   #started = false;
   #closed = false;
 
@@ -305,6 +349,7 @@ class McpxConversationTransport implements McpxTransport {
     this.#link = options.link;
     this.#newId = options.newEnvelopeId ?? envelopeIds(options.participantId);
     this.#onDrop = options.onDrop;
+    this.#maxBacklog = queueBound("maxBacklog", options.maxBacklog, DEFAULT_MAX_BACKLOG);
     // Subscribed at once, so nothing the peer sends before start() is lost.
     this.#unsubscribe = this.#link.subscribe(
       (envelope) => this.#receive(envelope),
@@ -358,6 +403,11 @@ class McpxConversationTransport implements McpxTransport {
       return;
     }
     if (!isJsonRpcMessage(payload)) return this.#drop(envelope, "invalid-payload");
+    if (!this.#started && this.#backlog.length >= this.#maxBacklog) {
+      this.#drop(envelope, "overflow");
+      void this.close();
+      return;
+    }
     // The gateway shares one frozen envelope between its receivers: the endpoint gets its own
     // copy, which its handlers may change as they could a message parsed from a stream.
     const message = Object.isFrozen(payload) ? structuredClone(payload) : payload;

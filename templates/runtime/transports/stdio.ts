@@ -17,6 +17,7 @@
 // a -32600 Invalid Request error with id null, as JSON-RPC 2.0 answers an empty batch.
 
 import { ErrorCode, type JsonRpcMessage, type OutgoingMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
+import { numberOption } from "../core/options.js";
 
 /** The parts of a Node Readable this transport uses. */
 export interface ByteSource {
@@ -85,11 +86,7 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
-const positiveLimit = (value: number | undefined, fallback: number, name: string): number => {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive integer`);
-  return value;
-};
+const positiveLimit = (value: number | undefined, fallback: number, name: string): number => numberOption(name, value, fallback, { min: 1 });
 
 export class StdioTransport implements Transport {
   readonly #input: ByteSource;

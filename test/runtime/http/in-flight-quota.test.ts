@@ -144,7 +144,7 @@ describe("options", () => {
     for (const bad of [0, 1.5, Number.NaN, -1, Number.NEGATIVE_INFINITY]) {
       expect(() => R.createHttpHandler(server, { [name]: bad })).toThrow(RangeError);
     }
-    expect(() => R.createHttpHandler(server, { [name]: Number.NaN })).toThrow(new RangeError(`${name} must be a whole number ≥ 1 or Infinity, got NaN`));
+    expect(() => R.createHttpHandler(server, { [name]: Number.NaN })).toThrow(new RangeError(`${name} must be an integer ≥ 1 or Infinity (no bound), got NaN`));
     expect(() => R.createHttpHandler(server, { [name]: 1 })).not.toThrow();
     expect(() => R.createHttpHandler(server, { [name]: Number.POSITIVE_INFINITY })).not.toThrow();
   });

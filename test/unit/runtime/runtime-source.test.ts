@@ -20,7 +20,7 @@ describe("templates/runtime/*.ts, imported directly", () => {
     expect(timerDelay("timeoutMs", 250)).toBe(250);
     expect(timerDelay("timeoutMs", 2 ** 40)).toBe(2 ** 31 - 1);
     expect(() => timerDelay("timeoutMs", -1)).toThrow(RangeError);
-    expect(() => timerDelay("timeoutMs", Number.NaN)).toThrow(/timeoutMs must be a number of milliseconds/);
+    expect(() => timerDelay("timeoutMs", Number.NaN)).toThrow(/timeoutMs must be an integer ≥ 1 or 0 \(off\) or Infinity \(no bound\), got NaN/);
   });
 
   it("describeValue names objects and quotes strings, cut at 200 characters", () => {

@@ -201,6 +201,6 @@ describe("MemoryReplayGuard", () => {
     for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(() => new R.MemoryReplayGuard({ maxEntries: bad })).toThrow(RangeError);
     }
-    expect(() => new R.MemoryReplayGuard({ maxEntries: 0 })).toThrow("maxEntries must be an integer of at least 1, got 0");
+    expect(() => new R.MemoryReplayGuard({ maxEntries: 0 })).toThrow("maxEntries must be an integer ≥ 1, got 0");
   });
 });

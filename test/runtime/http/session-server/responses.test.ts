@@ -147,9 +147,9 @@ describe("the GET stream", () => {
 });
 
 describe("the web-standard handler alone", () => {
-  it("maxBufferedBytes: a stream whose reader takes nothing is closed once that many bytes wait, and the session lives on", async () => {
+  it("maxStreamBufferBytes: a stream whose reader takes nothing is closed once that many bytes wait, and the session lives on", async () => {
     const server = new R.McpServer({ logger: null });
-    const handler = R.createSessionHttpHandler(server, { maxBufferedBytes: 1024, keepAliveMs: 0 });
+    const handler = R.createSessionHttpHandler(server, { maxStreamBufferBytes: 1024, keepAliveMs: 0 });
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", host: "localhost" };
     const init = await handler(new Request("http://localhost/mcp", { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }) }));
     const sessionId = init.headers.get("mcp-session-id")!;

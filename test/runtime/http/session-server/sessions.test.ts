@@ -46,8 +46,8 @@ describe("sessions", () => {
   });
 
   it("a POST naming an unknown session is refused before its body is read: 404, not 413", async () => {
-    served = await serve(echo, { maxBodyBytes: 16 });
-    const answer = await post(served.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x".repeat(100) } }, sessionHeaders("00000000-0000-4000-8000-000000000000"));
+    served = await serve(echo, { maxBodyBytes: 128 });
+    const answer = await post(served.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x".repeat(1000) } }, sessionHeaders("00000000-0000-4000-8000-000000000000"));
     expect(answer.status).toBe(404);
   });
 
@@ -182,7 +182,7 @@ describe("options", () => {
     ["retryMs", { retryMs: Number.POSITIVE_INFINITY }],
     ["keepAliveMs", { keepAliveMs: -5 }],
     ["maxBodyBytes", { maxBodyBytes: 0 }],
-    ["maxBufferedBytes", { maxBufferedBytes: "big" }],
+    ["maxStreamBufferBytes", { maxStreamBufferBytes: "big" }],
     ["responses", { responses: "json" }],
     ["sessions", { sessions: "yes" }],
     ["eventStore", { eventStore: {} }],

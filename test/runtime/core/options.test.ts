@@ -1,0 +1,228 @@
+/**
+ * Every numeric option of the runtime is validated where it is read (issue 28, defect 6;
+ * core/options.ts numberOption). The numeric fields of every `*Options` interface in
+ * templates/runtime/ are found with the TypeScript compiler (ts-morph), and each must have a row
+ * in OPTIONS below, so a new numeric option without validation fails this test. For each row:
+ * NaN, a negative value, a fraction and a value below the sane minimum are each a RangeError
+ * naming the option, thrown (or rejected with) where the option is read: at construction for
+ * constructors and factories, at the call for per-call options; and a sane value is accepted.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { Project } from "ts-morph";
+import { describe, expect, it } from "vitest";
+import * as R from "../../generated/2026-07-28/index.js";
+import * as Session from "../../generated/2025-11-25/index.js";
+import * as Legacy from "../../generated/2024-11-05/index.js";
+import { numberOption } from "../../../templates/runtime/core/options.js";
+import { createAnswerInput } from "../../../templates/runtime/features/mrtr.js";
+import { ClientTask, InMemoryTaskStore, TaskManager, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
+import { StdioTransport } from "../../../templates/runtime/transports/stdio.js";
+import { createMcpxGateway, createMcpxTransport } from "../../../templates/runtime/transports/mcpx.js";
+import { PACKAGE_ROOT } from "../../../generator/project.js";
+import { KEY, RawClient } from "../../mrtr/support.js";
+
+const RUNTIME = join(PACKAGE_ROOT, "templates", "runtime");
+
+/** `Interface.field` of every field typed `number` (alone or in a union; not a function) of every interface named `*Options`. */
+function numericOptions(): string[] {
+  const project = new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true });
+  const files = readdirSync(RUNTIME, { recursive: true }).map(String).filter((f) => f.endsWith(".ts"));
+  for (const file of files) project.addSourceFileAtPath(join(RUNTIME, file));
+  const found: string[] = [];
+  for (const source of project.getSourceFiles()) {
+    for (const declared of source.getInterfaces()) {
+      if (!declared.getName().endsWith("Options")) continue;
+      for (const property of declared.getProperties()) {
+        const type = property.getTypeNode()?.getText() ?? "";
+        // A number, not a function returning one (a clock: `now?: () => number`).
+        if (/\bnumber\b/.test(type) && !type.includes("=>")) found.push(`${declared.getName()}.${property.getName()}`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+/** Where an option is read, given a value: throws, or returns a promise that rejects, when the value is refused. */
+type Reader = (value: number) => unknown;
+
+interface Row {
+  readonly read: Reader;
+  /** A value accepted (the reader neither throws nor rejects). */
+  readonly ok: number;
+  /** A value below the sane minimum (and not a fraction, NaN or negative when the minimum allows it). */
+  readonly tooSmall: number;
+  /** Fractions are refused (every option counts whole things: ms, bytes, items). */
+  readonly fraction: number;
+}
+
+const never = (): Promise<never> => new Promise<never>(() => undefined);
+const server = (options: R.McpServerOptions = {}) => new R.McpServer({ logger: null, ...options });
+const legacyServer = () => new Legacy.McpServer({ logger: null });
+const sessionServer = () => new Session.McpServer({ logger: null });
+const stdio = (options: Partial<ConstructorParameters<typeof StdioTransport>[0]>) => new StdioTransport({ input: new PassThrough(), output: new PassThrough(), ...options });
+const quietFetch: R.FetchLike = () => Promise.resolve(new Response(null, { status: 202 }));
+const HANDLE = { resultType: "task", taskId: "t-1", status: "working", createdAt: "2026-01-01T00:00:00.000Z", lastUpdatedAt: "2026-01-01T00:00:00.000Z", ttlMs: null };
+/** A task requester whose tasks/get says `completed` (so an accepted value's result() resolves). */
+const requester: TaskRequester = { request: () => Promise.resolve({ ...HANDLE, status: "completed", result: {} }) };
+
+/** A connected client of the 2026-07-28 revision (the server answers tools/call with an empty result). */
+async function client(): Promise<R.McpClient> {
+  const [a, b] = R.createInMemoryTransportPair();
+  await server({ handlers: { "tools/call": () => ({ resultType: "complete", content: [] }) } }).connect(b);
+  const c = new R.McpClient({ logger: null });
+  await c.connect(a);
+  return c;
+}
+
+/** What ctx.input.required(…, { state, ttlMs }) threw (or undefined) inside a tools/call handler. */
+async function requiredTtl(ttlMs: number): Promise<void> {
+  let thrown: unknown;
+  const s = server({
+    requestState: { key: KEY },
+    handlers: {
+      "tools/call": async (_params, ctx) => {
+        try {
+          return await ctx.input.required({}, { state: 1, ttlMs });
+        } catch (error) {
+          thrown = error;
+          throw error;
+        }
+      },
+    },
+  });
+  const raw = await RawClient.connect(s);
+  await raw.call("tools/call", { name: "x", arguments: {} });
+  await raw.close();
+  if (thrown !== undefined) throw thrown;
+}
+
+const OPTIONS: Readonly<Record<string, Row>> = {
+  // core/endpoint.ts (read by the endpoint's constructor, through either facade)
+  "EndpointOptions.defaultTimeoutMs": { read: (v) => server({ defaultTimeoutMs: v }), ok: 1, tooSmall: -1, fraction: 1.5 },
+  "EndpointOptions.defaultMaxTotalTimeoutMs": { read: (v) => server({ defaultMaxTotalTimeoutMs: v }), ok: 1, tooSmall: -1, fraction: 1.5 },
+  "RequiredOptions.ttlMs": { read: requiredTtl, ok: 1, tooSmall: 0, fraction: 1.5 },
+  // core/protocol.ts: per call, read when the call is made
+  "RequestOptions.timeoutMs": { read: async (v) => (await client()).callTool({ name: "t" }, { timeoutMs: v }), ok: 10_000, tooSmall: -1, fraction: 1.5 },
+  "RequestOptions.maxTotalTimeoutMs": { read: async (v) => (await client()).callTool({ name: "t" }, { maxTotalTimeoutMs: v }), ok: 10_000, tooSmall: -1, fraction: 1.5 },
+  "RequestOptions.maxInputRounds": { read: async (v) => (await client()).callTool({ name: "t" }, { maxInputRounds: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  // facade/ (FacadeOptions: both facades read them)
+  "FacadeOptions.defaultTimeoutMs": { read: (v) => [new R.McpClient({ logger: null, defaultTimeoutMs: v }), server({ defaultTimeoutMs: v })], ok: 1, tooSmall: -1, fraction: 1.5 },
+  "FacadeOptions.defaultMaxTotalTimeoutMs": { read: (v) => [new R.McpClient({ logger: null, defaultMaxTotalTimeoutMs: v }), server({ defaultMaxTotalTimeoutMs: v })], ok: 1, tooSmall: -1, fraction: 1.5 },
+  "ClientFacadeOptions.maxInputRounds": { read: (v) => new R.McpClient({ logger: null, maxInputRounds: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  // features/mrtr.ts
+  "RequestStateOptions.ttlMs": { read: (v) => server({ requestState: { key: KEY, ttlMs: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "RequestStateOptions.maxLength": { read: (v) => server({ requestState: { key: KEY, maxLength: v } }), ok: 64, tooSmall: 63, fraction: 100.5 },
+  "MemoryReplayGuardOptions.maxEntries": { read: (v) => new R.MemoryReplayGuard({ maxEntries: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "AnswerInputOptions.maxRounds": { read: (v) => createAnswerInput({ methods: new Set(), inputs: new Set(), maxRounds: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  // features/subscriptions.ts
+  "SubscriptionHubOptions.maxStreams": { read: (v) => new R.Subscriptions({ maxStreams: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SubscriptionHubOptions.maxResourceSubscriptions": { read: (v) => new R.Subscriptions({ maxResourceSubscriptions: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SubscriptionHubOptions.maxUriLength": { read: (v) => new R.Subscriptions({ maxUriLength: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SubscriptionHubOptions.maxStreamsPerPrincipal": { read: (v) => new R.Subscriptions({ maxStreamsPerPrincipal: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SubscriptionHubOptions.maxPending": { read: (v) => new R.Subscriptions({ maxPending: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  // features/tasks.ts
+  "InMemoryTaskStoreOptions.maxTasks": { read: (v) => new InMemoryTaskStore({ maxTasks: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "InMemoryTaskStoreOptions.maxActiveTasksPerPrincipal": { read: (v) => new InMemoryTaskStore({ maxActiveTasksPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "InMemoryTaskStoreOptions.maxFinishedTasksPerPrincipal": { read: (v) => new InMemoryTaskStore({ maxFinishedTasksPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "TaskManagerOptions.ttlMs": { read: (v) => new TaskManager({ ttlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "TaskManagerOptions.pollIntervalMs": { read: (v) => new TaskManager({ pollIntervalMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "TaskOptions.ttlMs": { read: (v) => new TaskManager().start(never, { ttlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "TaskOptions.pollIntervalMs": { read: (v) => new TaskManager().start(never, { pollIntervalMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "TaskResultOptions.pollIntervalMs": { read: (v) => new ClientTask(requester, HANDLE).result({ pollIntervalMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "TaskResultOptions.maxInputRounds": { read: (v) => new ClientTask(requester, HANDLE).result({ maxInputRounds: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  // http/
+  "HttpClientBaseOptions.maxMessageBytes": {
+    read: (v) => {
+      R.createHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, maxMessageBytes: v });
+      return Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, maxMessageBytes: v });
+    },
+    ok: 1,
+    tooSmall: 0,
+    fraction: 1.5,
+  },
+  "HttpHandlerOptions.maxBodyBytes": { read: (v) => R.createHttpHandler(server(), { maxBodyBytes: v }), ok: 128, tooSmall: 127, fraction: 1024.5 },
+  "HttpHandlerOptions.keepAliveMs": { read: (v) => R.createHttpHandler(server(), { keepAliveMs: v }), ok: 1000, tooSmall: 999, fraction: 0.5 },
+  "HttpHandlerOptions.maxInFlight": { read: (v) => R.createHttpHandler(server(), { maxInFlight: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "HttpHandlerOptions.maxInFlightPerPrincipal": { read: (v) => R.createHttpHandler(server(), { maxInFlightPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "HttpHandlerOptions.maxStreamBufferBytes": { read: (v) => R.createHttpHandler(server(), { maxStreamBufferBytes: v }), ok: 1024, tooSmall: 1023, fraction: 2048.5 },
+  // http/legacy-sse-server.ts, legacy-sse-client.ts, fallback-client.ts (2024-11-05 HTTP+SSE)
+  "LegacySseHandlerOptions.maxSessions": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "LegacySseHandlerOptions.sessionIdleMs": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { sessionIdleMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "LegacySseHandlerOptions.maxBodyBytes": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxBodyBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "LegacySseHandlerOptions.maxQueuedBytes": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "LegacySseHandlerOptions.maxInFlightPerSession": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxInFlightPerSession: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "LegacySseHandlerOptions.keepAliveMs": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { keepAliveMs: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
+  "LegacySseClientTransportOptions.endpointTimeoutMs": { read: (v) => Legacy.createLegacySseClientTransport({ url: "http://mcp.test/sse", fetch: quietFetch, endpointTimeoutMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "FallbackHttpClientTransportOptions.endpointTimeoutMs": { read: (v) => Session.createFallbackHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, endpointTimeoutMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "FallbackHttpClientTransportOptions.fallbackStatuses": { read: (v) => Session.createFallbackHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, fallbackStatuses: [404, v] }), ok: 405, tooSmall: 399, fraction: 404.5 },
+  "HttpHandlerOptions.toolHeadersTtlMs": { read: (v) => R.createHttpHandler(server(), { toolHeadersTtlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxSessions": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.sessionIdleMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { sessionIdleMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxInFlightPerSession": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxInFlightPerSession: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxStoredEvents": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxStoredEvents: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.retryMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { retryMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxBodyBytes": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxBodyBytes: v }), ok: 128, tooSmall: 127, fraction: 1024.5 },
+  "SessionHttpHandlerOptions.maxStreamBufferBytes": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxStreamBufferBytes: v }), ok: 1024, tooSmall: 1023, fraction: 2048.5 },
+  "SessionHttpHandlerOptions.keepAliveMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { keepAliveMs: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
+  "InMemoryEventStoreOptions.maxEvents": { read: (v) => new Session.InMemoryEventStore({ maxEvents: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "InMemoryEventStoreOptions.maxBytes": { read: (v) => new Session.InMemoryEventStore({ maxBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionReconnectOptions.maxAttempts": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { maxAttempts: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SessionReconnectOptions.defaultRetryMs": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { defaultRetryMs: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SessionReconnectOptions.maxRetryMs": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { maxRetryMs: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  // transports/
+  "StdioTransportOptions.maxMessageBytes": { read: (v) => stdio({ maxMessageBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "McpxGatewayOptions.maxQueuedEnvelopes": { read: (v) => createMcpxGateway({ maxQueuedEnvelopes: v }), ok: 16, tooSmall: 15, fraction: 16.5 },
+  "McpxTransportOptions.maxBacklog": { read: (v) => createMcpxTransport({ participantId: "a", peerId: "b", link: createMcpxGateway().join("a"), maxBacklog: v }), ok: 16, tooSmall: 15, fraction: 16.5 },
+  "StdioTransportOptions.maxQueuedBytes": { read: (v) => stdio({ maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+};
+
+/** The error `read(value)` throws or rejects with; undefined when it accepts the value. */
+async function refusal(read: Reader, value: number): Promise<unknown> {
+  try {
+    await read(value);
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+describe("numeric options", () => {
+  it("every numeric field of every *Options interface of the runtime has a row here (a new one must be validated and listed)", () => {
+    const found = numericOptions();
+    expect(found.length).toBeGreaterThan(30);
+    expect(found).toEqual(Object.keys(OPTIONS).sort());
+  });
+
+  for (const [name, row] of Object.entries(OPTIONS)) {
+    const field = name.slice(name.indexOf(".") + 1);
+    it(`${name}: NaN, a negative value, a fraction and a value below the minimum are a RangeError naming it; ${row.ok} is accepted`, async () => {
+      for (const bad of [Number.NaN, -1, row.fraction, row.tooSmall, Number.NEGATIVE_INFINITY]) {
+        const error = await refusal(row.read, bad);
+        expect(error, `${name} = ${bad}`).toBeInstanceOf(RangeError);
+        expect((error as Error).message, `${name} = ${bad}`).toContain(field);
+        expect((error as Error).message, `${name} = ${bad}`).toContain(`got ${bad}`);
+      }
+      expect(await refusal(row.read, row.ok), `${name} = ${row.ok}`).toBeUndefined();
+    });
+  }
+});
+
+describe("numberOption", () => {
+  it("names the option, what it accepts and the value; returns the fallback for undefined", () => {
+    expect(numberOption("maxBodyBytes", undefined, 7, { min: 128 })).toBe(7);
+    expect(() => numberOption("maxBodyBytes", Number.NaN, 7, { min: 128 })).toThrow(new RangeError("maxBodyBytes must be an integer ≥ 128, got NaN"));
+    expect(() => numberOption("keepAliveMs", 0.5, 7, { min: 1000, zeroIsOff: true })).toThrow(new RangeError("keepAliveMs must be an integer ≥ 1000 or 0 (off), got 0.5"));
+    expect(() => numberOption("x", "5", 7, { min: 0, max: 9, infinity: true })).toThrow(new RangeError('x must be an integer from 0 to 9 or Infinity (no bound), got "5"'));
+    expect(numberOption("x", Number.POSITIVE_INFINITY, 7, { min: 0, infinity: true })).toBe(Number.POSITIVE_INFINITY);
+    expect(() => numberOption("x", Number.POSITIVE_INFINITY, 7, { min: 0 })).toThrow(RangeError);
+    expect(() => numberOption("x", 10, 7, { min: 0, max: 9 })).toThrow(RangeError);
+    expect(numberOption("x", 0.25, 7, { min: 0, integer: false })).toBe(0.25);
+  });
+
+  it("turns the issue's examples into errors at construction: maxBodyBytes NaN (an unset environment variable) and keepAliveMs 0.5", () => {
+    expect(() => R.createHttpHandler(server(), { maxBodyBytes: Number(process.env["MCP_STUBGEN_UNSET_VARIABLE"]) })).toThrow(/^maxBodyBytes must be an integer ≥ 128, got NaN$/);
+    expect(() => R.createHttpHandler(server(), { keepAliveMs: 0.5 })).toThrow(/^keepAliveMs must be an integer ≥ 1000 or 0 \(off\), got 0\.5$/);
+  });
+});
