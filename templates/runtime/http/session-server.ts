@@ -881,7 +881,8 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
       if (method === CANCELLED) session.cancel(message);
       else session.deliver(message);
       if (!stateful) void session.end();
-      return new Response(null, { status: 202, headers: stateful ? { [SESSION_HEADER]: session.sessionId ?? "" } : {} });
+      const headers: Record<string, string> = stateful ? { [SESSION_HEADER]: session.sessionId ?? "" } : {};
+      return new Response(null, { status: 202, headers });
     }
     const requestId = id as RequestId;
     // A second request with an id in flight would take over the first one's stream: refused here.
@@ -943,7 +944,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
       } else if (method === CANCELLED) session.cancel(message);
       else session.deliver(message);
     }
-    const headers = stateful ? { [SESSION_HEADER]: session.sessionId ?? "" } : {};
+    const headers: Record<string, string> = stateful ? { [SESSION_HEADER]: session.sessionId ?? "" } : {};
     if (requests.length === 0) {
       if (!stateful) void session.end();
       return new Response(null, { status: 202, headers });
