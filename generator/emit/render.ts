@@ -129,6 +129,8 @@ export const RUNTIME_FILES = [
   "http/node-http",
   "http/http-client",
   "http/http-session-client",
+  "http/event-store",
+  "http/session-server",
   "http/legacy-sse-server",
   "http/legacy-sse-client",
   "http/fallback-client",

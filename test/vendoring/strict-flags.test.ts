@@ -48,20 +48,32 @@ describe("the generated output of every published revision", () => {
     expect([...missing].sort()).toEqual([
       "AbortController",
       "AbortSignal",
+      // The session server (session-server.ts): bounded SSE bodies, random session ids.
+      "ByteLengthQueuingStrategy",
       "Event",
+      // The session server's Request → Response handler (and, through toNodeListener and the
+      // HttpHandler type, http-server.ts with its x-mcp-header codec: TextEncoder, atob, btoa).
+      "Headers",
       // The session revisions' index exports the Streamable HTTP client (http-session-client.ts,
-      // with the shared HTTP room's fetch.ts and sse.ts; no longer the 2026-07-28 client's header
-      // encoding, so TextEncoder and btoa are not needed): the web fetch API.
+      // with the shared HTTP room's fetch.ts and sse.ts): the web fetch API.
       "ReadableStream",
+      "ReadableStreamDefaultController",
       "ReadableStreamDefaultReader",
+      "Request",
       "RequestInit",
       "Response",
       "TextDecoder",
+      "TextEncoder",
       "URL",
+      "atob",
+      "btoa",
+      "clearInterval",
       "clearTimeout",
       "console",
+      "crypto",
       "fetch",
       "queueMicrotask",
+      "setInterval",
       "setTimeout",
       "structuredClone",
     ]);

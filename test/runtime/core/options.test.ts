@@ -60,6 +60,7 @@ interface Row {
 const never = (): Promise<never> => new Promise<never>(() => undefined);
 const server = (options: R.McpServerOptions = {}) => new R.McpServer({ logger: null, ...options });
 const legacyServer = () => new Legacy.McpServer({ logger: null });
+const sessionServer = () => new Session.McpServer({ logger: null });
 const stdio = (options: Partial<ConstructorParameters<typeof StdioTransport>[0]>) => new StdioTransport({ input: new PassThrough(), output: new PassThrough(), ...options });
 const quietFetch: R.FetchLike = () => Promise.resolve(new Response(null, { status: 202 }));
 const HANDLE = { resultType: "task", taskId: "t-1", status: "working", createdAt: "2026-01-01T00:00:00.000Z", lastUpdatedAt: "2026-01-01T00:00:00.000Z", ttlMs: null };
@@ -157,6 +158,16 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "FallbackHttpClientTransportOptions.endpointTimeoutMs": { read: (v) => Session.createFallbackHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, endpointTimeoutMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "FallbackHttpClientTransportOptions.fallbackStatuses": { read: (v) => Session.createFallbackHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, fallbackStatuses: [404, v] }), ok: 405, tooSmall: 399, fraction: 404.5 },
   "HttpHandlerOptions.toolHeadersTtlMs": { read: (v) => R.createHttpHandler(server(), { toolHeadersTtlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxSessions": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.sessionIdleMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { sessionIdleMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxInFlightPerSession": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxInFlightPerSession: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxStoredEvents": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxStoredEvents: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.retryMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { retryMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxBodyBytes": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxBodyBytes: v }), ok: 128, tooSmall: 127, fraction: 1024.5 },
+  "SessionHttpHandlerOptions.maxStreamBufferBytes": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxStreamBufferBytes: v }), ok: 1024, tooSmall: 1023, fraction: 2048.5 },
+  "SessionHttpHandlerOptions.keepAliveMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { keepAliveMs: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
+  "InMemoryEventStoreOptions.maxEvents": { read: (v) => new Session.InMemoryEventStore({ maxEvents: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "InMemoryEventStoreOptions.maxBytes": { read: (v) => new Session.InMemoryEventStore({ maxBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionReconnectOptions.maxAttempts": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { maxAttempts: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "SessionReconnectOptions.defaultRetryMs": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { defaultRetryMs: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "SessionReconnectOptions.maxRetryMs": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { maxRetryMs: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
