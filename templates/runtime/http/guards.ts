@@ -10,8 +10,18 @@ import { mediaType, readBounded, TOO_LARGE } from "./fetch.js";
 
 /** What the guards need of the handler's options (HttpHandlerOptions). */
 export interface GuardOptions {
+  /**
+   * DNS rebinding protection (Security Warning: servers MUST validate `Origin`). On by default:
+   * a request that arrived at a loopback address (or whose address is unknown) must name a
+   * loopback host (`localhost`, `127.0.0.1`, `[::1]`, any valid port) in `Host`, and in `Origin`
+   * when it has one; a request that arrived at any other address is refused unless its `Host` is
+   * in `allowedHosts`, and its `Origin` must be in `allowedOrigins` or the request's own.
+   * Failures get 403 (a `Host` that is no `host[:port]` gets 400). false: no check.
+   */
   readonly dnsRebindingProtection?: boolean | undefined;
+  /** The `Host` values accepted, replacing the loopback rule: `name` (any port) or `name:port`. */
   readonly allowedHosts?: readonly string[] | undefined;
+  /** The `Origin` values accepted (e.g. `https://app.example.com`), replacing the default rule. */
   readonly allowedOrigins?: readonly string[] | undefined;
 }
 

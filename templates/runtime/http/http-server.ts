@@ -23,7 +23,7 @@ import {
   type TransportSendOptions,
 } from "../core/protocol.js";
 import { report as guarded } from "./fetch.js";
-import { authenticateOption, authenticateRequest, checkGuardOptions, envelopeProblem, hostProblem, hostSyntaxProblem, readRequestBody, type Authenticate, type Refusal } from "./guards.js";
+import { authenticateOption, authenticateRequest, checkGuardOptions, envelopeProblem, hostProblem, hostSyntaxProblem, readRequestBody, type Authenticate, type GuardOptions, type Refusal } from "./guards.js";
 import { argumentAt, decodeHeaderValue, headerMatches, toolHeaders, type ToolHeader } from "./headers.js";
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from "./sse.js";
 
@@ -73,22 +73,10 @@ export interface HttpRequestInfo {
 /** A web-standard HTTP handler; the second argument is optional (toNodeListener passes it). */
 export type HttpHandler = (request: Request, info?: HttpRequestInfo) => Promise<Response>;
 
-export interface HttpHandlerOptions {
+/** Options of createHttpHandler; the Host/Origin rule's (dnsRebindingProtection, allowedHosts, allowedOrigins) are GuardOptions'. */
+export interface HttpHandlerOptions extends GuardOptions {
   /** Largest request body read, in bytes (default 4 MiB, at least 128: no smaller request carries its `_meta`); a larger one is refused with 413. */
   readonly maxBodyBytes?: number | undefined;
-  /**
-   * DNS rebinding protection (HTTP, Security: servers MUST validate `Origin`). On by default:
-   * a request that arrived at a loopback address (or whose address is unknown) must name a
-   * loopback host (`localhost`, `127.0.0.1`, `[::1]`, any valid port) in `Host`, and in `Origin`
-   * when it has one; a request that arrived at any other address is refused unless its `Host` is
-   * in `allowedHosts`, and its `Origin` must be in `allowedOrigins` or the request's own.
-   * Failures get 403 (a `Host` that is no `host[:port]` gets 400). false: no check.
-   */
-  readonly dnsRebindingProtection?: boolean | undefined;
-  /** The `Host` values accepted, replacing the loopback rule: `name` (any port) or `name:port`. */
-  readonly allowedHosts?: readonly string[] | undefined;
-  /** The `Origin` values accepted (e.g. `https://app.example.com`), replacing the default rule. */
-  readonly allowedOrigins?: readonly string[] | undefined;
   /**
    * Interval (ms) of SSE comment lines on open response streams, so that idle long-lived streams
    * (subscriptions/listen) are not closed by intermediaries (HTTP, Receiving Messages). Default

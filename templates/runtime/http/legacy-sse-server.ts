@@ -26,7 +26,7 @@ import {
   type Transport,
 } from "../core/protocol.js";
 import { mediaType, report } from "./fetch.js";
-import { authenticateOption, authenticateRequest, hostProblem, readRequestBody, type Authenticate, type Refusal } from "./guards.js";
+import { authenticateOption, authenticateRequest, checkGuardOptions, hostProblem, readRequestBody, type Authenticate, type GuardOptions, type Refusal } from "./guards.js";
 import type { HttpHandler, HttpRequestInfo } from "./http-server.js";
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from "./sse.js";
 
@@ -35,7 +35,8 @@ export interface LegacySseServable {
   openConnection(transport: Transport): Connection;
 }
 
-export interface LegacySseHandlerOptions {
+/** Options of createLegacySseHandler; the Host/Origin rule's are GuardOptions' (2024-11-05: servers MUST validate `Origin`). */
+export interface LegacySseHandlerOptions extends GuardOptions {
   /** Path of the SSE endpoint (GET), default "/sse". */
   readonly ssePath?: string | undefined;
   /** Path of the message endpoint (POST), default "/messages"; the `endpoint` event names it with `?sessionId=`. */
@@ -59,10 +60,6 @@ export interface LegacySseHandlerOptions {
   readonly maxInFlightPerSession?: number | undefined;
   /** Interval (ms) of SSE comment lines on idle streams, for intermediaries (default 15000; 0: none). */
   readonly keepAliveMs?: number | undefined;
-  /** As for createHttpHandler: DNS rebinding protection (2024-11-05: servers MUST validate `Origin`). */
-  readonly dnsRebindingProtection?: boolean | undefined;
-  readonly allowedHosts?: readonly string[] | undefined;
-  readonly allowedOrigins?: readonly string[] | undefined;
   /**
    * Who sent each request (see createHttpHandler). Run on the GET that opens a session and on
    * every POST; a session belongs to the principal that opened it, and a POST of another
@@ -259,6 +256,7 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
   const maxQueuedBytes = bound("maxQueuedBytes", options.maxQueuedBytes, DEFAULTS.maxQueuedBytes, 1, false);
   const maxInFlight = bound("maxInFlightPerSession", options.maxInFlightPerSession, DEFAULTS.maxInFlightPerSession, 1, true);
   const keepAliveMs = numberOption("keepAliveMs", options.keepAliveMs, DEFAULTS.keepAliveMs, { min: 1000, zeroIsOff: true });
+  checkGuardOptions(options);
   const authenticate = authenticateOption(options.authenticate);
   const sessions = new Map<string, LegacySession>();
   const limits = { maxQueuedBytes, keepAliveMs, idleMs };

@@ -27,7 +27,7 @@ import {
 import { numberOption } from "../core/options.js";
 import { InMemoryEventStore, type EventReplay, type EventStore } from "./event-store.js";
 import { mediaType, report as guarded } from "./fetch.js";
-import { acceptsBoth, authenticateOption, authenticateRequest, hostProblem, readRequestBody, type Authenticate, type Refusal } from "./guards.js";
+import { acceptsBoth, authenticateOption, authenticateRequest, checkGuardOptions, hostProblem, readRequestBody, type Authenticate, type GuardOptions, type Refusal } from "./guards.js";
 import type { HttpHandler, HttpRequestInfo } from "./http-server.js";
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from "./sse.js";
 
@@ -63,7 +63,8 @@ const REVISIONS: { readonly [version: string]: RevisionRules } = {
 };
 const OLDEST: RevisionRules = REVISIONS["2025-03-26"]!;
 
-export interface SessionHttpHandlerOptions {
+/** Options of createSessionHttpHandler; the Host/Origin rule's are GuardOptions' (as in createHttpHandler). */
+export interface SessionHttpHandlerOptions extends GuardOptions {
   /**
    * Sessions: true (default), or false for the stateless mode of HTTP, Session Management ("a
    * server MAY assign a session ID"): no `Mcp-Session-Id`, every POST served on its own
@@ -107,10 +108,6 @@ export interface SessionHttpHandlerOptions {
   readonly maxStreamBufferBytes?: number | undefined;
   /** Interval (ms) of SSE comment lines on open streams (default 15000, at least 1000; 0: none). */
   readonly keepAliveMs?: number | undefined;
-  /** As in createHttpHandler: DNS rebinding protection (Host and Origin), on by default. */
-  readonly dnsRebindingProtection?: boolean | undefined;
-  readonly allowedHosts?: readonly string[] | undefined;
-  readonly allowedOrigins?: readonly string[] | undefined;
   /**
    * Who sent each request (as in createHttpHandler), asked for every POST, GET and DELETE. A
    * session belongs to the principal that opened it: a request of another principal (or of
@@ -788,6 +785,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
   const maxSessions = numberOption("maxSessions", options.maxSessions, DEFAULTS.maxSessions, { min: 1, infinity: true });
   const maxInFlight = numberOption("maxInFlightPerSession", options.maxInFlightPerSession, DEFAULTS.maxInFlightPerSession, { min: 1, infinity: true });
   const maxBodyBytes = numberOption("maxBodyBytes", options.maxBodyBytes, DEFAULTS.maxBodyBytes, { min: 128 });
+  checkGuardOptions(options);
   const authenticate = authenticateOption(options.authenticate);
   const sessions = new Map<string, Session>();
   const shared: Shared = {
