@@ -95,7 +95,12 @@ export type Step =
 export function writeOutput(outDir: string, output: Output, options: WriteOptions = {}): WriteReport {
   const target = resolve(outDir);
   for (const revision of output.keys()) {
-    if (revision === ROOT_FOLDER) continue;
+    if (revision === ROOT_FOLDER) {
+      // The root holds the user's files too: nothing but the marker is ever written there.
+      const other = [...(output.get(revision)?.keys() ?? [])].find((name) => name !== MARKER_FILE);
+      if (other === undefined) continue;
+      throw new StubgenError(`only ${MARKER_FILE} is written to the output folder itself, found ${JSON.stringify(other)}`);
+    }
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(revision) || revision.includes("..")) {
       throw new StubgenError(`expected a revision label of letters, digits, ".", "_" and "-", found ${JSON.stringify(revision)}`);
     }
