@@ -5,6 +5,7 @@ import { catalogJson, type CatalogJson } from "./model/catalog-data.js";
 import { readManifest, revisionInfo, type Manifest } from "./load/schema-source.js";
 import { checkExtensions, finishModel, modelRevision, type ModelRevisionOptions } from "./model/revision.js";
 import { checkOutput, sharedRuntimeUsers, writeOutput, type CheckReport } from "./write/write-output.js";
+import { rootFiles, ROOT_FOLDER } from "./write/module-marker.js";
 import { outputOptions, RUNTIME_DIR, type EmitKind, type ImportExtension, type OutputOptions, type RuntimeLayout } from "./emit/output-options.js";
 
 /** The model's options (model/revision.ts: schema, cache, manifest, extensions, result overrides) and the run's. */
@@ -123,6 +124,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // Inline: a shared runtime left from an earlier run goes, unless revisions not generated now still import it.
   else if (sharedRuntimeUsers(outDir, [...revisionOutput.keys()]).length === 0) output.set(RUNTIME_DIR, new Map());
   for (const [revision, files] of revisionOutput) output.set(revision, files);
+  // JavaScript output: <out>/package.json says "type": "module" (module-marker.ts).
+  const root = rootFiles(outDir, finish.emit, [...output.keys()]);
+  if (root !== undefined) output.set(ROOT_FOLDER, root);
   const runtime = [...(output.get(RUNTIME_DIR)?.keys() ?? [])];
   const revisions = [...revisionOutput].map(([revision, files]) => ({ revision, files: [...files.keys()], extensions: merged.get(revision) ?? [] }));
   if (options.check) return { outDir, runtime, revisions, check: checkOutput(outDir, output) };

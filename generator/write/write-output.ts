@@ -16,10 +16,13 @@ import { dirname, join, resolve } from "node:path";
 import { StubgenError } from "../errors.js";
 import { RUNTIME_DIR } from "../emit/output-options.js";
 import type { FileSet } from "../emit/render.js";
+import { isMarker, MARKER_FILE, ROOT_FOLDER } from "./module-marker.js";
 
 /**
  * Output folder (a revision, or `runtime` for the shared runtime) → its generated files. An
- * empty file set removes the folder's files and the folder.
+ * empty file set removes the folder's files and the folder. The key ROOT_FOLDER (module-marker.ts)
+ * holds the files directly in `outDir` (the ES module marker): only those files are compared,
+ * written or removed there, and the folder itself is never removed.
  */
 export type Output = ReadonlyMap<string, FileSet>;
 
@@ -92,6 +95,12 @@ export type Step =
 export function writeOutput(outDir: string, output: Output, options: WriteOptions = {}): WriteReport {
   const target = resolve(outDir);
   for (const revision of output.keys()) {
+    if (revision === ROOT_FOLDER) {
+      // The root holds the user's files too: nothing but the marker is ever written there.
+      const other = [...(output.get(revision)?.keys() ?? [])].find((name) => name !== MARKER_FILE);
+      if (other === undefined) continue;
+      throw new StubgenError(`only ${MARKER_FILE} is written to the output folder itself, found ${JSON.stringify(other)}`);
+    }
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(revision) || revision.includes("..")) {
       throw new StubgenError(`expected a revision label of letters, digits, ".", "_" and "-", found ${JSON.stringify(revision)}`);
     }
@@ -101,7 +110,7 @@ export function writeOutput(outDir: string, output: Output, options: WriteOption
   }
   const plans = new Map<string, RevisionPlan>();
   try {
-    for (const [revision, files] of output) plans.set(revision, planRevision(readTree(join(target, revision)), files));
+    for (const [revision, files] of output) plans.set(revision, planRevision(revision === ROOT_FOLDER ? readRoot(target, files) : readTree(join(target, revision)), files));
   } catch (err) {
     throw new StubgenError(`cannot read the output folder: ${reason(err)}`, { file: outDir });
   }
@@ -148,7 +157,7 @@ export function writeOutput(outDir: string, output: Output, options: WriteOption
         step({ kind: "rmdir", path: emptied }, () => rmdirSync(emptied));
       }
       // A folder that is to hold nothing (a shared runtime no longer used) goes with its files.
-      if (output.get(revision)?.size === 0 && existsSync(dir) && readdirSync(dir).length === 0) {
+      if (revision !== ROOT_FOLDER && output.get(revision)?.size === 0 && existsSync(dir) && readdirSync(dir).length === 0) {
         step({ kind: "rmdir", path: dir }, () => rmdirSync(dir));
       }
       for (const [path] of plan.write) {
@@ -193,6 +202,23 @@ export function sharedRuntimeUsers(outDir: string, except: readonly string[]): s
   } catch (err) {
     throw new StubgenError(`cannot read the output folder: ${reason(err)}`, { file: outDir });
   }
+}
+
+/**
+ * The root files a write manages (`wanted`'s and the marker) that exist in `dir`. A file of that
+ * name that is not ours is refused rather than replaced (rootFiles in module-marker.ts refuses
+ * first; this guards other callers), and left alone when not wanted.
+ */
+function readRoot(dir: string, wanted: FileSet): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const name of new Set([...wanted.keys(), MARKER_FILE])) {
+    const file = join(dir, name);
+    if (!existsSync(file)) continue;
+    const text = readFileSync(file, "utf8");
+    if (isMarker(text)) found.set(name, text);
+    else if (wanted.has(name)) throw new StubgenError(`${name} in the output folder is not mcp-stubgen's; not replacing it`, { file });
+  }
+  return found;
 }
 
 /** Every file below `dir` (path relative to it → text); empty when `dir` does not exist. */
@@ -284,7 +310,9 @@ export function checkOutput(outDir: string, output: Output): CheckReport {
       else if (readFileSync(file, "utf8") !== text) stale.push(rel);
     }
     const dir = join(outDir, revision);
-    if (existsSync(dir)) {
+    if (revision === ROOT_FOLDER) {
+      for (const name of readRoot(dir, new Map()).keys()) if (!files.has(name)) extra.push(name);
+    } else if (existsSync(dir)) {
       for (const entry of listFiles(dir)) if (!files.has(entry)) extra.push(join(revision, entry));
     }
   }

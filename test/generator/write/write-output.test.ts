@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StubgenError } from "../../../generator/errors.js";
+import { MARKER_FILE, MARKER_TEXT, ROOT_FOLDER } from "../../../generator/write/module-marker.js";
 import { checkOutput, writeOutput, type Output } from "../../../generator/write/write-output.js";
 import { catchStubgenError } from "../support.js";
 
@@ -318,5 +319,39 @@ describe("writeOutput leaves unchanged files untouched", () => {
         expect(stagingLeft(out)).toEqual([]);
       }
     });
+  });
+});
+
+describe("the output root's files (ROOT_FOLDER: the ES module marker of --emit js)", () => {
+  it("writes the marker beside the revision folders, leaves the user's other files alone, and removes it when its set is empty", () => {
+    const out = join(tmp, "out");
+    mkdirSync(out);
+    writeFileSync(join(out, "README.md"), "mine");
+    const report = writeOutput(out, output({ r: { "a.js": "a" }, [ROOT_FOLDER]: { [MARKER_FILE]: MARKER_TEXT } }));
+    expect(report.written).toEqual([join("r", "a.js"), "package.json"]);
+    expect(tree(out)).toEqual({ "README.md": "mine", "r/a.js": "a", "package.json": MARKER_TEXT });
+    expect(checkOutput(out, output({ r: { "a.js": "a" }, [ROOT_FOLDER]: { [MARKER_FILE]: MARKER_TEXT } }))).toEqual({ stale: [], missing: [], extra: [] });
+    // The user's README.md is not the output's: never extra, never removed.
+    expect(checkOutput(out, output({ r: { "a.js": "a" }, [ROOT_FOLDER]: {} }))).toEqual({ stale: [], missing: [], extra: ["package.json"] });
+    expect(writeOutput(out, output({ [ROOT_FOLDER]: {} })).removed).toEqual(["package.json"]);
+    expect(tree(out)).toEqual({ "README.md": "mine", "r/a.js": "a" });
+  });
+
+  it("writes nothing but the marker there", () => {
+    const out = join(tmp, "out");
+    expect(catchStubgenError(() => writeOutput(out, output({ [ROOT_FOLDER]: { "index.js": "x" } }))).message).toBe(
+      'only package.json is written to the output folder itself, found "index.js"',
+    );
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it("never replaces or removes a package.json that is not the marker", () => {
+    const out = join(tmp, "out");
+    mkdirSync(out);
+    writeFileSync(join(out, "package.json"), '{"name":"mine"}');
+    expect(() => writeOutput(out, output({ [ROOT_FOLDER]: { [MARKER_FILE]: MARKER_TEXT } }))).toThrow(StubgenError);
+    expect(writeOutput(out, output({ [ROOT_FOLDER]: {} })).removed).toEqual([]);
+    expect(checkOutput(out, output({ [ROOT_FOLDER]: {} })).extra).toEqual([]);
+    expect(tree(out)).toEqual({ "package.json": '{"name":"mine"}' });
   });
 });
