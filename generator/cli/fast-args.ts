@@ -2,7 +2,7 @@
  * The CLI's fast path: the plain command lines of `generate`, `catalog` and `diff` parsed with
  * node:util's parseArgs from the same option tables yargs uses, so a build step does not pay for
  * loading yargs. Anything this parser is not sure to read exactly as yargs does (an unknown or
- * camelCase option, a `--no-` form, a stray argument, `--`, a flag given twice, a value that looks
+ * camelCase option, a `--no-` form, a stray argument, `--`, a repeated boolean, a short flag with its value attached, a value that looks
  * like an option, --help) yields undefined, and the caller hands the line to yargs, whose
  * messages and help stay the only ones.
  */
@@ -30,7 +30,10 @@ export function fastArgs(argv: readonly string[]): FastArgs | undefined {
     return undefined;
   }
   if (parsed.positionals.length > 0) return undefined;
-  if (parsed.tokens?.some((t) => t.kind === "option-terminator")) return undefined;
+  // `--`, and a short flag with its value attached (`-r2025-06-18`, which yargs reads otherwise).
+  if (parsed.tokens?.some((t) => t.kind === "option-terminator" || (t.kind === "option" && !t.rawName.startsWith("--") && t.inlineValue === true))) {
+    return undefined;
+  }
   const args: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(parsed.values)) {
     const spec = table[name];
