@@ -77,7 +77,7 @@ export function stampKey(inputs: StampInputs): string | undefined {
 
 let fingerprint: string | undefined;
 
-/** path, size and mtime of every file of the generator's modules and of templates/. */
+/** path, size and mtime of every file of the generator's modules and of templates/, and of the package lock when there is one. */
 function generatorFingerprint(): string {
   if (fingerprint !== undefined) return fingerprint;
   const generatorDir = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -87,6 +87,12 @@ function generatorFingerprint(): string {
       const st = statSync(join(root, file));
       hash.update(`${root}\0${file}\0${st.size}\0${st.mtimeMs}\n`);
     }
+  }
+  // The dependencies that render (handlebars, json-schema-to-typescript, ts-morph) as a checkout pins them.
+  const lock = join(dirname(TEMPLATES_DIR), "package-lock.json");
+  if (existsSync(lock)) {
+    const st = statSync(lock);
+    hash.update(`${lock}\0${st.size}\0${st.mtimeMs}\n`);
   }
   fingerprint = hash.digest("hex");
   return fingerprint;
