@@ -1,0 +1,57 @@
+/**
+ * generator/write/stamp.ts through the programmatic API: a second generate() with the same inputs
+ * is skipped and says so, `force` generates, and a stamp is read as untrusted input (an entry
+ * naming folders outside the output is ignored, never followed).
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generate } from "../../../generator/generate.js";
+import { stampPath } from "../../../generator/write/stamp.js";
+import { TEST_CACHE_DIR } from "../../helpers/schemas.js";
+
+const REV = "2025-06-18";
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function project(): { out: string; cacheDir: string } {
+  const root = mkdtempSync(join(tmpdir(), "stubgen-stamp-"));
+  dirs.push(root);
+  const cacheDir = join(root, "cache");
+  mkdirSync(cacheDir);
+  cpSync(join(TEST_CACHE_DIR, REV), join(cacheDir, REV), { recursive: true });
+  return { out: join(root, "out"), cacheDir };
+}
+
+describe("generate() and its stamp", () => {
+  it("skips an unchanged run (same result, upToDate) and generates with force", async () => {
+    const { out, cacheDir } = project();
+    const first = await generate({ revisions: [REV], out, cacheDir });
+    expect(first.upToDate).toBeUndefined();
+    const second = await generate({ revisions: [REV], out, cacheDir });
+    expect(second).toEqual({ ...first, upToDate: true });
+    const forced = await generate({ revisions: [REV], out, cacheDir, force: true });
+    expect(forced).toEqual(first);
+  });
+
+  it("a strict-objects run is not the default run's", async () => {
+    const { out, cacheDir } = project();
+    await generate({ revisions: [REV], out, cacheDir });
+    const strict = await generate({ revisions: [REV], out, cacheDir, strictObjects: true });
+    expect(strict.upToDate).toBeUndefined();
+  });
+
+  it("ignores a stamp entry whose folders leave the output folder", async () => {
+    const { out, cacheDir } = project();
+    await generate({ revisions: [REV], out, cacheDir });
+    const file = stampPath(cacheDir, out);
+    const stamp = JSON.parse(readFileSync(file, "utf8")) as { entries: Array<{ folders: Record<string, unknown> }> };
+    for (const entry of stamp.entries) entry.folders = { "../../elsewhere": {} };
+    writeFileSync(file, JSON.stringify(stamp));
+    const r = await generate({ revisions: [REV], out, cacheDir });
+    expect(r.upToDate).toBeUndefined();
+  });
+});
