@@ -9,7 +9,7 @@
  * stamp that is too large, malformed or does not match simply means "generate".
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MANIFEST_PATH, TEMPLATES_DIR, TOOL_VERSION } from "../project.js";
@@ -20,6 +20,8 @@ import { defaultCacheDir } from "../project.js";
 export const MAX_STAMP_BYTES = 4 * 1024 * 1024;
 /** Selections remembered per output folder (e.g. `-r A` and `-r B` runs alternating). */
 export const MAX_STAMP_ENTRIES = 16;
+/** Output folders remembered per cache: the least recently written stamps beyond this are removed. */
+export const MAX_STAMP_FILES = 64;
 const FORMAT = 1;
 
 /** What a run that was skipped reports: the same as the run that wrote the files. */
@@ -139,9 +141,19 @@ export function writeStamp(
     const temp = `${stampFile}.tmp-${process.pid}`;
     writeFileSync(temp, JSON.stringify({ format: FORMAT, entries }));
     renameSync(temp, stampFile);
+    pruneStamps(dirname(stampFile));
   } catch {
     // a read-only cache: no skip next time, nothing else lost
   }
+}
+
+/** Keeps the MAX_STAMP_FILES most recently written stamps of a cache (throw-away output folders leave theirs behind). */
+function pruneStamps(dir: string): void {
+  const stamps = readdirSync(dir)
+    .filter((name) => /^[0-9a-f]{32}\.json$/.test(name))
+    .map((name) => ({ path: join(dir, name), mtimeMs: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { path } of stamps.slice(MAX_STAMP_FILES)) rmSync(path, { force: true });
 }
 
 /** Clears the in-process fingerprint (tests that edit the generator's files in between). */

@@ -3,12 +3,13 @@
  * is skipped and says so, `force` generates, and a stamp is read as untrusted input (an entry
  * naming folders outside the output is ignored, never followed).
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generate } from "../../../generator/generate.js";
-import { stampPath } from "../../../generator/write/stamp.js";
+import { MAX_STAMP_FILES, stampPath } from "../../../generator/write/stamp.js";
 import { TEST_CACHE_DIR } from "../../helpers/schemas.js";
 
 const REV = "2025-06-18";
@@ -53,5 +54,22 @@ describe("generate() and its stamp", () => {
     writeFileSync(file, JSON.stringify(stamp));
     const r = await generate({ revisions: [REV], out, cacheDir });
     expect(r.upToDate).toBeUndefined();
+  });
+
+  it(`keeps at most ${MAX_STAMP_FILES} stamps per cache, dropping the least recently written`, async () => {
+    const { out, cacheDir } = project();
+    const dir = dirname(stampPath(cacheDir, out));
+    mkdirSync(dir, { recursive: true });
+    const old = new Date(Date.now() - 86_400_000);
+    for (let i = 0; i < MAX_STAMP_FILES + 10; i++) {
+      const file = join(dir, `${i.toString(16).padStart(32, "0")}.json`);
+      writeFileSync(file, "{}");
+      utimesSync(file, old, old);
+    }
+    await generate({ revisions: [REV], out, cacheDir });
+    const left = readdirSync(dir).filter((n) => n.endsWith(".json"));
+    expect(left).toHaveLength(MAX_STAMP_FILES);
+    expect(left).toContain(stampPath(cacheDir, out).slice(dir.length + 1));
+    expect((await generate({ revisions: [REV], out, cacheDir })).upToDate).toBe(true);
   });
 });
