@@ -1,11 +1,12 @@
 import { StubgenError } from "./errors.js";
 import { checkDirectionUnions } from "./model/model.js";
-import { renderRevision, renderRuntime, type FileSet } from "./emit/render.js";
+import type { FileSet } from "./emit/render.js";
 import { catalogJson, type CatalogJson } from "./model/catalog-data.js";
 import { readManifest, revisionInfo, type Manifest } from "./load/schema-source.js";
 import { checkExtensions, finishModel, modelRevision, type ModelRevisionOptions } from "./model/revision.js";
 import { checkOutput, sharedRuntimeUsers, writeOutput, type CheckReport } from "./write/write-output.js";
 import { rootFiles, ROOT_FOLDER } from "./write/module-marker.js";
+import { stampKey, stampPath, upToDate, writeStamp } from "./write/stamp.js";
 import { outputOptions, RUNTIME_DIR, type EmitKind, type ImportExtension, type OutputOptions, type RuntimeLayout } from "./emit/output-options.js";
 
 /** The model's options (model/revision.ts: schema, cache, manifest, extensions, result overrides) and the run's. */
@@ -40,6 +41,11 @@ export interface GenerateOptions extends ModelRevisionOptions {
   readonly strictObjects?: boolean | undefined;
   /** The schema is a fragment: no MCP direction unions is fine (else an error). */
   readonly fragment?: boolean | undefined;
+  /**
+   * Generate even when the schema, the options and the generator are those of the last run and its
+   * files are on disk unchanged (write/stamp.ts). Default false: such a run is skipped.
+   */
+  readonly force?: boolean | undefined;
 }
 
 export interface GenerateResult {
@@ -49,6 +55,8 @@ export interface GenerateResult {
   readonly revisions: ReadonlyArray<{ readonly revision: string; readonly files: readonly string[]; readonly extensions: readonly string[] }>;
   /** Present with `check`: what is out of date (empty lists: up to date). */
   readonly check?: CheckReport;
+  /** True when nothing was rendered or written: inputs and files are those of the last run (write/stamp.ts). */
+  readonly upToDate?: boolean;
 }
 
 export const DEFAULT_OUT_DIR = "out";
@@ -109,6 +117,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   checkOutputLabels(selected);
   checkExtensions(options.extensions ?? [], selected, manifest);
   const shared = finish.runtime === "shared";
+  const key = options.force || options.fetchImpl !== undefined || options.extensionPolicies !== undefined ? undefined : stampKey(stampInputs(options, finish, selected));
+  const stampFile = stampPath(options.cacheDir, outDir);
+  const stamped = key === undefined ? undefined : upToDate(stampFile, outDir, key);
+  if (stamped !== undefined) return { outDir, ...stamped, upToDate: true, ...(options.check ? { check: { stale: [], missing: [], extra: [] } } : {}) };
+  const { renderRevision, renderRuntime } = await import("./emit/render.js");
   const runtimeNames: ReadonlySet<string> = shared ? new Set(renderRuntime().keys()) : new Set();
   const revisionOutput = new Map<string, FileSet>();
   const merged = new Map<string, string[]>();
@@ -131,7 +144,25 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const revisions = [...revisionOutput].map(([revision, files]) => ({ revision, files: [...files.keys()], extensions: merged.get(revision) ?? [] }));
   if (options.check) return { outDir, runtime, revisions, check: checkOutput(outDir, output) };
   writeOutput(outDir, output);
+  if (key !== undefined && output.has(RUNTIME_DIR)) writeStamp(stampFile, key, output, { runtime, revisions });
   return { outDir, runtime, revisions };
+}
+
+/** What the stamp's key is made of: every option that shapes the output, defaulted. */
+function stampInputs(options: GenerateOptions, finish: OutputOptions, selected: readonly string[]): Parameters<typeof stampKey>[0] {
+  return {
+    selected,
+    cacheDir: options.cacheDir,
+    schema: options.schema,
+    extensions: options.extensions ?? [],
+    manifest: options.manifest,
+    options: {
+      ...finish,
+      strictObjects: options.strictObjects ?? false,
+      fragment: options.fragment ?? false,
+      resultOverrides: Object.entries(options.resultOverrides ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    },
+  };
 }
 
 /** The method catalog of one revision, as `mcp-stubgen catalog --json` prints it. */

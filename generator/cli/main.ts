@@ -2,19 +2,19 @@
 import { realpathSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import yargs from "yargs";
-import { hideBin } from "yargs/helpers";
 import { findConfig, parseResultOverrides, type StubgenConfig } from "./config.js";
 import { usageContext, usageError } from "./usage.js";
 import { isStubgenError } from "../errors.js";
-import { diff } from "../diff/load.js";
-import { hasBreakingChanges } from "../diff/diff.js";
-import { formatDiffJson, formatDiffMarkdown } from "../diff/format.js";
-import { catalog, CUSTOM_REVISION, generate, type GenerateOptions } from "../generate.js";
+import type { GenerateOptions } from "../generate.js";
 import { defaultCacheDir, TOOL_VERSION } from "../project.js";
 import { RUNTIME_DIR } from "../emit/output-options.js";
 import { quietPipeWriter } from "./quiet-pipe.js";
-import { listExtensions, listSchemas, pullSchemas } from "../load/schema-source.js";
+import { CATALOG_OPTIONS, DIFF_OPTIONS, GENERATE_OPTIONS, GLOBAL_OPTIONS } from "./commands.js";
+import { fastArgs } from "./fast-args.js";
+import { TOP_HELP, TOP_HELP_WIDTH } from "./top-help.js";
+
+// Each command imports what it needs when it runs (yargs, the generator, the differ): `--help`
+// and `--version` load none of it, `catalog` and `diff` never load the emitters.
 
 /** Streams the CLI writes to (tests pass their own). */
 export interface Io {
@@ -61,7 +61,7 @@ function project(args: CommonArgs, cwd: string): { config: StubgenConfig; cacheD
  * CLI flags over config-file values. What to generate (--revision, --all, --schema) is taken
  * as a whole: any of them on the command line replaces the config's selection.
  */
-function options(args: CommonArgs & Record<string, unknown>, { config, cacheDir }: ReturnType<typeof project>): GenerateOptions {
+function options(args: Args, { config, cacheDir }: ReturnType<typeof project>): GenerateOptions {
   const overrides = { ...config.resultOverrides, ...parseResultOverrides((args["result-override"] as string[]) ?? []) };
   const revisions = [args["revision"] ?? []].flat() as string[];
   const cliSelects = revisions.length > 0 || args["all"] !== undefined || args["schema"] !== undefined;
@@ -92,10 +92,139 @@ function oneOf<T extends string, U>(args: Record<string, unknown>, flag: string,
   return map(given);
 }
 
+type Args = CommonArgs & Record<string, unknown>;
+type Show = (path: string) => string;
+
+/** `generate`: resolves to the exit code. */
+async function runGenerate(args: Args, io: Io, show: Show): Promise<number> {
+  const { generate } = await import("../generate.js");
+  const result = await generate({ ...options(args, project(args, io.cwd)), force: args["force"] as boolean | undefined });
+  if (result.check) {
+    const { stale, missing, extra } = result.check;
+    for (const f of missing) io.stdout(`missing: ${show(`${result.outDir}/${f}`)}\n`);
+    for (const f of stale) io.stdout(`stale: ${show(`${result.outDir}/${f}`)}\n`);
+    for (const f of extra) io.stdout(`not generated: ${show(`${result.outDir}/${f}`)}\n`);
+    const bad = missing.length + stale.length + extra.length;
+    io.stdout(bad === 0 ? "up to date\n" : `${bad} file(s) out of date: run mcp-stubgen generate\n`);
+    return bad === 0 ? 0 : 1;
+  }
+  if (result.upToDate) {
+    const folders = [...(result.runtime.length > 0 ? [RUNTIME_DIR] : []), ...result.revisions.map((r) => r.revision)];
+    const named = folders.map((f) => `${show(`${result.outDir}/${f}`)}/`).join(", ");
+    io.stdout(`up to date: ${named} (schema, options and generator unchanged; nothing written; --force to generate anyway)\n`);
+    return 0;
+  }
+  if (result.runtime.length > 0) io.stdout(`wrote ${show(`${result.outDir}/${RUNTIME_DIR}`)}/ (${result.runtime.join(", ")})\n`);
+  for (const { revision, files, extensions } of result.revisions) {
+    const withExtensions = extensions.length > 0 ? ` with ${extensions.join(", ")}` : "";
+    io.stdout(`wrote ${show(`${result.outDir}/${revision}`)}/${withExtensions} (${files.join(", ")})\n`);
+  }
+  return 0;
+}
+
+/** `catalog`: resolves to the exit code. */
+async function runCatalog(args: Args, io: Io): Promise<number> {
+  const given = [args["revision"] ?? []].flat();
+  if (given.length > 1) throw new UsageError(`catalog takes one --revision, got ${given.join(", ")}`);
+  const opts = options(args, project(args, io.cwd));
+  const { catalog, CUSTOM_REVISION } = await import("../generate.js");
+  const revision = opts.revisions?.[0] ?? (opts.schema === undefined ? undefined : CUSTOM_REVISION);
+  if (revision === undefined) throw new UsageError("catalog needs --revision REV (or --schema PATH_OR_URL)");
+  const json = await catalog({ ...opts, revisions: undefined, all: false, revision });
+  if (args["json"]) {
+    io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+    return 0;
+  }
+  const rows = json.methods.map((m) => [
+    m.method,
+    m.kind,
+    m.from.join("+"),
+    m.params ?? "-",
+    m.result ?? "-",
+    m.cancellable ? "yes" : "no",
+    m.taskAugmentable ? "yes" : "no",
+  ]);
+  io.stdout(table(["method", "kind", "from", "params", "result", "cancellable", "task"], rows));
+  return 0;
+}
+
+/** `diff`: resolves to the exit code. */
+async function runDiff(args: Args, io: Io): Promise<number> {
+  const { cacheDir } = project(args, io.cwd);
+  const one = (name: string, value: unknown): string | undefined => {
+    const given = [value ?? []].flat() as string[];
+    if (given.length > 1) throw new UsageError(`diff takes one --${name}, got ${given.join(", ")}`);
+    return given[0];
+  };
+  const from = one("from", args["from"]);
+  const to = one("to", args["to"]);
+  const fromSchema = one("from-schema", args["from-schema"]);
+  const toSchema = one("to-schema", args["to-schema"]);
+  const failOn = one("fail-on", args["fail-on"]);
+  if (failOn !== undefined && failOn !== "breaking") throw new UsageError(`--fail-on takes "breaking", got ${JSON.stringify(failOn)}`);
+  if (from === undefined && fromSchema === undefined) throw new UsageError("diff needs --from REV (or --from-schema PATH_OR_URL)");
+  if (to === undefined && toSchema === undefined) throw new UsageError("diff needs --to REV (or --to-schema PATH_OR_URL)");
+  const fromExtensions = [args["from-extension"] ?? []].flat() as string[];
+  const toExtensions = [args["to-extension"] ?? []].flat() as string[];
+  const [{ diff }, { hasBreakingChanges }, { formatDiffJson, formatDiffMarkdown }] = await Promise.all([
+    import("../diff/load.js"),
+    import("../diff/diff.js"),
+    import("../diff/format.js"),
+  ]);
+  const result = await diff({ from, to, fromSchema, toSchema, cacheDir, fromExtensions, toExtensions });
+  io.stdout(args["json"] ? formatDiffJson(result) : formatDiffMarkdown(result));
+  return failOn === "breaking" && hasBreakingChanges(result) ? 1 : 0;
+}
+
+const FAST_HANDLERS: Readonly<Record<string, (args: Args, io: Io, show: Show) => Promise<number>>> = {
+  generate: runGenerate,
+  catalog: (args, io) => runCatalog(args, io),
+  diff: (args, io) => runDiff(args, io),
+};
+
+/** How `main` may answer without yargs (tests turn it off to compare both routes). */
+export interface MainOptions {
+  /** Top-level --help/--version and plain generate/catalog/diff lines without yargs (default true). */
+  readonly fastPath?: boolean;
+  /** Help width (default: the terminal's, at most 110). */
+  readonly columns?: number;
+}
+
 /** Runs the CLI; resolves to the exit code. */
-export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
-  let exitCode = 0;
+export async function main(argv: readonly string[], io: Io = processIo, mainOptions: MainOptions = {}): Promise<number> {
   const show = (path: string) => relative(io.cwd, path) || ".";
+  const width = Math.min(110, mainOptions.columns ?? process.stdout.columns ?? 110);
+  try {
+    if (mainOptions.fastPath !== false) {
+      if (argv.length === 1 && argv[0] === "--version") {
+        io.stdout(`${TOOL_VERSION}\n`);
+        return 0;
+      }
+      if (argv.length === 1 && (argv[0] === "--help" || argv[0] === "-h") && width === TOP_HELP_WIDTH) {
+        io.stdout(`${TOP_HELP}\n`);
+        return 0;
+      }
+      const fast = fastArgs(argv);
+      const handler = fast === undefined ? undefined : FAST_HANDLERS[fast.command];
+      if (fast !== undefined && handler !== undefined) return await handler(fast.args, io, show);
+    }
+    return await withYargs(argv, io, show, width);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`mcp-stubgen: error: ${err.message} (see mcp-stubgen ${err.command ? `${err.command} ` : ""}--help)\n`);
+    } else if (isStubgenError(err)) {
+      io.stderr(`mcp-stubgen: error: ${err.format()}\n`);
+    } else {
+      io.stderr(`mcp-stubgen: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    }
+    return 1;
+  }
+}
+
+/** The full parser: help, usage errors, `schema`, and every line the fast path leaves to it. */
+async function withYargs(argv: readonly string[], io: Io, show: Show, width: number): Promise<number> {
+  const [{ default: yargs }, { hideBin }] = await Promise.all([import("yargs"), import("yargs/helpers")]);
+  let exitCode = 0;
   const parser = yargs([...argv])
     .scriptName("mcp-stubgen")
     .usage("$0 <command> [options]\n\nGenerate typed, cancellation-aware TypeScript stubs from an MCP schema revision.")
@@ -103,86 +232,26 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .locale("en")
     .strict()
     .demandCommand(1, "expected a command: generate, catalog, diff or schema")
-    .option("config", { type: "string", describe: "Config file (default: mcp-stubgen.config.json, or the \"mcp-stubgen\" key of package.json)" })
-    .option("cache", { type: "string", describe: "Schema cache folder (default: .mcp-stubgen/schema beside the config file, else in the working folder)" })
+    .options(GLOBAL_OPTIONS)
     .command(
       "generate",
       "Generate out/<revision>/ for the selected revisions",
       (y) =>
         y
-          .option("revision", { alias: "r", type: "string", array: true, describe: "Revision to generate (repeatable)" })
-          .option("all", { type: "boolean", describe: "Generate every known revision" })
-          .option("schema", { type: "string", describe: "Schema path or URL (bypasses the cache; one revision, labelled by --revision or 'custom')" })
-          .option("extension", { alias: "x", type: "string", array: true, describe: "Merge a known extension into each revision (repeatable; e.g. tasks; see schema list)" })
-          .option("out", { alias: "o", type: "string", describe: "Output folder (default: out)" })
-          .option("check", { type: "boolean", describe: "Write nothing; list stale or missing files and exit 1 if any" })
-          .option("fragment", { type: "boolean", describe: "The schema is a fragment: no ClientRequest/ServerRequest/… unions is not an error" })
-          .option("result-override", { type: "string", array: true, describe: "method=TypeName, for a result the derivation gets wrong" })
-          .option("import-ext", { type: "string", describe: "Extension of the generated files' imports of each other (default: js; ts for Node type stripping and Deno)" })
-          .option("emit", { type: "string", describe: "ts (default): TypeScript sources; js: a .js and a .d.ts file for each" })
-          .option("runtime", {
-            type: "string",
-            describe: "shared (default): the runtime once in <out>/runtime/, imported by every revision; inline: a copy in each revision folder",
-          })
-          .option("strict-objects", {
-            type: "boolean",
-            describe:
-              "Index signatures only where a definition itself allows extra properties: misspelt properties in results become errors, but the types no longer accept values of the spec's own TypeScript types (default: off)",
-          })
+          .options(GENERATE_OPTIONS)
           .example("$0 generate --all", "every known revision into out/")
           .example("$0 generate -r 2025-11-25 --check", "exit 1 when out/2025-11-25 is stale")
           .example("$0 generate -r 2026-07-28 --extension tasks", "2026-07-28 with the Tasks extension merged in"),
       async (args) => {
-        const result = await generate(options(args, project(args, io.cwd)));
-        if (result.check) {
-          const { stale, missing, extra } = result.check;
-          for (const f of missing) io.stdout(`missing: ${show(`${result.outDir}/${f}`)}\n`);
-          for (const f of stale) io.stdout(`stale: ${show(`${result.outDir}/${f}`)}\n`);
-          for (const f of extra) io.stdout(`not generated: ${show(`${result.outDir}/${f}`)}\n`);
-          const bad = missing.length + stale.length + extra.length;
-          io.stdout(bad === 0 ? "up to date\n" : `${bad} file(s) out of date: run mcp-stubgen generate\n`);
-          exitCode = bad === 0 ? 0 : 1;
-          return;
-        }
-        if (result.runtime.length > 0) io.stdout(`wrote ${show(`${result.outDir}/${RUNTIME_DIR}`)}/ (${result.runtime.join(", ")})\n`);
-        for (const { revision, files, extensions } of result.revisions) {
-          const withExtensions = extensions.length > 0 ? ` with ${extensions.join(", ")}` : "";
-          io.stdout(`wrote ${show(`${result.outDir}/${revision}`)}/${withExtensions} (${files.join(", ")})\n`);
-        }
+        exitCode = await runGenerate(args, io, show);
       },
     )
     .command(
       "catalog",
       "Print the method catalog of a revision",
-      (y) =>
-        y
-          .option("revision", { alias: "r", type: "string", describe: "Revision (or the label of --schema)" })
-          .option("schema", { type: "string", describe: "Schema path or URL (bypasses the cache)" })
-          .option("extension", { alias: "x", type: "string", array: true, describe: "Merge a known extension into the revision (repeatable; e.g. tasks)" })
-          .option("json", { type: "boolean", describe: "Print JSON instead of a table" })
-          .option("fragment", { type: "boolean", describe: "The schema is a fragment: no direction unions is not an error" })
-          .option("result-override", { type: "string", array: true, describe: "method=TypeName" }),
+      (y) => y.options(CATALOG_OPTIONS),
       async (args) => {
-        const given = [args.revision ?? []].flat();
-        if (given.length > 1) throw new UsageError(`catalog takes one --revision, got ${given.join(", ")}`);
-        const opts = options(args, project(args, io.cwd));
-        const revision = opts.revisions?.[0] ?? (opts.schema === undefined ? undefined : CUSTOM_REVISION);
-        if (revision === undefined) throw new UsageError("catalog needs --revision REV (or --schema PATH_OR_URL)");
-        const json = await catalog({ ...opts, revisions: undefined, all: false, revision });
-        if (args.json) {
-          io.stdout(`${JSON.stringify(json, null, 2)}\n`);
-          return;
-        }
-        const rows = json.methods.map((m) => [
-          m.method,
-          m.kind,
-          m.from.join("+"),
-          m.params ?? "-",
-          m.result ?? "-",
-          m.cancellable ? "yes" : "no",
-          m.taskAugmentable ? "yes" : "no",
-        ]);
-        io.stdout(table(["method", "kind", "from", "params", "result", "cancellable", "task"], rows));
+        exitCode = await runCatalog(args, io);
       },
     )
     .command(
@@ -190,37 +259,12 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       "What changes between two revisions, breaking changes marked",
       (y) =>
         y
-          .option("from", { type: "string", describe: "Old revision (or the label of --from-schema)" })
-          .option("to", { type: "string", describe: "New revision (or the label of --to-schema)" })
-          .option("from-schema", { type: "string", describe: "Old schema path or URL (bypasses the cache)" })
-          .option("to-schema", { type: "string", describe: "New schema path or URL (bypasses the cache)" })
-          .option("from-extension", { type: "string", array: true, describe: "Merge a known extension into the old side (repeatable)" })
-          .option("to-extension", { type: "string", array: true, describe: "Merge a known extension into the new side (repeatable)" })
-          .option("json", { type: "boolean", describe: "Print JSON instead of Markdown" })
-          .option("fail-on", { type: "string", describe: 'Exit 1 when the diff has a change of this kind (one kind: "breaking")' })
+          .options(DIFF_OPTIONS)
           .example("$0 diff --from 2025-11-25 --to 2026-07-28", "Markdown report")
           .example("$0 diff --from 2025-11-25 --to 2026-07-28 --fail-on breaking", "exit 1 on a breaking change")
           .example("$0 diff --from 2026-07-28 --to 2026-07-28 --to-extension tasks", "what the Tasks extension adds"),
       async (args) => {
-        const { cacheDir } = project(args, io.cwd);
-        const one = (name: string, value: unknown): string | undefined => {
-          const given = [value ?? []].flat() as string[];
-          if (given.length > 1) throw new UsageError(`diff takes one --${name}, got ${given.join(", ")}`);
-          return given[0];
-        };
-        const from = one("from", args.from);
-        const to = one("to", args.to);
-        const fromSchema = one("from-schema", args["from-schema"]);
-        const toSchema = one("to-schema", args["to-schema"]);
-        const failOn = one("fail-on", args["fail-on"]);
-        if (failOn !== undefined && failOn !== "breaking") throw new UsageError(`--fail-on takes "breaking", got ${JSON.stringify(failOn)}`);
-        if (from === undefined && fromSchema === undefined) throw new UsageError("diff needs --from REV (or --from-schema PATH_OR_URL)");
-        if (to === undefined && toSchema === undefined) throw new UsageError("diff needs --to REV (or --to-schema PATH_OR_URL)");
-        const fromExtensions = [args["from-extension"] ?? []].flat() as string[];
-        const toExtensions = [args["to-extension"] ?? []].flat() as string[];
-        const result = await diff({ from, to, fromSchema, toSchema, cacheDir, fromExtensions, toExtensions });
-        io.stdout(args.json ? formatDiffJson(result) : formatDiffMarkdown(result));
-        exitCode = failOn === "breaking" && hasBreakingChanges(result) ? 1 : 0;
+        exitCode = await runDiff(args, io);
       },
     )
     .command("schema", "Manage the schema cache", (y) =>
@@ -229,8 +273,9 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
           "list",
           "List the known revisions and extensions and whether each is cached",
           () => {},
-          (args) => {
-            const { cacheDir } = project(args, io.cwd);
+          async (args) => {
+            const { listExtensions, listSchemas } = await import("../load/schema-source.js");
+            const { cacheDir } = project(args as Args, io.cwd);
             const rows = listSchemas({ cacheDir }).map((r) => [r.id, r.dialect, r.state, show(r.path)]);
             io.stdout(table(["revision", "dialect", "cache", "path"], rows));
             const extensions = listExtensions({ cacheDir }).map((e) => [e.id, e.identifier, e.revisions.join(", "), e.state, show(e.path)]);
@@ -249,10 +294,12 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
                 describe: "Copy from a local folder of <revision>/schema.json and extensions/<id>/<version>/schema.json, or one schema file (name its revision), instead of downloading",
               }),
           async (args) => {
-            const { config, cacheDir } = project(args, io.cwd);
-            const named = [...(args.revisions ?? []), ...(args.revision ?? [])];
+            const { pullSchemas } = await import("../load/schema-source.js");
+            const { config, cacheDir } = project(args as Args, io.cwd);
+            const list = (value: unknown) => [value ?? []].flat() as string[];
+            const named = [...list(args["revisions"]), ...list(args["revision"])];
             const revisions = named.length > 0 ? named : config.all ? [] : (config.revisions ?? []);
-            const pulled = await pullSchemas(revisions, { from: args.from, cacheDir });
+            const pulled = await pullSchemas(revisions, { from: args["from"] as string | undefined, cacheDir });
             for (const p of pulled) io.stdout(`${p.kind === "extension" ? `extension ${p.revision}` : p.revision}: ${show(p.path)} (sha256 ok, from ${p.source})\n`);
           },
         )
@@ -260,29 +307,18 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     )
     .help()
     .alias("help", "h")
-    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .wrap(width)
     .exitProcess(false)
     .fail((message, error, usage) => {
       if (error) throw error;
       const { message: text, command } = usageError(message, usageContext(argv, usage));
       throw new UsageError(text, command);
     });
-  try {
-    let helpOrVersion = "";
-    await parser.parseAsync(hideBin(["node", "mcp-stubgen", ...argv]), {}, (_err, _argv, output) => {
-      helpOrVersion = output;
-    });
-    if (helpOrVersion && exitCode === 0) io.stdout(`${helpOrVersion}\n`);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      io.stderr(`mcp-stubgen: error: ${err.message} (see mcp-stubgen ${err.command ? `${err.command} ` : ""}--help)\n`);
-    } else if (isStubgenError(err)) {
-      io.stderr(`mcp-stubgen: error: ${err.format()}\n`);
-    } else {
-      io.stderr(`mcp-stubgen: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    }
-    return 1;
-  }
+  let helpOrVersion = "";
+  await parser.parseAsync(hideBin(["node", "mcp-stubgen", ...argv]), {}, (_err, _argv, output) => {
+    helpOrVersion = output;
+  });
+  if (helpOrVersion && exitCode === 0) io.stdout(`${helpOrVersion}\n`);
   return exitCode;
 }
 

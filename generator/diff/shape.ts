@@ -110,6 +110,19 @@ function dedupe(shapes: readonly Shape[]): Shape[] {
  * `{ a: string; b?: number; [key: string]: unknown }`, `object`, `A & B`.
  */
 export function renderShape(shape: Shape): string {
+  // Shapes are immutable and built bottom-up, and union/intersection render every member to sort
+  // and deduplicate: remembering each shape's text keeps a diff linear in the schema's size.
+  let text = rendered.get(shape);
+  if (text === undefined) {
+    text = renderUncached(shape);
+    rendered.set(shape, text);
+  }
+  return text;
+}
+
+const rendered = new WeakMap<Shape, string>();
+
+function renderUncached(shape: Shape): string {
   switch (shape.kind) {
     case "unknown":
     case "never":

@@ -91,7 +91,11 @@ describe(`generate --revision ${REV}`, () => {
   });
 
   it("a second run over the same folder gives byte-identical files", async () => {
-    const r = await runCli(["generate", "--revision", REV, "--out", "OUT", "--cache", TEST_CACHE_DIR], cwd);
+    // Unchanged inputs: the run is skipped (write/stamp.ts) and says so; --force regenerates and reports what it wrote.
+    const skipped = await runCli(["generate", "--revision", REV, "--out", "OUT", "--cache", TEST_CACHE_DIR], cwd);
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(skipped.stdout).toBe(`up to date: OUT/runtime/, OUT/${REV}/ (schema, options and generator unchanged; nothing written; --force to generate anyway)\n`);
+    const r = await runCli(["generate", "--revision", REV, "--out", "OUT", "--cache", TEST_CACHE_DIR, "--force"], cwd);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(firstStdout);
     const second = readAll(out);
