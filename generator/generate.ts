@@ -5,7 +5,7 @@ import { catalogJson, type CatalogJson } from "./model/catalog-data.js";
 import { readManifest, revisionInfo, type Manifest } from "./load/schema-source.js";
 import { checkExtensions, finishModel, modelRevision, type ModelRevisionOptions } from "./model/revision.js";
 import { checkOutput, sharedRuntimeUsers, writeOutput, type CheckReport } from "./write/write-output.js";
-import { rootFiles, ROOT_FOLDER } from "./write/module-marker.js";
+import { markerState, rootFiles, ROOT_FOLDER } from "./write/module-marker.js";
 import { stampKey, stampPath, upToDate, writeStamp } from "./write/stamp.js";
 import { outputOptions, RUNTIME_DIR, type EmitKind, type ImportExtension, type OutputOptions, type RuntimeLayout } from "./emit/output-options.js";
 
@@ -117,7 +117,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   checkOutputLabels(selected);
   checkExtensions(options.extensions ?? [], selected, manifest);
   const shared = finish.runtime === "shared";
-  const key = options.force || options.fetchImpl !== undefined || options.extensionPolicies !== undefined ? undefined : stampKey(stampInputs(options, finish, selected));
+  const key = options.force || options.fetchImpl !== undefined || options.extensionPolicies !== undefined ? undefined : stampKey(stampInputs(options, finish, selected, outDir));
   const stampFile = stampPath(options.cacheDir, outDir);
   const stamped = key === undefined ? undefined : upToDate(stampFile, outDir, key);
   if (stamped !== undefined) return { outDir, ...stamped, upToDate: true, ...(options.check ? { check: { stale: [], missing: [], extra: [] } } : {}) };
@@ -144,13 +144,19 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const revisions = [...revisionOutput].map(([revision, files]) => ({ revision, files: [...files.keys()], extensions: merged.get(revision) ?? [] }));
   if (options.check) return { outDir, runtime, revisions, check: checkOutput(outDir, output) };
   writeOutput(outDir, output);
-  if (key !== undefined && output.has(RUNTIME_DIR)) writeStamp(stampFile, key, output, { runtime, revisions });
+  // Recorded under the key the next run will compute: with JavaScript output, this run may have
+  // just written <out>/package.json, which is part of the key.
+  const next = key === undefined || finish.emit !== "js" ? key : stampKey(stampInputs(options, finish, selected, outDir));
+  if (next !== undefined && output.has(RUNTIME_DIR)) writeStamp(stampFile, next, output, { runtime, revisions });
   return { outDir, runtime, revisions };
 }
 
 /** What the stamp's key is made of: every option that shapes the output, defaulted. */
-function stampInputs(options: GenerateOptions, finish: OutputOptions, selected: readonly string[]): Parameters<typeof stampKey>[0] {
+function stampInputs(options: GenerateOptions, finish: OutputOptions, selected: readonly string[], outDir: string): Parameters<typeof stampKey>[0] {
   return {
+    // JavaScript output: what <out>/package.json holds decides what the run writes there (the
+    // marker, or nothing beside a user's own), so the run is not skipped when it changed.
+    rootPackageJson: finish.emit === "js" ? markerState(outDir) : null,
     selected,
     cacheDir: options.cacheDir,
     schema: options.schema,

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { StubgenError } from "../errors.js";
@@ -84,4 +85,13 @@ export function rootFiles(outDir: string, emit: EmitKind, generated: readonly st
   }
   if (!ours) return undefined;
   return foldersWithJs(outDir, generated).length === 0 ? new Map() : undefined;
+}
+
+/** What `<outDir>/package.json` holds now, as a digest (null: there is none), for the skip-work stamp (write/stamp.ts). */
+export function markerState(outDir: string): string | null {
+  try {
+    return createHash("sha256").update(readFileSync(join(outDir, "package.json"))).digest("hex");
+  } catch {
+    return null;
+  }
 }

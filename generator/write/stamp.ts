@@ -48,6 +48,8 @@ export interface StampInputs {
   readonly options: Readonly<Record<string, unknown>>;
   /** A manifest passed by a caller (else the package's schema/revisions.json). */
   readonly manifest: unknown;
+  /** JavaScript output: the digest of `<out>/package.json` before the run (null: none, or not JavaScript output). */
+  readonly rootPackageJson: string | null;
 }
 
 const sha256 = (data: string | Buffer): string => createHash("sha256").update(data).digest("hex");
@@ -71,7 +73,7 @@ export function stampKey(inputs: StampInputs): string | undefined {
     for (const id of inputs.extensions) schemas.push(`${id}:${sha256(readFileSync(extensionCachePath(cacheDir, id)))}`);
     const manifest = inputs.manifest === undefined ? sha256(readFileSync(MANIFEST_PATH)) : sha256(JSON.stringify(inputs.manifest));
     return sha256(
-      JSON.stringify({ format: FORMAT, version: TOOL_VERSION, generator: generatorFingerprint(), manifest, selected: inputs.selected, schemas, options: inputs.options }),
+      JSON.stringify({ format: FORMAT, version: TOOL_VERSION, generator: generatorFingerprint(), manifest, selected: inputs.selected, schemas, options: inputs.options, root: inputs.rootPackageJson }),
     );
   } catch {
     return undefined;
