@@ -140,9 +140,9 @@ describe("single use", () => {
     answer = () => false;
     expect((await retry(issued)).error).toEqual(REPLAYED);
     answer = () => {
-      throw new Error("redis down");
+      throw new Error("shared store down");
     };
-    expect((await retry(issued)).error).toEqual({ code: -32603, message: "requestState.singleUse: the replay guard failed: redis down" });
+    expect((await retry(issued)).error).toEqual({ code: -32603, message: "requestState.singleUse: the replay guard failed: shared store down" });
   });
 
   it("off by default: the same state verifies twice", async () => {
