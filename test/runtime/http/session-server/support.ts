@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import * as R from "../../../generated/2025-11-25/index.js";
+import { send, type Answer } from "../http-server/support.js";
 
 export { aborted, deferred, settle, waitFor, within } from "../../../helpers/async.js";
 
@@ -78,24 +79,8 @@ export function sessionHeaders(sessionId: string | undefined, version: string | 
   return sent;
 }
 
-export interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  readonly json: unknown;
-}
-
-export async function send(url: string, init: RequestInit): Promise<Answer> {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
+// One fetch-and-read for every HTTP wire test (the 2026-07-28 server's support has it).
+export { send, type Answer };
 
 export function post(url: string, body: unknown, headers: Record<string, string>): Promise<Answer> {
   return send(url, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
