@@ -15,7 +15,7 @@ import { generate } from "../../generator/generate.js";
 import { MARKER_TEXT } from "../../generator/write/module-marker.js";
 import { TEST_CACHE_DIR } from "../helpers/schemas.js";
 import { EXPECTED_WIRE, pingAndCancelScript, type ScriptReport } from "./scripts.js";
-import { runTsc } from "./support.js";
+import { consumerTsconfig, runTsc } from "./support.js";
 
 const REVISION = "2025-11-25";
 /** What `npm init -y` writes with npm 11 (the fields that matter: no "module" type anywhere). */
@@ -90,24 +90,7 @@ describe('emit "js" in a "type": "commonjs" project', () => {
       "",
     ].join("\n");
     writeFileSync(join(dir, "consumer.mts"), consumer);
-    writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          lib: ["ES2022", "DOM"],
-          types: [],
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noUncheckedIndexedAccess: true,
-          verbatimModuleSyntax: true,
-          noEmit: true,
-        },
-        files: ["consumer.mts"],
-      }),
-    );
+    writeFileSync(join(dir, "tsconfig.json"), consumerTsconfig(["consumer.mts"]));
     const { status, output } = runTsc(["-p", join(dir, "tsconfig.json")], dir);
     expect(output).toBe("");
     expect(status).toBe(0);

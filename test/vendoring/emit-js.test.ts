@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../generator/generate.js";
 import { TEST_CACHE_DIR, TEST_OUT_DIR } from "../helpers/schemas.js";
 import { EXPECTED_WIRE, pingAndCancelScript, type ScriptReport } from "./scripts.js";
-import { filesBelow, runTsc } from "./support.js";
+import { consumerTsconfig, filesBelow, runTsc } from "./support.js";
 
 const REVISION = "2025-11-25";
 let dir: string;
@@ -94,24 +94,7 @@ describe('emit "js"', () => {
 
     const compile = (text: string) => {
       writeFileSync(join(dir, "consumer.ts"), text);
-      writeFileSync(
-        join(dir, "tsconfig.json"),
-        JSON.stringify({
-          compilerOptions: {
-            target: "ES2022",
-            module: "NodeNext",
-            moduleResolution: "NodeNext",
-            lib: ["ES2022", "DOM"],
-            types: [],
-            strict: true,
-            exactOptionalPropertyTypes: true,
-            noUncheckedIndexedAccess: true,
-            verbatimModuleSyntax: true,
-            noEmit: true,
-          },
-          files: ["consumer.ts"],
-        }),
-      );
+      writeFileSync(join(dir, "tsconfig.json"), consumerTsconfig(["consumer.ts"]));
       return runTsc(["-p", join(dir, "tsconfig.json")], dir);
     };
 

@@ -78,3 +78,22 @@ export function runTsc(args: readonly string[], cwd: string = PACKAGE_ROOT): { s
   const result = spawnSync(TSC, [...args], { cwd, encoding: "utf8" });
   return { status: result.status, output: `${result.stdout}${result.stderr}`.trim() };
 }
+
+/** The tsconfig.json of a strict consumer project that type-checks `files` against the emitted `.d.ts` files. */
+export function consumerTsconfig(files: readonly string[]): string {
+  return JSON.stringify({
+    compilerOptions: {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      lib: ["ES2022", "DOM"],
+      types: [],
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      verbatimModuleSyntax: true,
+      noEmit: true,
+    },
+    files,
+  });
+}

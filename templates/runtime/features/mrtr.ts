@@ -134,7 +134,7 @@ export type StateRefusal = "invalid" | "expired" | "mismatch" | "replayed";
 /**
  * What makes a requestState single use: `claim` records a state's key until the state expires
  * and says whether this is the first time. It must be atomic over everything that shares it
- * (a Redis implementation: `SET key 1 NX PXAT expiresAt`). A throw or a rejection refuses the
+ * (a shared store: one atomic set-if-absent with that expiry). A throw or a rejection refuses the
  * request (-32603): a guard that cannot answer never lets a state through.
  */
 export interface ReplayGuard {
