@@ -46,6 +46,11 @@ export interface GenerateOptions extends ModelRevisionOptions {
    * files are on disk unchanged (write/stamp.ts). Default false: such a run is skipped.
    */
   readonly force?: boolean | undefined;
+  /**
+   * Add-ons to copy into the runtime (emit/addons.ts: modules that import an npm package, such as
+   * a Redis store). Default none: the output imports nothing outside Node.
+   */
+  readonly addons?: readonly string[] | undefined;
 }
 
 export interface GenerateResult {
@@ -57,6 +62,8 @@ export interface GenerateResult {
   readonly check?: CheckReport;
   /** True when nothing was rendered or written: inputs and files are those of the last run (write/stamp.ts). */
   readonly upToDate?: boolean;
+  /** The npm packages the chosen add-ons import (package → version range); empty without add-ons. */
+  readonly packages?: Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_OUT_DIR = "out";
@@ -116,13 +123,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const selected = selectRevisions(options, manifest);
   checkOutputLabels(selected);
   checkExtensions(options.extensions ?? [], selected, manifest);
+  const { checkAddons, addonPackages } = await import("./emit/addons.js");
+  const addons = checkAddons(options.addons ?? []);
+  const packages = addonPackages(addons);
   const shared = finish.runtime === "shared";
-  const key = options.force || options.fetchImpl !== undefined || options.extensionPolicies !== undefined ? undefined : stampKey(stampInputs(options, finish, selected, outDir));
+  const key = options.force || options.fetchImpl !== undefined || options.extensionPolicies !== undefined ? undefined : stampKey(stampInputs(options, finish, selected, outDir, addons));
   const stampFile = stampPath(options.cacheDir, outDir);
   const stamped = key === undefined ? undefined : upToDate(stampFile, outDir, key);
-  if (stamped !== undefined) return { outDir, ...stamped, upToDate: true, ...(options.check ? { check: { stale: [], missing: [], extra: [] } } : {}) };
+  if (stamped !== undefined) return { outDir, ...stamped, upToDate: true, packages, ...(options.check ? { check: { stale: [], missing: [], extra: [] } } : {}) };
   const { renderRevision, renderRuntime } = await import("./emit/render.js");
-  const runtimeNames: ReadonlySet<string> = shared ? new Set(renderRuntime().keys()) : new Set();
+  const runtimeNames: ReadonlySet<string> = shared ? new Set(renderRuntime(addons).keys()) : new Set();
   const revisionOutput = new Map<string, FileSet>();
   const merged = new Map<string, string[]>();
   for (const revision of selected) {
@@ -130,10 +140,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     merged.set(revision, (loaded.model.extensions ?? []).map((ext) => ext.id));
     if (!options.fragment) checkDirectionUnions(loaded.doc);
     const model = finishModel(loaded);
-    revisionOutput.set(revision, await finishFiles(await renderRevision(model, { layout: finish.runtime, strictObjects: options.strictObjects }), finish, runtimeNames));
+    revisionOutput.set(revision, await finishFiles(await renderRevision(model, { layout: finish.runtime, strictObjects: options.strictObjects, addons }), finish, runtimeNames));
   }
   const output = new Map<string, FileSet>();
-  if (shared) output.set(RUNTIME_DIR, await finishFiles(renderRuntime(), finish));
+  if (shared) output.set(RUNTIME_DIR, await finishFiles(renderRuntime(addons), finish));
   // Inline: a shared runtime left from an earlier run goes, unless revisions not generated now still import it.
   else if (sharedRuntimeUsers(outDir, [...revisionOutput.keys()]).length === 0) output.set(RUNTIME_DIR, new Map());
   for (const [revision, files] of revisionOutput) output.set(revision, files);
@@ -142,17 +152,17 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (root !== undefined) output.set(ROOT_FOLDER, root);
   const runtime = [...(output.get(RUNTIME_DIR)?.keys() ?? [])];
   const revisions = [...revisionOutput].map(([revision, files]) => ({ revision, files: [...files.keys()], extensions: merged.get(revision) ?? [] }));
-  if (options.check) return { outDir, runtime, revisions, check: checkOutput(outDir, output) };
+  if (options.check) return { outDir, runtime, revisions, packages, check: checkOutput(outDir, output) };
   writeOutput(outDir, output);
   // Recorded under the key the next run will compute: with JavaScript output, this run may have
   // just written <out>/package.json, which is part of the key.
-  const next = key === undefined || finish.emit !== "js" ? key : stampKey(stampInputs(options, finish, selected, outDir));
+  const next = key === undefined || finish.emit !== "js" ? key : stampKey(stampInputs(options, finish, selected, outDir, addons));
   if (next !== undefined && output.has(RUNTIME_DIR)) writeStamp(stampFile, next, output, { runtime, revisions });
-  return { outDir, runtime, revisions };
+  return { outDir, runtime, revisions, packages };
 }
 
 /** What the stamp's key is made of: every option that shapes the output, defaulted. */
-function stampInputs(options: GenerateOptions, finish: OutputOptions, selected: readonly string[], outDir: string): Parameters<typeof stampKey>[0] {
+function stampInputs(options: GenerateOptions, finish: OutputOptions, selected: readonly string[], outDir: string, addons: readonly string[]): Parameters<typeof stampKey>[0] {
   return {
     // JavaScript output: what <out>/package.json holds decides what the run writes there (the
     // marker, or nothing beside a user's own), so the run is not skipped when it changed.
@@ -166,6 +176,7 @@ function stampInputs(options: GenerateOptions, finish: OutputOptions, selected: 
       ...finish,
       strictObjects: options.strictObjects ?? false,
       fragment: options.fragment ?? false,
+      addons,
       resultOverrides: Object.entries(options.resultOverrides ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     },
   };

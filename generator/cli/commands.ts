@@ -38,6 +38,11 @@ export const GENERATE_OPTIONS: OptionTable = {
     describe:
       "Index signatures only where a definition itself allows extra properties: misspelt properties in results become errors, but the types no longer accept values of the spec's own TypeScript types (default: off)",
   },
+  addon: {
+    type: "string",
+    array: true,
+    describe: "Copy an add-on into the runtime (repeatable): a module that imports an npm package you install (see docs/addons.md)",
+  },
   force: { type: "boolean", describe: "Generate even when the schema, options and generator are unchanged since the last run and its files are intact" },
 };
 

@@ -25,11 +25,13 @@ export interface StubgenConfig {
   readonly strictObjects?: boolean;
   /** Extensions to merge into each generated revision (ids of schema/revisions.json `extensions`). */
   readonly extensions?: readonly string[];
+  /** Add-ons to copy into the runtime (generate; see --addon). */
+  readonly addons?: readonly string[];
 }
 
 export const CONFIG_FILE = "mcp-stubgen.config.json";
 
-const KEYS = "revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions";
+const KEYS = "revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions, addons";
 
 /** A config and the file it came from (null: no config file, the empty config). */
 export interface LoadedConfig {
@@ -99,6 +101,10 @@ export function validateConfig(value: unknown, file: string, at: string): Stubge
       case "extensions":
         if (!Array.isArray(v) || !v.every((r) => typeof r === "string")) fail(where, 'an array of extension ids, e.g. ["tasks"]');
         config.extensions = v as string[];
+        break;
+      case "addons":
+        if (!Array.isArray(v) || !v.every((r) => typeof r === "string")) fail(where, 'an array of add-on names, e.g. ["redis"]');
+        config.addons = v as string[];
         break;
       case "all":
       case "fragment":

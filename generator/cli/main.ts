@@ -80,6 +80,7 @@ function options(args: Args, { config, cacheDir }: ReturnType<typeof project>): 
     runtime: oneOf(args, "runtime", ["shared", "inline"] as const, (runtime) => runtime) ?? config.runtime,
     strictObjects: (args["strict-objects"] as boolean | undefined) ?? config.strictObjects,
     extensions: args["extension"] !== undefined ? ([args["extension"]].flat() as string[]) : config.extensions,
+    addons: args["addon"] !== undefined ? ([args["addon"]].flat() as string[]) : config.addons,
   };
 }
 
@@ -119,7 +120,15 @@ async function runGenerate(args: Args, io: Io, show: Show): Promise<number> {
     const withExtensions = extensions.length > 0 ? ` with ${extensions.join(", ")}` : "";
     io.stdout(`wrote ${show(`${result.outDir}/${revision}`)}/${withExtensions} (${files.join(", ")})\n`);
   }
+  printAddonPackages(result.packages ?? {}, io);
   return 0;
+}
+
+/** The npm packages the chosen add-ons import: the output needs them installed. */
+function printAddonPackages(packages: Readonly<Record<string, string>>, io: Io): void {
+  const entries = Object.entries(packages);
+  if (entries.length === 0) return;
+  io.stdout(`the add-ons import ${entries.map(([name, range]) => `${name}@${range}`).join(", ")}: npm install ${entries.map(([name, range]) => `'${name}@${range}'`).join(" ")}\n`);
 }
 
 /** `catalog`: resolves to the exit code. */

@@ -10,6 +10,7 @@ import { clientView } from "./client-view.js";
 import { serverView } from "./server-view.js";
 import { subscriptionsTemplateView } from "./subscriptions-view.js";
 import { constType } from "./const-type.js";
+import { addonSourceNames } from "./addons.js";
 import type { InputRequestsModel } from "../model/input-requests.js";
 
 /** Generated files of one output folder (`out/<revision>/`, `out/runtime/`): path relative to it → text. */
@@ -193,15 +194,21 @@ export function runtimeFiles(sources: ReadonlyMap<string, string>, toolVersion: 
 
 let runtime: FileSet | undefined;
 
-/** The runtime files, read from templates/runtime/ once. */
-export function renderRuntime(): FileSet {
+/**
+ * The runtime files, read from templates/runtime/ once, and the files of the add-ons asked for
+ * (addons.ts; names already checked by checkAddons), under `addons/<name>/`.
+ */
+export function renderRuntime(addons: readonly string[] = []): FileSet {
   runtime ??= runtimeFiles(loadRuntimeSources(RUNTIME_FILES));
-  return runtime;
+  if (addons.length === 0) return runtime;
+  return new Map([...runtime, ...runtimeFiles(loadRuntimeSources(addonSourceNames(addons)))]);
 }
 
 /** How renderRevision writes a revision: where its runtime lives, and the type emitter's options. */
 export interface RenderOptions extends EmitTypesOptions {
   readonly layout: RuntimeLayout;
+  /** Add-ons copied with an inline runtime (addons.ts); with the shared one, renderRuntime copies them. */
+  readonly addons?: readonly string[] | undefined;
 }
 
 /**
@@ -211,7 +218,7 @@ export interface RenderOptions extends EmitTypesOptions {
  * re-export for each of REEXPORTED_RUNTIME_FILES.
  */
 export async function renderRevision(model: RevisionModel, options: RenderOptions): Promise<FileSet> {
-  const { layout, ...typeOptions } = options;
+  const { layout, addons = [], ...typeOptions } = options;
   const t = templates();
   const header = {
     toolVersion: TOOL_VERSION,
@@ -226,7 +233,7 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
   const subscriptions = subscriptionsTemplateView(model);
   const runtimePart: Array<[string, string]> =
     layout === "inline"
-      ? [...renderRuntime()]
+      ? [...renderRuntime(addons)]
       : REEXPORTED_RUNTIME_FILES.map((path): [string, string] => [`${posix.basename(path)}.ts`, render("reexport.ts", { path })]);
   const input = model.inputRequests;
   return new Map([

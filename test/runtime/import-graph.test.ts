@@ -2,25 +2,30 @@
  * The runtime's import graph (templates/runtime/): no cycle, not even a type-only one, and the
  * floors hold: core/ imports nothing outside core/, core/json.ts imports nothing, and the HTTP
  * room, transports, features and the facade import downwards only (issue 27: one home for each concept).
+ * Add-ons (generator/emit/addons.ts) sit on top: they may import any runtime module, nothing
+ * imports them, and the only packages they import are the ones their ADDONS entry declares.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import { moduleSpecifiers } from "../../generator/emit/import-specifiers.js";
 import { RUNTIME_FILES } from "../../generator/emit/render.js";
+import { ADDON_DIR, ADDONS, addonSourceNames } from "../../generator/emit/addons.js";
 import { PACKAGE_ROOT } from "../../generator/project.js";
 
 const ROOT = join(PACKAGE_ROOT, "templates", "runtime");
 const files = readdirSync(ROOT, { recursive: true }).map(String).filter((f) => f.endsWith(".ts")).map((f) => f.split("\\").join("/")).sort();
+const specifiers = new Map(files.map((file) => [file, moduleSpecifiers(file, readFileSync(join(ROOT, file), "utf8")).map((s) => s.text)]));
 /** File → the runtime files it imports (any kind of import: value, type, export from, import()). */
 const graph = new Map(
-  files.map((file) => [
+  [...specifiers].map(([file, texts]) => [
     file,
-    moduleSpecifiers(file, readFileSync(join(ROOT, file), "utf8"))
-      .filter((s) => s.text.startsWith("."))
-      .map((s) => posix.normalize(posix.join(posix.dirname(file), s.text.replace(/\.js$/, ".ts")))),
+    texts.filter((text) => text.startsWith(".")).map((text) => posix.normalize(posix.join(posix.dirname(file), text.replace(/\.js$/, ".ts")))),
   ]),
 );
+/** The add-on a file belongs to (`addons/<name>/…`), or undefined for the runtime proper. */
+const addonOf = (file: string): string | undefined => (file.startsWith(`${ADDON_DIR}/`) ? file.split("/")[1] : undefined);
+const runtimeFiles = files.filter((file) => addonOf(file) === undefined);
 
 /** Which folders a folder may import from (its own always). */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
@@ -34,12 +39,40 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 
 describe("the runtime's import graph", () => {
   it("holds exactly the files the generator copies, each in a folder of the layout", () => {
-    expect(files).toEqual(RUNTIME_FILES.map((f) => `${f}.ts`).sort());
-    for (const file of files) expect(Object.keys(MAY_IMPORT), file).toContain(dirname(file));
+    expect(runtimeFiles).toEqual(RUNTIME_FILES.map((f) => `${f}.ts`).sort());
+    for (const file of runtimeFiles) expect(Object.keys(MAY_IMPORT), file).toContain(dirname(file));
+  });
+
+  it("holds exactly the add-ons' files under addons/<name>/", () => {
+    const addonFiles = files.filter((file) => addonOf(file) !== undefined);
+    expect(addonFiles).toEqual(addonSourceNames(Object.keys(ADDONS)).map((f) => `${f}.ts`).sort());
+  });
+
+  it("imports no package outside Node, except an add-on the packages its entry declares", () => {
+    for (const [file, texts] of specifiers) {
+      const addon = addonOf(file);
+      const allowed = addon === undefined ? [] : Object.keys(ADDONS[addon]?.packages ?? {});
+      for (const text of texts.filter((t) => !t.startsWith(".") && !t.startsWith("node:"))) {
+        const pkg = text.startsWith("@") ? text.split("/").slice(0, 2).join("/") : text.split("/")[0]!;
+        expect(allowed, `${file} imports ${text}`).toContain(pkg);
+      }
+    }
+  });
+
+  it("lets an add-on import the whole runtime and its own files, and nothing import an add-on", () => {
+    for (const [file, deps] of graph) {
+      const addon = addonOf(file);
+      for (const dep of deps) {
+        expect(files, `${file} imports ${dep}`).toContain(dep);
+        const depAddon = addonOf(dep);
+        if (depAddon !== undefined) expect(depAddon, `${file} imports the add-on file ${dep}`).toBe(addon);
+      }
+    }
   });
 
   it("imports only files that exist, and each folder only from itself and the folders below it", () => {
     for (const [file, deps] of graph) {
+      if (addonOf(file) !== undefined) continue;
       const folder = dirname(file);
       for (const dep of deps) {
         expect(files, `${file} imports ${dep}`).toContain(dep);
