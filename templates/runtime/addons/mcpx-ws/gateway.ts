@@ -60,6 +60,7 @@ export function attachMcpxGateway(server: Server, options: McpxWsGatewayOptions)
   };
 
   const closeSocket = (socket: WebSocket, code: number, reason: string) => {
+    socket.resume(); // read the peer's close frame (a socket refused before it joined is paused)
     socket.close(code, reason);
     // A peer that does not read never completes the close handshake: its socket is destroyed.
     setTimeout(() => socket.terminate(), graceMs).unref();
