@@ -45,8 +45,8 @@ const text = (data: RawData): string => (Array.isArray(data) ? Buffer.concat(dat
 export function attachMcpxGateway(server: Server, options: McpxWsGatewayOptions): McpxWsGateway {
   if (typeof options.verify !== "function") throw new TypeError("attachMcpxGateway needs a token verifier (verify)");
   const path = options.path ?? "/ws";
-  const hub = createMcpxHub(options);
   const graceMs = numberOption("closeGraceMs", options.closeGraceMs, 1000, { min: 10 });
+  const hub = createMcpxHub(options);
   const maxFrame = options.maxFrameBytes ?? DEFAULT_MAX_FRAME;
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxFrame * HARD_FRAME_FACTOR, perMessageDeflate: false });
   const sockets = new Set<WebSocket>();
