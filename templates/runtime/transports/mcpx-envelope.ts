@@ -69,7 +69,7 @@ export function mcpKind(shape: McpxShape, message: JsonRpcMessage, request?: { m
 }
 
 /** The CONTEXT a request's response kind repeats. */
-export const mcpRequestContext = contextOf;
+export const mcpRequestContext: (message: JsonRpcMessage) => string | undefined = contextOf;
 
 /** Whether `kind` carries an MCP message in either shape. */
 export function isMcpKind(kind: string): boolean {

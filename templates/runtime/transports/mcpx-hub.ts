@@ -340,7 +340,8 @@ export function createMcpxHub(options: McpxHubOptions = {}): McpxHub {
       for (const [gateway, at] of [...topic.heardAt]) if (now - at > 3 * heartbeatMs) forgetGateway(topic, gateway);
     }
   }, heartbeatMs);
-  heartbeat.unref?.();
+  // Node's timers can be unref'd (the heartbeat alone must not keep a process up); a browser's are numbers.
+  (heartbeat as { unref?: () => void }).unref?.();
 
   const topicOf = async (name: string): Promise<Topic> => {
     const existing = topics.get(name);
