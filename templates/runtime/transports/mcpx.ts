@@ -512,8 +512,8 @@ class McpxConversationTransport implements McpxTransport {
     if (payload.id === undefined || payload.id === null) return true;
     const key = idKey(payload.id);
     const ours = this.#sent.get(key);
-    if (correlation === undefined) return true; // the draft shape has none
-    if (ours !== undefined && ours !== correlation) return false;
+    // The draft shape has no correlation_id: nothing to check, but the request is answered.
+    if (correlation !== undefined && ours !== undefined && ours !== correlation) return false;
     this.#sent.delete(key);
     return true;
   }

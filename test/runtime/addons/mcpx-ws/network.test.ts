@@ -97,6 +97,19 @@ describe("MCPx over WebSocket, two gateways on Redis", () => {
     await client.close();
   });
 
+  it("a client that leaves mid-call: its pending call rejects, and across the gateways the server's handler aborts", async () => {
+    const clientLink = await link(one.url, "client-leaver", "v0.1");
+    await waitFor("the client to see the server", () => (clientLink.participants().some((p) => p.id === "server") ? true : undefined));
+    const client = new R.McpClient({ logger: null });
+    await client.connect(R.createMcpxTransport({ participantId: "client-leaver", peerId: "server", link: clientLink }));
+    await client.initialize(INITIALIZE_PARAMS);
+    const pending = client.callTool({ name: "slow" }).then(() => "resolved", (e: unknown) => e);
+    await waitFor("the call to start", () => handled.get("client-leaver"));
+    clientLink.close();
+    expect(await within("the pending call to reject", pending, 5_000)).toBeInstanceOf(Error);
+    await waitFor("the server's handler to abort on the leave", () => (handled.get("client-leaver")?.signal.aborted === true ? true : undefined));
+  });
+
   it("presence crosses gateways: the observer on one sees the server and the clients of both", () => {
     const joined = observer.frames.filter((f) => f["kind"] === "system/presence").map((f) => (f["payload"] as { participant: { id: string } }).participant.id);
     expect(joined).toEqual(expect.arrayContaining(["server", "client-v0.1", "client-draft"]));

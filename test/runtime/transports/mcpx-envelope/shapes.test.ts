@@ -10,6 +10,7 @@ import type { McpxEnvelope, McpxShape } from "../../../generated/2025-11-25/inde
 import { aborted, waitFor } from "../../../helpers/async.js";
 import { INITIALIZE_PARAMS } from "../../../helpers/harness.js";
 import { capabilityMatches, mcpKind, mcpKindAgrees } from "../../../../templates/runtime/transports/mcpx-envelope.js";
+import { MCPX_MAX_CORRELATIONS } from "../../../../templates/runtime/transports/mcpx.js";
 
 const call = { jsonrpc: "2.0" as const, id: 7, method: "tools/call", params: { name: "read_file", arguments: {} } };
 const cancel = { jsonrpc: "2.0" as const, method: "notifications/cancelled", params: { requestId: 7, reason: "stop" } };
@@ -134,6 +135,27 @@ describe("the same conversation in both shapes", () => {
     await waitFor("the answer", () => got[0]);
     expect(got).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
     expect(transport.counts.droppedBy["invalid-payload"]).toBe(2);
+  });
+
+  it("v0.1: remembers at most MCPX_MAX_CORRELATIONS of the peer's requests; the oldest's response goes without correlation_id", async () => {
+    const gateway = R.createMcpxGateway();
+    const peer = gateway.join("client");
+    const transport = R.createMcpxTransport({ participantId: "server", peerId: "client", link: gateway.join("server"), shape: "v0.1" });
+    let delivered = 0;
+    transport.onmessage = () => delivered++;
+    await transport.start();
+    const sent: McpxEnvelope[] = [];
+    peer.subscribe((e) => sent.push(e as McpxEnvelope));
+    const total = MCPX_MAX_CORRELATIONS + 1;
+    for (let id = 1; id <= total; id++) {
+      peer.send({ protocol: "mcpx/v0.1", id: `req-${id}`, from: "client", to: ["server"], kind: "mcp/request:ping", payload: { jsonrpc: "2.0", id, method: "ping" } });
+      if (id % 500 === 0) await waitFor("deliveries", () => (delivered === id ? true : undefined));
+    }
+    await waitFor("every request", () => (delivered === total ? true : undefined));
+    await transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    await transport.send({ jsonrpc: "2.0", id: total, result: {} });
+    await waitFor("both answers", () => (sent.length === 2 ? true : undefined));
+    expect(sent.map((e) => [e.kind, e.correlation_id])).toEqual([["mcp/response:unknown", undefined], ["mcp/response:ping", `req-${total}`]]);
   });
 
   it("the in-memory gateway keeps system/* for gateways: a participant's is dropped, and no one joins as system:*", () => {
