@@ -10,11 +10,12 @@
 // Run with `npm run bench` (node --expose-gc --import tsx). Environment:
 //   BENCH_RUNS   runs per measurement (default 5; latency uses at most 3, heap growth and listeners 1)
 //   BENCH_SCALE  multiplies every workload size (default 1; e.g. 0.1 for a quick check)
-//   BENCH_ONLY   "memory" or "http" to run one part only
+//   BENCH_ONLY   "memory", "http" or "mcpx" to run one part only (mcpx: lib/mcpx.ts)
 import { stormFloor } from "./lib/floor.js";
 import { httpReport } from "./lib/http/report.js";
 import { runHttp, type HttpSizes } from "./lib/http/run.js";
 import { describeMachine, machineInfo } from "./lib/machine.js";
+import { mcpxReport, runMcpx } from "./lib/mcpx.js";
 import { report, type Figure, type Results, type Sizes } from "./lib/report.js";
 import { contenders, fewest, measure, medians, pick, type Measured } from "./lib/runner.js";
 import { abortLatency, cancelStorm, concurrentCalls, heapGrowth, listenersLeft, sequentialPings } from "./lib/scenarios.js";
@@ -112,12 +113,15 @@ async function runMemory(): Promise<Results> {
 
 const machine = machineInfo();
 const names = { ours: contenders.ours.name, sdk1: contenders.sdk1.name, sdk2: contenders.sdk2.name };
-const memory = ONLY === "http" ? undefined : await runMemory();
-const http = ONLY === "memory" ? undefined : await runHttp(RUNS, HTTP_SIZES, log);
+const memory = ONLY === "http" || ONLY === "mcpx" ? undefined : await runMemory();
+const http = ONLY === "memory" || ONLY === "mcpx" ? undefined : await runHttp(RUNS, HTTP_SIZES, log);
+const MCPX_SIZES = { envelopes: scaled(20_000), aborts: scaled(500) };
+const mcpx = ONLY === undefined || ONLY === "mcpx" ? await runMcpx(RUNS, MCPX_SIZES, log) : undefined;
 console.log(describeMachine(machine));
 console.log(
   `Medians of ${RUNS} runs (in memory: latency ${LATENCY_RUNS}, heap growth and listeners 1), after a warm-up; a fresh connection per run${SCALE === 1 ? "" : `; sizes × ${SCALE}`}.`,
 );
 if (memory !== undefined) console.log(`\n${report(names, SIZES, memory)}`);
 if (http !== undefined) console.log(`\n${httpReport(names, HTTP_SIZES, http)}`);
+if (mcpx !== undefined) console.log(`\n${mcpxReport(MCPX_SIZES, mcpx)}`);
 console.log(`\nTotal benchmark time: ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -24,7 +24,7 @@ export async function prepare() {
   await generate({ all: true, out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR });
   await generate({ revisions: ["2026-07-28", "draft"], extensions: ["tasks"], out: TEST_TASKS_OUT_DIR, cacheDir: TEST_CACHE_DIR });
   // As `npm run generate` writes them: 2026-07-28 with the Tasks extension (the everything server serves it).
-  await generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR });
+  await generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks"], addons: ["mcpx-ws", "redis"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

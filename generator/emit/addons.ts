@@ -23,7 +23,18 @@ export type AddonTable = Readonly<Record<string, AddonSpec>>;
 export const ADDON_DIR = "addons";
 
 /** Every add-on the generator can copy into an output, by name. */
-export const ADDONS: AddonTable = {};
+export const ADDONS: AddonTable = {
+  "mcpx-ws": {
+    files: ["mcpx-ws/token", "mcpx-ws/gateway", "mcpx-ws/link"],
+    packages: { jose: "^6.2.18", ws: "^8.23.0" },
+    describe: "MCPx over WebSocket: the v0.1 gateway (attachMcpxGateway, JWT tokens) and a participant's link (connectMcpxLink)",
+  },
+  redis: {
+    files: ["redis/gateway-bus"],
+    packages: { redis: "^6.3.1" },
+    describe: "Redis: createRedisGatewayBus, MCPx gateways sharing topics through pub/sub",
+  },
+};
 
 /** The add-ons a run asked for, checked against the table: unique and sorted (a stable output and stamp). Pure. */
 export function checkAddons(names: readonly string[], table: AddonTable = ADDONS): string[] {

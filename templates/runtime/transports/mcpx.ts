@@ -1,5 +1,7 @@
 // MCPx: MCP between many participants, each message inside an envelope
-//   { protocol: "mcpx/v0.1", id, from, to: [...], kind: "mcp", payload: <JSON-RPC message> }.
+//   { protocol: "mcpx/v0.1", id, ts?, from, to: [...], kind, correlation_id?, payload: <JSON-RPC message> }
+// in either shape of mcpx-envelope.ts: the ADR's draft `kind: "mcp"`, or v0.1's
+// `mcp/request:METHOD` / `mcp/response:METHOD` with `correlation_id`.
 // Cancellation passes through unchanged (MCPx ADR-001, option 1): the payload is a plain
 // notifications/cancelled, gateways route it without reading it, envelopes keep the MCP request
 // ids, nothing acknowledges a cancel, and each participant handles the races as MCP says
@@ -16,7 +18,8 @@
 
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
-import type { JsonRpcMessage, Transport, TransportSendOptions } from "../core/protocol.js";
+import type { JsonRpcMessage, RequestId, Transport, TransportSendOptions } from "../core/protocol.js";
+import { isMcpKind, isReservedKind, MCPX_GATEWAY_SENDER, mcpKind, mcpKindAgrees, mcpRequestContext, presenceOf, type McpxShape } from "./mcpx-envelope.js";
 
 export const MCPX_PROTOCOL = "mcpx/v0.1";
 
@@ -24,9 +27,13 @@ export const MCPX_PROTOCOL = "mcpx/v0.1";
 export interface McpxEnvelope {
   protocol: typeof MCPX_PROTOCOL;
   id: string;
+  /** RFC 3339 time of sending (v0.1). */
+  ts?: string | undefined;
   from: string;
   to?: string[] | undefined;
   kind: string;
+  /** v0.1: the id of the envelope this one answers (a response's request). */
+  correlation_id?: string | undefined;
   payload?: unknown;
   [extension: string]: unknown;
 }
@@ -37,7 +44,12 @@ export type McpxDropCause =
   | "invalid-envelope"
   /** `from` is not the participant whose link sent it (gateway only). */
   | "spoofed-sender"
-  /** A `kind: "mcp"` envelope whose payload is not a JSON-RPC 2.0 message (transport only). */
+  /** A `system/*` kind from a participant: only gateways speak there (gateway only). */
+  | "reserved-kind"
+  /**
+   * An MCP envelope whose payload is not a JSON-RPC 2.0 message, whose v0.1 kind disagrees with
+   * its payload, or a response whose `correlation_id` is not our request's envelope (transport only).
+   */
   | "invalid-payload"
   /**
    * Past a bound: an envelope that would leave more than `maxQueuedEnvelopes` waiting for one
@@ -49,6 +61,8 @@ export type McpxDropCause =
 /** A participant's attachment to an envelope bus (a gateway, a socket, a broker). */
 export interface McpxLink {
   readonly participantId: string;
+  /** The envelope shape this link's transports send by default (else "draft"). */
+  readonly shape?: McpxShape | undefined;
   /**
    * Hands one envelope to the bus, which reads it at once: changing the object afterwards
    * changes nothing. Throws once the link is closed.
@@ -103,6 +117,8 @@ export function isMcpxEnvelope(value: unknown): value is McpxEnvelope {
   if (typeof value["from"] !== "string" || value["from"] === "") return false;
   if (typeof value["kind"] !== "string") return false;
   if (typeof value["id"] !== "string") return false;
+  const correlation = value["correlation_id"];
+  if (correlation !== undefined && typeof correlation !== "string") return false;
   const to = value["to"];
   return to === undefined || (Array.isArray(to) && to.every((p) => typeof p === "string"));
 }
@@ -151,6 +167,7 @@ function snapshotEnvelope(value: { [key: string]: unknown }): { [key: string]: u
 const noDrops = (): { [Cause in McpxDropCause]: number } => ({
   "invalid-envelope": 0,
   "spoofed-sender": 0,
+  "reserved-kind": 0,
   "invalid-payload": 0,
   overflow: 0,
 });
@@ -202,6 +219,7 @@ export function createMcpxGateway(options: McpxGatewayOptions = {}): McpxGateway
     if (envelope === undefined || !isMcpxEnvelope(envelope)) return drop(envelope ?? sent, "invalid-envelope", sender);
     // The gateway knows who is on each link: a participant cannot speak for another.
     if (envelope.from !== sender) return drop(envelope, "spoofed-sender", sender);
+    if (isReservedKind(envelope.kind)) return drop(envelope, "reserved-kind", sender);
     const to = envelope.to === undefined || envelope.to.length === 0 ? [...members.keys()].filter((p) => p !== sender) : envelope.to;
     const deliveredTo: readonly string[] = Object.freeze([...new Set(to)].filter((p) => members.has(p)));
     // Bounded per participant: all or none of the recipients get it, and the sender hears why.
@@ -241,6 +259,7 @@ export function createMcpxGateway(options: McpxGatewayOptions = {}): McpxGateway
     participants: () => [...members.keys()],
     join(participantId) {
       if (typeof participantId !== "string" || participantId === "") throw new TypeError("participantId must be a non-empty string");
+      if (participantId.startsWith("system:")) throw new TypeError(`participant ids starting with "system:" are the gateway's (got "${participantId}")`);
       if (members.has(participantId)) throw new Error(`participant "${participantId}" has already joined`);
       const member: Member = { listeners: new Set(), closeListeners: new Set(), queued: 0 };
       members.set(participantId, member);
@@ -298,6 +317,12 @@ export interface McpxTransportOptions {
   peerId: string;
   /** The shared envelope link; closing the transport does not close it. */
   link: McpxLink;
+  /**
+   * The envelope shape it sends (mcpx-envelope.ts): "draft" (`kind: "mcp"`) or "v0.1"
+   * (`mcp/request:METHOD`, `mcp/response:METHOD` with `correlation_id`). Default: the link's
+   * `shape`, else "draft". Both shapes are read whatever this says.
+   */
+  shape?: McpxShape | undefined;
   /** Envelope ids (default: random UUIDs where available, else a per-transport counter). */
   newEnvelopeId?: (() => string) | undefined;
   /** Called for every envelope the transport drops; a throwing onDrop is ignored. */
@@ -314,10 +339,34 @@ export interface McpxTransportOptions {
 export interface McpxTransport extends Transport {
   readonly participantId: string;
   readonly peerId: string;
+  readonly shape: McpxShape;
   readonly counts: Readonly<McpxTransportCounts>;
 }
 
 const isJsonRpcMessage = (payload: unknown): payload is JsonRpcMessage => isObject(payload) && payload["jsonrpc"] === "2.0";
+
+/**
+ * Requests remembered per conversation for v0.1 correlation (ours awaiting a response, the
+ * peer's awaiting ours); past it the oldest is forgotten (its response then has no
+ * correlation_id to check, or to give). Bounds what a peer that never answers can make us hold.
+ */
+export const MCPX_MAX_CORRELATIONS = 4096;
+
+/** A JSON-RPC id as a map key: 7 and "7" are different requests. */
+const idKey = (id: RequestId): string => `${typeof id}:${String(id)}`;
+
+/** An insertion-ordered map that forgets its oldest entry past `max`. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MCPX_MAX_CORRELATIONS) map.delete(map.keys().next().value!);
+}
+
+interface PeerRequest {
+  readonly envelopeId: string;
+  readonly method: string;
+  readonly context: string | undefined;
+}
 
 function envelopeIds(participantId: string): () => string {
   const uuid = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto?.randomUUID;
@@ -329,6 +378,7 @@ function envelopeIds(participantId: string): () => string {
 class McpxConversationTransport implements McpxTransport {
   readonly participantId: string;
   readonly peerId: string;
+  readonly shape: McpxShape;
   readonly counts: McpxTransportCounts = { delivered: 0, dropped: 0, droppedBy: noDrops(), ignored: 0 };
   onmessage?: ((message: JsonRpcMessage) => void) | undefined;
   onclose?: (() => void) | undefined;
@@ -340,6 +390,10 @@ class McpxConversationTransport implements McpxTransport {
   readonly #unsubscribe: () => void;
   readonly #backlog: JsonRpcMessage[] = [];
   readonly #maxBacklog: number;
+  /** Our requests' envelope ids, by MCP request id (v0.1: the response must name it). */
+  readonly #sent = new Map<string, string>();
+  /** The peer's requests, by MCP request id: our response's kind and correlation_id. */
+  readonly #received = new Map<string, PeerRequest>();
   #started = false;
   #closed = false;
 
@@ -347,6 +401,7 @@ class McpxConversationTransport implements McpxTransport {
     this.participantId = options.participantId;
     this.peerId = options.peerId;
     this.#link = options.link;
+    this.shape = options.shape ?? options.link.shape ?? "draft";
     this.#newId = options.newEnvelopeId ?? envelopeIds(options.participantId);
     this.#onDrop = options.onDrop;
     this.#maxBacklog = queueBound("maxBacklog", options.maxBacklog, DEFAULT_MAX_BACKLOG);
@@ -366,7 +421,25 @@ class McpxConversationTransport implements McpxTransport {
   async send(message: JsonRpcMessage, _options?: TransportSendOptions): Promise<void> {
     if (this.#closed) throw new Error("transport closed");
     // The payload is the JSON-RPC message as is: request ids, cancels and progress untouched.
-    this.#link.send({ protocol: MCPX_PROTOCOL, id: this.#newId(), from: this.participantId, to: [this.peerId], kind: "mcp", payload: message });
+    const id = this.#newId();
+    const envelope: McpxEnvelope = { protocol: MCPX_PROTOCOL, id, from: this.participantId, to: [this.peerId], kind: "mcp", payload: message };
+    if (this.shape === "v0.1") this.#shapeV01(envelope, id, message);
+    this.#link.send(envelope);
+  }
+
+  /** v0.1 (SPEC §3.1): the kind names the method; a response names its request's envelope. */
+  #shapeV01(envelope: McpxEnvelope, id: string, message: JsonRpcMessage): void {
+    envelope.ts = new Date().toISOString();
+    if ("method" in message) {
+      envelope.kind = mcpKind("v0.1", message);
+      if ("id" in message) remember(this.#sent, idKey(message.id), id);
+      return;
+    }
+    const key = message.id === undefined || message.id === null ? undefined : idKey(message.id);
+    const request = key === undefined ? undefined : this.#received.get(key);
+    if (key !== undefined) this.#received.delete(key);
+    envelope.kind = mcpKind("v0.1", message, request);
+    if (request !== undefined) envelope.correlation_id = request.envelopeId;
   }
 
   async close(): Promise<void> {
@@ -374,6 +447,8 @@ class McpxConversationTransport implements McpxTransport {
     this.#closed = true;
     this.#unsubscribe();
     this.#backlog.length = 0;
+    this.#sent.clear();
+    this.#received.clear();
     try {
       this.onclose?.();
     } catch (error) {
@@ -396,13 +471,22 @@ class McpxConversationTransport implements McpxTransport {
     if (!isMcpxEnvelope(envelope)) return this.#drop(envelope, "invalid-envelope");
     // Each field read once: what is checked is what is used (the gateway's envelopes are
     // frozen anyway; another link's may not be).
-    const { from, to, kind, payload } = envelope;
+    const { from, to, kind, payload, id, correlation_id: correlation } = envelope;
+    // The gateway says the peer left: its requests can never be answered nor cancelled, ours
+    // will never be answered. Closing rejects the one and aborts the other (endpoint.close).
+    if (from === MCPX_GATEWAY_SENDER && kind === "system/presence") {
+      const presence = presenceOf(payload);
+      if (presence?.event === "leave" && presence.participant.id === this.peerId) void this.close();
+      else this.counts.ignored++;
+      return;
+    }
     // Other conversations on the shared link, and other kinds of envelope, are not ours.
-    if (from !== this.peerId || to === undefined || !to.includes(this.participantId) || kind !== "mcp") {
+    if (from !== this.peerId || to === undefined || !to.includes(this.participantId) || !isMcpKind(kind)) {
       this.counts.ignored++;
       return;
     }
-    if (!isJsonRpcMessage(payload)) return this.#drop(envelope, "invalid-payload");
+    if (!isJsonRpcMessage(payload) || !mcpKindAgrees(kind, payload)) return this.#drop(envelope, "invalid-payload");
+    if (!this.#correlate(payload, id, correlation)) return this.#drop(envelope, "invalid-payload");
     if (!this.#started && this.#backlog.length >= this.#maxBacklog) {
       this.#drop(envelope, "overflow");
       void this.close();
@@ -414,6 +498,24 @@ class McpxConversationTransport implements McpxTransport {
     this.counts.delivered++;
     if (this.#started) this.#deliver(message);
     else this.#backlog.push(message);
+  }
+
+  /**
+   * Records a peer's request (for our response's kind and correlation_id); checks a response:
+   * when it names a correlation_id, it must be the envelope of our request with that id.
+   */
+  #correlate(payload: JsonRpcMessage, envelopeId: string, correlation: string | undefined): boolean {
+    if ("method" in payload) {
+      if ("id" in payload) remember(this.#received, idKey(payload.id), { envelopeId, method: payload.method, context: mcpRequestContext(payload) });
+      return true;
+    }
+    if (payload.id === undefined || payload.id === null) return true;
+    const key = idKey(payload.id);
+    const ours = this.#sent.get(key);
+    // The draft shape has no correlation_id: nothing to check, but the request is answered.
+    if (correlation !== undefined && ours !== undefined && ours !== correlation) return false;
+    this.#sent.delete(key);
+    return true;
   }
 
   #deliver(message: JsonRpcMessage): void {

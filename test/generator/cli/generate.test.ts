@@ -232,6 +232,8 @@ describe("generate --all", () => {
       "http/session-server.ts",
       "http/sse.ts",
       "transports/in-memory.ts",
+      "transports/mcpx-envelope.ts",
+      "transports/mcpx-hub.ts",
       "transports/mcpx.ts",
       "transports/stdio.ts",
     ]);

@@ -9,6 +9,8 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
 import { Project } from "ts-morph";
 import { describe, expect, it } from "vitest";
@@ -20,6 +22,10 @@ import { createAnswerInput } from "../../../templates/runtime/features/mrtr.js";
 import { ClientTask, InMemoryTaskStore, TaskManager, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
 import { StdioTransport } from "../../../templates/runtime/transports/stdio.js";
 import { createMcpxGateway, createMcpxTransport } from "../../../templates/runtime/transports/mcpx.js";
+import { createMcpxHub } from "../../../templates/runtime/transports/mcpx-hub.js";
+import { attachMcpxGateway } from "../../../templates/runtime/addons/mcpx-ws/gateway.js";
+import { connectMcpxLink } from "../../../templates/runtime/addons/mcpx-ws/link.js";
+import { createMcpxTokenVerifier, signMcpxToken } from "../../../templates/runtime/addons/mcpx-ws/token.js";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
 import { KEY, RawClient } from "../features/mrtr/support.js";
 
@@ -96,6 +102,25 @@ async function requiredTtl(ttlMs: number): Promise<void> {
   await raw.call("tools/call", { name: "x", arguments: {} });
   await raw.close();
   if (thrown !== undefined) throw thrown;
+}
+
+const MCPX_SECRET = "options-test-secret-0123456789abcdef";
+const mcpxVerify = createMcpxTokenVerifier({ secret: MCPX_SECRET });
+let mcpxUrl: Promise<string> | undefined;
+/** A real MCPx WebSocket gateway on loopback (started on first use; the process exit ends it). */
+function mcpxGateway(): Promise<string> {
+  mcpxUrl ??= new Promise((resolve) => {
+    const http = createServer();
+    attachMcpxGateway(http, { verify: mcpxVerify });
+    http.unref();
+    http.listen(0, "127.0.0.1", () => resolve(`ws://127.0.0.1:${(http.address() as AddressInfo).port}/ws`));
+  });
+  return mcpxUrl;
+}
+/** Joins the gateway with a link whose options include `options`, then leaves. */
+async function mcpxLink(options: Partial<Parameters<typeof connectMcpxLink>[0]>): Promise<void> {
+  const link = await connectMcpxLink({ url: await mcpxGateway(), topic: "t", token: () => signMcpxToken(MCPX_SECRET, { participantId: "p", topic: "t", capabilities: [] }), ...options });
+  link.close();
 }
 
 const OPTIONS: Readonly<Record<string, Row>> = {
@@ -176,6 +201,17 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "McpxGatewayOptions.maxQueuedEnvelopes": { read: (v) => createMcpxGateway({ maxQueuedEnvelopes: v }), ok: 16, tooSmall: 15, fraction: 16.5 },
   "McpxTransportOptions.maxBacklog": { read: (v) => createMcpxTransport({ participantId: "a", peerId: "b", link: createMcpxGateway().join("a"), maxBacklog: v }), ok: 16, tooSmall: 15, fraction: 16.5 },
   "StdioTransportOptions.maxQueuedBytes": { read: (v) => stdio({ maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "McpxHubOptions.maxParticipantsPerTopic": { read: (v) => createMcpxHub({ maxParticipantsPerTopic: v }).close(), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "McpxHubOptions.maxFrameBytes": { read: (v) => createMcpxHub({ maxFrameBytes: v }).close(), ok: 1024, tooSmall: 1023, fraction: 1024.5 },
+  "McpxHubOptions.maxEnvelopesPerSecond": { read: (v) => createMcpxHub({ maxEnvelopesPerSecond: v }).close(), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "McpxHubOptions.maxQueuedBytes": { read: (v) => createMcpxHub({ maxQueuedBytes: v }).close(), ok: 65_536, tooSmall: 65_535, fraction: 65_536.5 },
+  "McpxHubOptions.heartbeatMs": { read: (v) => createMcpxHub({ heartbeatMs: v }).close(), ok: 50, tooSmall: 49, fraction: 50.5 },
+  // addons/mcpx-ws/
+  "McpxWsGatewayOptions.closeGraceMs": { read: (v) => attachMcpxGateway(createServer(), { verify: mcpxVerify, closeGraceMs: v }).close(), ok: 10, tooSmall: 9, fraction: 10.5 },
+  "McpxWsLinkOptions.initialBackoffMs": { read: (v) => mcpxLink({ initialBackoffMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "McpxWsLinkOptions.maxBackoffMs": { read: (v) => mcpxLink({ maxBackoffMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "McpxWsLinkOptions.maxFrameBytes": { read: (v) => mcpxLink({ maxFrameBytes: v }), ok: 1024, tooSmall: 1023, fraction: 1024.5 },
+  "McpxWsLinkOptions.connectTimeoutMs": { read: (v) => mcpxLink({ connectTimeoutMs: v }), ok: 5_000, tooSmall: 0, fraction: 1.5 },
 };
 
 /** The error `read(value)` throws or rejects with; undefined when it accepts the value. */

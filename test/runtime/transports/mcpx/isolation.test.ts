@@ -229,7 +229,7 @@ describe("MCPx gateway: receivers and observers", () => {
     await settle();
     expect(received).toEqual([]);
     expect(causes).toEqual(Array(bad.length + 2).fill(["a", "invalid-envelope"]));
-    expect(gateway.counts).toEqual({ routed: 0, dropped: bad.length + 2, droppedBy: { "invalid-envelope": bad.length + 2, "spoofed-sender": 0, "invalid-payload": 0, overflow: 0 } });
+    expect(gateway.counts).toEqual({ routed: 0, dropped: bad.length + 2, droppedBy: { "invalid-envelope": bad.length + 2, "spoofed-sender": 0, "reserved-kind": 0, "invalid-payload": 0, overflow: 0 } });
   });
 
   it("a throwing onRoute, onDrop, receiver or close listener breaks neither send() nor delivery to the others", async () => {

@@ -203,7 +203,7 @@ describe("MCPx gateway routing", () => {
       ["4", ["a"]],
     ]);
     expect(Object.fromEntries(got)).toEqual({ a: ["3", "4"], b: ["1", "2"], c: ["2", "3"] });
-    expect(gateway.counts).toEqual({ routed: 4, dropped: 0, droppedBy: { "invalid-envelope": 0, "spoofed-sender": 0, "invalid-payload": 0, overflow: 0 } });
+    expect(gateway.counts).toEqual({ routed: 4, dropped: 0, droppedBy: { "invalid-envelope": 0, "spoofed-sender": 0, "reserved-kind": 0, "invalid-payload": 0, overflow: 0 } });
   });
 
   it("drops and counts invalid and spoofed envelopes without throwing", async () => {
@@ -227,7 +227,7 @@ describe("MCPx gateway routing", () => {
     a.send({ protocol: "mcpx/v0.1", id: "7", from: "b", to: ["b"], kind: "mcp", payload: {} });
     await settle();
     expect(received).toEqual([]);
-    expect(gateway.counts).toEqual({ routed: 0, dropped: 10, droppedBy: { "invalid-envelope": 9, "spoofed-sender": 1, "invalid-payload": 0, overflow: 0 } });
+    expect(gateway.counts).toEqual({ routed: 0, dropped: 10, droppedBy: { "invalid-envelope": 9, "spoofed-sender": 1, "reserved-kind": 0, "invalid-payload": 0, overflow: 0 } });
     expect(dropped.map(([, cause]) => cause)).toEqual([...invalid.map(() => "invalid-envelope"), "spoofed-sender"]);
   });
 
@@ -285,7 +285,7 @@ describe("MCPx transport", () => {
     deliver(42);
     deliver(env({ to: ["me", "third"], payload: { ...ping, id: 2 } }));
     expect(got).toEqual([ping, { ...ping, id: 2 }]);
-    expect(transport.counts).toEqual({ delivered: 2, ignored: 4, dropped: 4, droppedBy: { "invalid-envelope": 2, "spoofed-sender": 0, "invalid-payload": 2, overflow: 0 } });
+    expect(transport.counts).toEqual({ delivered: 2, ignored: 4, dropped: 4, droppedBy: { "invalid-envelope": 2, "spoofed-sender": 0, "reserved-kind": 0, "invalid-payload": 2, overflow: 0 } });
     expect(drops).toEqual(["invalid-payload", "invalid-payload", "invalid-envelope", "invalid-envelope"]);
     await transport.close();
     deliver(env({}));
