@@ -135,6 +135,8 @@ export interface SessionHttpHandler extends HttpHandler {
    * resume from; false otherwise (the stream stays open).
    */
   closeStream(sessionId: string, requestId: RequestId): boolean;
+  /** Whether a session of this id is open here (how createEraRouter finds the handler of a session). */
+  hasSession(sessionId: string): boolean;
   /** Ends every session (handlers abort, streams close) and refuses new ones from then on. */
   close(): Promise<void>;
 }
@@ -814,7 +816,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     return versionProblem(request, session) ?? session;
   };
 
-  const post = async (request: Request, principal: Principal | undefined): Promise<Response> => {
+  const post = async (request: Request, principal: Principal | undefined, info: HttpRequestInfo | undefined): Promise<Response> => {
     // HTTP, Sending Messages to the Server 1-2: a JSON body, and an Accept of both answers.
     if (mediaType(request.headers.get("content-type")) !== "application/json") {
       return reject(415, undefined, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
@@ -829,13 +831,18 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
       if (found instanceof Response) return found;
       named = found;
     }
-    const bytes = await readRequestBody(request, maxBodyBytes);
-    if (!(bytes instanceof Uint8Array)) return refuse(bytes);
     let body: unknown;
-    try {
-      body = JSON.parse(decoder.decode(bytes));
-    } catch {
-      return reject(400, undefined, ErrorCode.ParseError, "Parse error");
+    if (info !== undefined && "parsedBody" in info) {
+      // A router that serves several eras on one URL read (and bounded) the body already.
+      body = info.parsedBody;
+    } else {
+      const bytes = await readRequestBody(request, maxBodyBytes);
+      if (!(bytes instanceof Uint8Array)) return refuse(bytes);
+      try {
+        body = JSON.parse(decoder.decode(bytes));
+      } catch {
+        return reject(400, undefined, ErrorCode.ParseError, "Parse error");
+      }
     }
     const parsed = Array.isArray(body) ? body.map(readMessage) : [readMessage(body)];
     const invalid = parsed.find((p): p is Response => p instanceof Response);
@@ -974,7 +981,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     return new Response(null, { status: 200 });
   };
 
-  const METHODS: { readonly [method: string]: (request: Request, principal: Principal | undefined) => Promise<Response> | Response } = {
+  const METHODS: { readonly [method: string]: (request: Request, principal: Principal | undefined, info: HttpRequestInfo | undefined) => Promise<Response> | Response } = {
     POST: post,
     GET: get,
     DELETE: remove,
@@ -990,7 +997,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     }
     const principal = await authenticateRequest(authenticate, request);
     if (principal instanceof Response) return principal;
-    return serve(request, principal);
+    return serve(request, principal, info);
   };
 
   const handler = async (request: Request, info?: HttpRequestInfo): Promise<Response> => {
@@ -1012,6 +1019,10 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     },
     closeStream(sessionId: string, requestId: RequestId): boolean {
       return sessions.get(sessionId)?.closeStream(requestId) ?? false;
+    },
+    hasSession(sessionId: string): boolean {
+      const session = sessions.get(sessionId);
+      return session !== undefined && !session.ended;
     },
     async close(): Promise<void> {
       closed = true;
