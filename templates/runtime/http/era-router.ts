@@ -146,8 +146,8 @@ function sessionTable(value: unknown): [string, SessionRoute][] {
  * Without `modern`, every request is the session era's; without `sessions`, every request goes to
  * `modern`, which answers a legacy `initialize` with UnsupportedProtocolVersion naming the
  * versions it serves. The router reads a POST body (bounded by `maxBodyBytes`) to learn its era
- * and hands it on already parsed (`HttpRequestInfo.parsedBody`) with the same bytes as its body.
- * Each handler keeps its own rules: Host/Origin, `authenticate`, its bounds.
+ * and hands on a request with the same bytes, which the handler reads again under its own
+ * bounds. Each handler keeps its own rules: Host/Origin, `authenticate`, `maxBodyBytes`.
  */
 export function createEraRouter(options: EraRouterOptions): HttpHandler {
   if (typeof options !== "object" || options === null) throw new TypeError(`createEraRouter needs options ({ modern, sessions, legacySse }), got ${describeValue(options)}`);
@@ -184,16 +184,16 @@ export function createEraRouter(options: EraRouterOptions): HttpHandler {
     } catch {
       body = undefined; // the handler it goes to answers its own Parse error
     }
-    // The body is read: the handler gets a request with the same bytes, and the parsed value.
+    // The body is read: the handler gets a request with the same bytes, which it reads under its
+    // own bounds (its maxBodyBytes may be smaller than the router's), not the parsed value.
     const forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: bytes as Uint8Array<ArrayBuffer>, signal: request.signal });
-    const forwardedInfo: HttpRequestInfo = body === undefined ? { ...info } : { ...info, parsedBody: body.parsed };
-    if (claimsModernEra(request.headers.get("mcp-protocol-version"), body?.parsed)) return modern(forwarded, forwardedInfo);
+    if (claimsModernEra(request.headers.get("mcp-protocol-version"), body?.parsed)) return modern(forwarded, info);
     const message = body?.parsed;
     const initialize = isObject(message) && message["method"] === "initialize" && "id" in message;
-    if (!initialize) return newest(forwarded, forwardedInfo);
+    if (!initialize) return newest(forwarded, info);
     const params = message["params"];
     const revision = sessionRevisionFor(isObject(params) ? params["protocolVersion"] : undefined, revisions);
-    return byRevision.get(revision!)!(forwarded, forwardedInfo);
+    return byRevision.get(revision!)!(forwarded, info);
   };
 
   return async (request, info) => {

@@ -816,7 +816,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     return versionProblem(request, session) ?? session;
   };
 
-  const post = async (request: Request, principal: Principal | undefined, info: HttpRequestInfo | undefined): Promise<Response> => {
+  const post = async (request: Request, principal: Principal | undefined): Promise<Response> => {
     // HTTP, Sending Messages to the Server 1-2: a JSON body, and an Accept of both answers.
     if (mediaType(request.headers.get("content-type")) !== "application/json") {
       return reject(415, undefined, ErrorCode.InvalidRequest, "Unsupported Media Type: the body must be application/json");
@@ -831,18 +831,13 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
       if (found instanceof Response) return found;
       named = found;
     }
+    const bytes = await readRequestBody(request, maxBodyBytes);
+    if (!(bytes instanceof Uint8Array)) return refuse(bytes);
     let body: unknown;
-    if (info !== undefined && "parsedBody" in info) {
-      // A router that serves several eras on one URL read (and bounded) the body already.
-      body = info.parsedBody;
-    } else {
-      const bytes = await readRequestBody(request, maxBodyBytes);
-      if (!(bytes instanceof Uint8Array)) return refuse(bytes);
-      try {
-        body = JSON.parse(decoder.decode(bytes));
-      } catch {
-        return reject(400, undefined, ErrorCode.ParseError, "Parse error");
-      }
+    try {
+      body = JSON.parse(decoder.decode(bytes));
+    } catch {
+      return reject(400, undefined, ErrorCode.ParseError, "Parse error");
     }
     const parsed = Array.isArray(body) ? body.map(readMessage) : [readMessage(body)];
     const invalid = parsed.find((p): p is Response => p instanceof Response);
@@ -981,7 +976,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     return new Response(null, { status: 200 });
   };
 
-  const METHODS: { readonly [method: string]: (request: Request, principal: Principal | undefined, info: HttpRequestInfo | undefined) => Promise<Response> | Response } = {
+  const METHODS: { readonly [method: string]: (request: Request, principal: Principal | undefined) => Promise<Response> | Response } = {
     POST: post,
     GET: get,
     DELETE: remove,
@@ -997,7 +992,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     }
     const principal = await authenticateRequest(authenticate, request);
     if (principal instanceof Response) return principal;
-    return serve(request, principal, info);
+    return serve(request, principal);
   };
 
   const handler = async (request: Request, info?: HttpRequestInfo): Promise<Response> => {

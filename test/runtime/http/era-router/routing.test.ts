@@ -178,6 +178,15 @@ describe("what belongs to no era", () => {
     expect(modern.json).toMatchObject({ error: { code: -32700 } });
   });
 
+  it("a handler's own smaller maxBodyBytes still holds behind the router: 413 from the session handler", async () => {
+    const s = await oneUrl({ sessionOptions: { maxBodyBytes: 1024 } });
+    const padded = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "w", version: "1" }, pad: "x".repeat(2048) } };
+    const answer = await post(s.url, padded, POST_HEADERS);
+    expect(answer.status).toBe(413);
+    expect(JSON.stringify(answer.json)).toContain("1024 bytes");
+    expect(s.sessions["2025-11-25"].sessionCount).toBe(0);
+  });
+
   it("a body past maxBodyBytes: 413 before any handler sees it", async () => {
     const s = await oneUrl();
     const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { pad: "x".repeat(4 * 1024 * 1024) } });
