@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
  * `npm run conformance`: the official MCP conformance suite against examples/everything-server.ts,
- * which serves 2025-11-25 (sessions) and 2026-07-28 (stateless) on one URL. Two runs against one
- * server:
+ * which serves 2025-03-26 … 2025-11-25 (sessions) and 2026-07-28 (stateless) on one URL through
+ * the runtime's createEraRouter. Four runs against one server:
  *
  *   (a) the server active suite at its default versions (2025-11-25 sessions);
  *   (b) `--requirements 2026-07-28`, the revision's frozen requirement set, with no failure
- *       expected (the Tasks extension's scenarios included: the server implements it).
+ *       expected (the Tasks extension's scenarios included: the server implements it);
+ *   (c), (d) the active suite pinned with `--spec-version 2025-06-18` and `2025-03-26` (the
+ *       scenarios the suite has for those revisions; sessions negotiated on that version).
  *
  * 1. Installs conformance/node_modules (npm ci) when it is missing.
  * 2. Starts the server on a free loopback port with this Node (the machine's, as every root
@@ -56,6 +58,11 @@ const STOP_TIMEOUT_MS = 5_000;
 const RUNS = [
   { title: "server active suite (default versions)", args: [], folder: "active" },
   { title: "--requirements 2026-07-28", args: ["--requirements", "2026-07-28"], folder: "requirements-2026-07-28" },
+  // The active suite pinned to the older session revisions: the suite's client then asks for that
+  // version in initialize, and the router opens the session on it (2025-03-26 has one scenario,
+  // server-session-lifecycle; 2025-06-18 has the core set without the 2025-11-25 additions).
+  { title: "server active suite --spec-version 2025-06-18", args: ["--spec-version", "2025-06-18"], folder: "active-2025-06-18" },
+  { title: "server active suite --spec-version 2025-03-26", args: ["--spec-version", "2025-03-26"], folder: "active-2025-03-26" },
 ];
 
 /**

@@ -1,58 +1,67 @@
 /**
- * An "everything" MCP server over Streamable HTTP that speaks both protocol eras on one URL: the
- * server the official conformance suite tests (`npm run conformance`; run `npm run generate`
- * first).
+ * An "everything" MCP server over HTTP that speaks every protocol era on one port, built from
+ * the generated output alone: the server the official conformance suite tests
+ * (`npm run conformance`; run `npm run generate` first).
  *
- *   npm run example:everything -- --port 3000     # serves http://127.0.0.1:3000/mcp
+ *   npm run example:everything -- --port 3000     # serves http://127.0.0.1:3000/mcp and /sse
  *
- * Each POST is routed by its protocol version (examples/everything-2026/era.ts; basic/versioning,
- * "A dual-era server selects its behavior from how the client opens"):
+ * One handler, the runtime's createEraRouter (docs/one-endpoint.md; basic/versioning, "A
+ * dual-era server selects its behavior from how the client opens"), in front of three:
  *
- * - 2026-07-28 (modern): a request that claims the per-request `_meta` mechanism, outside any
- *   session, goes to one stateless McpServer generated for 2026-07-28 (examples/everything-2026/)
- *   behind the generated Streamable HTTP runtime (createHttpHandler + toNodeListener): every
- *   request is its own connection, answered with JSON or an SSE stream that is its own to cancel.
- * - 2025-11-25 (legacy): `initialize` opens a session with its own McpServer generated for
- *   2025-11-25, behind the official SDK's StreamableHTTPServerTransport, which fits the generated
- *   Transport interface; later requests name it in Mcp-Session-Id. The event store gives every
- *   SSE event an id, so a client resumes a closed stream with GET + Last-Event-ID (the
- *   `test_reconnection` tool closes its own on purpose). Sessions end with DELETE or at shutdown
- *   (SIGINT, SIGTERM); there is no idle expiry.
+ * - 2026-07-28 (modern): a POST on /mcp that claims the per-request `_meta` mechanism, outside
+ *   any session, goes to one stateless McpServer generated for 2026-07-28
+ *   (examples/everything-2026/) behind createHttpHandler: every request is its own connection,
+ *   answered with JSON or an SSE stream that is its own to cancel.
+ * - 2025-11-25, 2025-06-18, 2025-03-26 (sessions): `initialize` on /mcp opens a session of one
+ *   McpServer generated for 2025-11-25 that negotiates any of the three, behind
+ *   createSessionHttpHandler; later requests name it in Mcp-Session-Id. Every SSE event gets an
+ *   id from the runtime's InMemoryEventStore (one per session), so a client resumes a closed
+ *   stream with GET + Last-Event-ID (the `test_reconnection` tool closes its own on purpose,
+ *   with the handler's closeStream). Sessions end with DELETE, after 30 idle minutes, or at
+ *   shutdown (SIGINT, SIGTERM).
+ * - 2024-11-05 (HTTP+SSE): GET /sse opens a session whose messages are POSTed to /messages,
+ *   behind createLegacySseHandler, with the same handlers.
  *
- * DNS rebinding protection: only loopback Host and Origin headers are served, in both eras.
+ * DNS rebinding protection: each handler serves only loopback Host and Origin headers.
  *
  * The MCP behaviour is the generated McpServers': one handler per method, each given the
  * runtime's context (cancellation signal, progress, notifications on the request's own stream).
  * The tools, resources and prompts are tables in examples/everything/ (shared by both eras where
  * their content is the same) and examples/everything-2026/.
  */
-import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
+  createEraRouter,
+  createLegacySseHandler,
+  createSessionHttpHandler,
   ErrorCode,
   McpError,
   McpServer,
+  toNodeListener,
   type ClientCapabilities,
+  type HttpHandler,
+  type HttpRequestContext,
   type LoggingLevel,
+  type RequestId,
   type ServerCapabilities,
 } from "../out/2025-11-25/index.js";
-import { createHttpHandler, toNodeListener } from "../out/2026-07-28/index.js";
-import { InMemoryEventStore } from "./everything/event-store.js";
+import { createHttpHandler } from "../out/2026-07-28/index.js";
 import { complete } from "./everything/completion.js";
 import { findPrompt, PROMPTS } from "./everything/prompts.js";
 import { readResource, RESOURCES, TEMPLATES } from "./everything/resources.js";
-import { SessionTransport } from "./everything/session-transport.js";
-import { isModern } from "./everything-2026/era.js";
 import { createEverything2026Server } from "./everything-2026/server.js";
 import { findTool, TOOLS, type ToolEnv } from "./everything/tools.js";
 
 const SERVER_INFO = { name: "mcp-stubgen-everything", version: "0.1.0" };
-/** The revision the session half was generated from, the only one its initialize agrees to (2026-07-28 needs no initialize). */
-const PROTOCOL_VERSION = "2025-11-25";
+/**
+ * The versions the session server's initialize agrees to, newest first: the revision it was
+ * generated from and the older session revisions, whose messages it speaks too (2026-07-28 needs
+ * no initialize). The HTTP+SSE server also agrees to 2024-11-05, that transport's own revision.
+ */
+const SESSION_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+const LEGACY_SSE_VERSIONS: readonly string[] = [...SESSION_VERSIONS, "2024-11-05"];
 const CAPABILITIES: ServerCapabilities = {
   tools: {},
   resources: { subscribe: true },
@@ -64,7 +73,8 @@ const CAPABILITIES: ServerCapabilities = {
 const RESOURCE_NOT_FOUND = -32002;
 /** The SSE `retry` field (ms) of each stream's priming event: how soon a client reconnects. */
 const SSE_RETRY_MS = 500;
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The paths served: Streamable HTTP (both eras), and HTTP+SSE's two (createLegacySseHandler's defaults). */
+const PATHS: ReadonlySet<string> = new Set(["/mcp", "/sse", "/messages"]);
 
 /** Severity order of logging/setLevel (Logging, Log Levels: RFC 5424). */
 const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -82,21 +92,34 @@ interface SessionState {
   readonly subscriptions: Set<string>;
 }
 
-interface Session {
-  readonly transport: SessionTransport;
-  readonly server: McpServer;
+/**
+ * Each session's state, found by its connection's HTTP context (one object per session, the
+ * same for all of the session's requests), and dropped with the session.
+ */
+const states = new WeakMap<HttpRequestContext, SessionState>();
+function stateOf(ctx: { readonly http: HttpRequestContext | undefined }): SessionState {
+  const key = ctx.http;
+  if (key === undefined) return { client: {}, logLevel: "info", subscriptions: new Set() };
+  let state = states.get(key);
+  if (state === undefined) states.set(key, (state = { client: {}, logLevel: "info", subscriptions: new Set() }));
+  return state;
 }
 
-function createMcpServer(state: SessionState, transport: SessionTransport): McpServer {
+/** Closes the SSE stream of a request of a Streamable HTTP session so its client resumes it; false where it cannot. */
+type CloseStream = (sessionId: string, requestId: RequestId) => boolean;
+
+function createMcpServer(versions: readonly string[], closeRequestStream: CloseStream): McpServer {
   return new McpServer({
+    protocolVersions: versions,
     handlers: {
-      initialize: (params) => {
+      initialize: (params, ctx) => {
+        const state = stateOf(ctx);
         state.client = params.capabilities;
         // Version negotiation (Lifecycle): a server answers with the version the client asked
-        // for if it supports it, else with one it does support. Its sessions support only the
-        // revision it was generated from; a client that cannot speak it disconnects.
+        // for if it supports it, else with one it does support (the newest); a client that
+        // cannot speak it disconnects.
         return {
-          protocolVersion: PROTOCOL_VERSION,
+          protocolVersion: versions.includes(params.protocolVersion) ? params.protocolVersion : versions[0]!,
           capabilities: CAPABILITIES,
           serverInfo: SERVER_INFO,
           instructions: `Hello ${params.clientInfo.name}: the test_* tools, test:// resources and test_* prompts are those of the MCP conformance suite.`,
@@ -108,6 +131,7 @@ function createMcpServer(state: SessionState, transport: SessionTransport): McpS
 
       "tools/list": () => ({ tools: TOOLS.map((entry) => entry.tool) }),
       "tools/call": (params, ctx) => {
+        const state = stateOf(ctx);
         const entry = findTool(params.name);
         // An unknown tool is a protocol error; a tool that fails says so in its result (isError).
         if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
@@ -117,11 +141,10 @@ function createMcpServer(state: SessionState, transport: SessionTransport): McpS
           // ctx.notify sends on this request's stream (relatedRequestId), before the result.
           log: (level, data) => (atLeast(level, state.logLevel) ? ctx.notify("notifications/message", { level, logger: "everything", data }) : Promise.resolve()),
           closeStream: () => {
-            // The SDK hands closeSSEStream only to requests whose client got a priming event id
-            // (protocol version 2025-11-25 or later, event store configured): only they can resume.
-            const close = transport.extra(ctx.requestId)?.closeSSEStream;
-            close?.();
-            return close !== undefined;
+            // Only a Streamable HTTP session whose client got a priming event id (2025-11-25)
+            // can resume; closeStream says false for the others (HTTP+SSE has one stream).
+            const sessionId = ctx.http?.headers.get("mcp-session-id");
+            return sessionId !== null && sessionId !== undefined && closeRequestStream(sessionId, ctx.requestId);
           },
         };
         return entry.run(params.arguments ?? {}, env);
@@ -134,13 +157,13 @@ function createMcpServer(state: SessionState, transport: SessionTransport): McpS
         if (contents === undefined) throw new McpError(RESOURCE_NOT_FOUND, "Resource not found", { uri });
         return { contents };
       },
-      "resources/subscribe": ({ uri }) => {
+      "resources/subscribe": ({ uri }, ctx) => {
         if (readResource(uri) === undefined) throw new McpError(RESOURCE_NOT_FOUND, "Resource not found", { uri });
-        state.subscriptions.add(uri);
+        stateOf(ctx).subscriptions.add(uri);
         return {};
       },
-      "resources/unsubscribe": ({ uri }) => {
-        state.subscriptions.delete(uri);
+      "resources/unsubscribe": ({ uri }, ctx) => {
+        stateOf(ctx).subscriptions.delete(uri);
         return {};
       },
 
@@ -153,8 +176,8 @@ function createMcpServer(state: SessionState, transport: SessionTransport): McpS
         return { messages: entry.messages(args) };
       },
 
-      "logging/setLevel": ({ level }) => {
-        state.logLevel = level;
+      "logging/setLevel": ({ level }, ctx) => {
+        stateOf(ctx).logLevel = level;
         return {};
       },
 
@@ -168,149 +191,43 @@ function createMcpServer(state: SessionState, transport: SessionTransport): McpS
     notificationHandlers: {
       "notifications/initialized": () => {},
     },
-    // A request the client cancelled gets no response: drop the transport's note about it.
-    onCancellation: (event) => {
-      if (event.type === "received") transport.forget(event.requestId);
-    },
-    onError: (error) => console.error(`[session ${transport.sessionId ?? "-"}] ${error.message}`),
+    onError: (error) => console.error(`[session] ${error.message}`),
   });
-}
-
-const sessions = new Map<string, Session>();
-
-/**
- * A new session for an initialize POST. The transport gives it its id while it handles that
- * POST (onsessioninitialized), which is when it joins `sessions`.
- */
-async function openSession(): Promise<Session> {
-  const http = new StreamableHTTPServerTransport({
-    sessionIdGenerator: randomUUID,
-    onsessioninitialized: (id) => {
-      sessions.set(id, session);
-      console.log(`session ${id} opened (${sessions.size} open)`);
-    },
-    eventStore: new InMemoryEventStore(),
-    retryInterval: SSE_RETRY_MS,
-  });
-  const transport = new SessionTransport(http, () => {
-    const id = transport.sessionId;
-    if (id !== undefined && sessions.delete(id)) console.log(`session ${id} closed (${sessions.size} open)`);
-  });
-  const server = createMcpServer({ client: {}, logLevel: "info", subscriptions: new Set() }, transport);
-  const session: Session = { transport, server };
-  await server.connect(transport);
-  return session;
 }
 
 // ---------------------------------------------------------------------------------------------
-// 2026-07-28: one stateless McpServer behind the generated Streamable HTTP runtime. Every POST is
-// its own connection of that server; nothing is kept between requests.
+// The handlers of each era, and the one router in front of them.
 
-const modernServer = createEverything2026Server({ onError: (error) => console.error(`[2026-07-28] ${error.message}`) });
-const onHttpError = (error: Error): void => console.error(`[2026-07-28 http] ${error.message}`);
-const modernHandler = createHttpHandler(modernServer, { onError: onHttpError });
-const modernListener = toNodeListener(modernHandler, { onError: onHttpError });
+const onError =
+  (era: string) =>
+  (error: Error): void =>
+    console.error(`[${era}] ${error.message}`);
 
-/**
- * Hands a request whose body the router has read (and bounded) to the 2026-07-28 runtime. A body
- * the router could parse goes as `parsedBody` (HttpRequestInfo: the runtime then reads nothing of
- * the request's own); one it could not is replayed as the request's body, for the runtime to
- * answer with its own Parse error.
- */
-function serveModern(req: IncomingMessage, res: ServerResponse, raw: Buffer, body: { readonly parsed: unknown } | undefined): void {
-  if (body !== undefined) {
-    toNodeListener((request, info) => modernHandler(request, { ...info, parsedBody: body.parsed }), { onError: onHttpError })(req, res);
-    return;
-  }
-  const replay = Object.assign(Readable.from(raw.length === 0 ? [] : [raw]), { method: req.method, url: req.url, headers: req.headers, socket: req.socket });
-  modernListener(replay, res);
-}
+/** 2025-03-26 … 2025-11-25: sessions of one McpServer, with the runtime's InMemoryEventStore per session (the default). */
+const sessionHttp = createSessionHttpHandler(
+  createMcpServer(SESSION_VERSIONS, (sessionId, requestId) => sessionHttp.closeStream(sessionId, requestId)),
+  // Every answer an SSE stream opened with a priming event (2025-11-25): a client can resume any
+  // of them, and the suite's multiple-streams scenario sees streams, not JSON.
+  { responses: "sse", retryMs: SSE_RETRY_MS, onError: onError("session http") },
+);
 
-// ---------------------------------------------------------------------------------------------
-// HTTP: one endpoint, /mcp, both eras.
+/** 2024-11-05: HTTP+SSE (GET /sse, POST /messages?sessionId=…). Its one stream per session cannot be closed early. */
+const legacyServer = createMcpServer(LEGACY_SSE_VERSIONS, () => false);
+const legacySse = createLegacySseHandler(legacyServer, { onError: onError("http+sse") });
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-const isLoopbackUrl = (url: string): boolean => URL.canParse(url) && LOOPBACK.has(new URL(url).hostname);
+/** 2026-07-28: one stateless McpServer; every POST is its own connection of it, nothing is kept between requests. */
+const modern = createHttpHandler(createEverything2026Server({ onError: onError("2026-07-28") }), { onError: onError("2026-07-28 http") });
 
-/**
- * DNS rebinding protection (Transports, Security Warning: servers MUST validate the Origin
- * header; local servers SHOULD bind to localhost only): a page on evil.example whose name
- * resolves to 127.0.0.1 reaches this server with Host and Origin naming evil.example. Checked
- * here for both eras (the 2026-07-28 runtime checks the same again).
- */
-function rebindingRefusal(req: IncomingMessage): string | undefined {
-  const { host, origin } = req.headers;
-  if (host === undefined || !isLoopbackUrl(`http://${host}`)) return `Host ${host ?? "(none)"} is not a loopback host`;
-  if (origin !== undefined && !isLoopbackUrl(origin)) return `Origin ${origin} is not a loopback origin`;
-  return undefined;
-}
+const router = createEraRouter({
+  modern,
+  sessions: { "2025-11-25": sessionHttp },
+  legacySse: { handler: legacySse },
+  onError: onError("router"),
+});
 
-/** A JSON-RPC error as the HTTP response (errors outside any session, before the transport). */
-function replyError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
-}
-
-class BodyTooLarge extends Error {}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-/** The first value of a header node:http may give as a list. */
-const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
-
-const isInitializeRequest = (body: unknown): boolean =>
-  typeof body === "object" && body !== null && "method" in body && body.method === "initialize" && "id" in body;
-
-async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (new URL(req.url ?? "/", "http://localhost").pathname !== "/mcp") return void res.writeHead(404).end("Not Found");
-  const refusal = rebindingRefusal(req);
-  if (refusal !== undefined) return replyError(res, 403, -32000, `Forbidden: ${refusal}`);
-  if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE") {
-    return void res.writeHead(405, { Allow: "GET, POST, DELETE" }).end("Method Not Allowed");
-  }
-
-  // POST bodies are read here: the era of a request may show only in its _meta, and an
-  // initialize without a session id opens a session.
-  let raw: Buffer = Buffer.alloc(0);
-  let body: unknown;
-  let parsed = true;
-  if (req.method === "POST") {
-    try {
-      raw = await readBody(req);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) return replyError(res, 413, ErrorCode.InvalidRequest, "Request body too large");
-      throw error;
-    }
-    try {
-      body = JSON.parse(raw.toString("utf8"));
-    } catch {
-      parsed = false;
-    }
-  }
-
-  const sessionId = req.headers["mcp-session-id"];
-  if (isModern({ method: req.method, protocolVersion: first(req.headers["mcp-protocol-version"]), sessionId: first(sessionId), body })) {
-    return serveModern(req, res, raw, parsed ? { parsed: body } : undefined);
-  }
-  if (!parsed) return replyError(res, 400, ErrorCode.ParseError, "Parse error");
-  if (sessionId === undefined) {
-    if (req.method === "POST" && isInitializeRequest(body)) return (await openSession()).transport.handle(req, res, body);
-    return replyError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required (initialize first)");
-  }
-  const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
-  // Transports, Session Management: an unknown or ended session gets 404, and the client starts over.
-  if (session === undefined) return replyError(res, 404, -32001, "Session not found");
-  return session.transport.handle(req, res, body);
-}
+/** The router on the paths this server serves; 404 elsewhere. */
+const handler: HttpHandler = (request, info) =>
+  PATHS.has(new URL(request.url).pathname) ? router(request, info) : Promise.resolve(new Response("Not Found", { status: 404 }));
 
 // ---------------------------------------------------------------------------------------------
 
@@ -325,23 +242,17 @@ function portFromArgs(): number {
   return port;
 }
 
-const httpServer = createServer((req, res) => {
-  route(req, res).catch((error: unknown) => {
-    console.error(`[http] ${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`);
-    if (!res.headersSent) replyError(res, 500, ErrorCode.InternalError, "Internal error");
-    else res.end();
-  });
-});
+const httpServer = createServer(toNodeListener(handler, { onError: onError("http") }));
 
 httpServer.listen(portFromArgs(), "127.0.0.1", () => {
   const { port } = httpServer.address() as AddressInfo;
-  console.log(`listening on http://127.0.0.1:${port}/mcp`);
+  console.log(`listening on http://127.0.0.1:${port}/mcp (HTTP+SSE: http://127.0.0.1:${port}/sse)`);
 });
 
 /** Closes every session (their handlers abort, their streams end), then the listener. */
 async function shutdown(signal: string): Promise<void> {
-  console.log(`${signal}: closing ${sessions.size} session(s)`);
-  await Promise.allSettled([...sessions.values()].map((session) => session.server.close()));
+  console.log(`${signal}: closing ${sessionHttp.sessionCount} session(s)`);
+  await Promise.allSettled([sessionHttp.close(), legacyServer.close()]);
   httpServer.close(() => process.exit(0));
   httpServer.closeAllConnections();
 }

@@ -137,6 +137,7 @@ export const RUNTIME_FILES = [
   "http/legacy-sse-server",
   "http/legacy-sse-client",
   "http/fallback-client",
+  "http/era-router",
   "features/tasks",
   "facade/shared",
   "facade/client",

@@ -665,7 +665,26 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     return new Response(null, { status: 202 });
   };
 
+  /**
+   * The version a request that claims none of this era asks for, or null: no `_meta` version and
+   * an `MCP-Protocol-Version` header naming no version served, or none and an `initialize`'s own
+   * `protocolVersion` (a client of a revision with the handshake). basic/versioning, Backward
+   * Compatibility: "A server that supports only modern versions SHOULD name the protocol versions
+   * it supports in any error it returns to an `initialize` request"; UnsupportedProtocolVersion
+   * carries them as data (`supported`), which a client can read and act on.
+   */
+  const legacyClaim = (request: Request, method: string, params: JsonObject | undefined): string | null => {
+    const m = params?.["_meta"];
+    if (isObject(m) && Object.hasOwn(m, meta.protocolVersion)) return null;
+    const header = request.headers.get("mcp-protocol-version");
+    if (header !== null) return supported.includes(header) ? null : header;
+    const asked = method === "initialize" ? params?.["protocolVersion"] : undefined;
+    return typeof asked === "string" ? asked : null;
+  };
+
   const serveRequest = async (request: Request, principal: Principal | undefined, slot: Slot, id: RequestId, method: string, params: JsonObject | undefined, message: JsonRpcMessage): Promise<Response> => {
+    const legacy = legacyClaim(request, method, params);
+    if (legacy !== null) return unsupported(id, legacy);
     const problem = metaProblem(params);
     if (problem !== null) return rejectWith(400, id, ErrorCode.InvalidParams, `Invalid params: ${problem}`);
     const claimed = (params!["_meta"] as JsonObject)[meta.protocolVersion] as string;

@@ -135,6 +135,8 @@ export interface SessionHttpHandler extends HttpHandler {
    * resume from; false otherwise (the stream stays open).
    */
   closeStream(sessionId: string, requestId: RequestId): boolean;
+  /** Whether a session of this id is open here (how createEraRouter finds the handler of a session). */
+  hasSession(sessionId: string): boolean;
   /** Ends every session (handlers abort, streams close) and refuses new ones from then on. */
   close(): Promise<void>;
 }
@@ -1012,6 +1014,10 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     },
     closeStream(sessionId: string, requestId: RequestId): boolean {
       return sessions.get(sessionId)?.closeStream(requestId) ?? false;
+    },
+    hasSession(sessionId: string): boolean {
+      const session = sessions.get(sessionId);
+      return session !== undefined && !session.ended;
     },
     async close(): Promise<void> {
       closed = true;

@@ -218,6 +218,7 @@ describe("generate --all", () => {
       "features/mrtr.ts",
       "features/subscriptions.ts",
       "features/tasks.ts",
+      "http/era-router.ts",
       "http/event-store.ts",
       "http/fallback-client.ts",
       "http/fetch.ts",

@@ -191,6 +191,8 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "SessionHttpHandlerOptions.maxBodyBytes": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxBodyBytes: v }), ok: 128, tooSmall: 127, fraction: 1024.5 },
   "SessionHttpHandlerOptions.maxStreamBufferBytes": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxStreamBufferBytes: v }), ok: 1024, tooSmall: 1023, fraction: 2048.5 },
   "SessionHttpHandlerOptions.keepAliveMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { keepAliveMs: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
+  // http/era-router.ts
+  "EraRouterOptions.maxBodyBytes": { read: (v) => R.createEraRouter({ modern: R.createHttpHandler(server()), maxBodyBytes: v }), ok: 128, tooSmall: 127, fraction: 1024.5 },
   "InMemoryEventStoreOptions.maxEvents": { read: (v) => new Session.InMemoryEventStore({ maxEvents: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "InMemoryEventStoreOptions.maxBytes": { read: (v) => new Session.InMemoryEventStore({ maxBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionReconnectOptions.maxAttempts": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { maxAttempts: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },

@@ -609,3 +609,31 @@ describe("Host and Origin (DNS rebinding protection, on by default for loopback)
     }
   });
 });
+
+describe("a client of the initialize era (basic/versioning, Backward Compatibility: a modern-only server names its versions)", () => {
+  const plain = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const initialize = (id: number, protocolVersion: unknown) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "legacy", version: "1" } } });
+
+  it("initialize without _meta or version header: 400 UnsupportedProtocolVersion, the versions served and the one it asked for", async () => {
+    const answer = await post(s.url, initialize(41, "2025-11-25"), plain);
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual(rpcError(41, -32022, "Unsupported protocol version", { supported: [VERSION], requested: "2025-11-25" }));
+    const zero = await post(s.url, initialize(0, "2025-03-26"), plain);
+    expect(zero.json).toEqual(rpcError(0, -32022, "Unsupported protocol version", { supported: [VERSION], requested: "2025-03-26" }));
+  });
+
+  it("a request without _meta whose header names a session-era version: the same, naming that version", async () => {
+    const answer = await post(s.url, { jsonrpc: "2.0", id: 42, method: "tools/list" }, { ...plain, "mcp-protocol-version": "2025-06-18", "mcp-method": "tools/list" });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual(rpcError(42, -32022, "Unsupported protocol version", { supported: [VERSION], requested: "2025-06-18" }));
+  });
+
+  it("an initialize without a version of its own, or one that claims 2026-07-28, keeps the modern answers (-32602, then -32601)", async () => {
+    const bare = await post(s.url, { jsonrpc: "2.0", id: 43, method: "initialize" }, plain);
+    expect(bare.status).toBe(400);
+    expect(bare.json).toMatchObject({ id: 43, error: { code: -32602 } });
+    const modern = await call(s.url, 44, "initialize", { protocolVersion: "2025-11-25" });
+    expect(modern.status).toBe(404);
+    expect(modern.json).toMatchObject({ id: 44, error: { code: -32601 } });
+  });
+});

@@ -1,7 +1,9 @@
 /**
  * Which revisions export the HTTP+SSE transport and the fallback client: 2024-11-05 (whose HTTP
  * transport it is) the server handler, the client transport and the node adapter; the session
- * revisions the fallback client (and the HTTP+SSE client it may hand over to); 2026-07-28 neither.
+ * revisions the fallback client (and the HTTP+SSE client it may hand over to), and the server
+ * handler too, to serve old clients on /sse beside their sessions (createEraRouter's legacySse,
+ * issue 29); 2026-07-28 neither. Every revision with an HTTP server exports createEraRouter.
  */
 import { describe, expect, it } from "vitest";
 import { legacySseExports } from "../../../../generator/emit/render.js";
@@ -28,7 +30,8 @@ describe("the HTTP+SSE and fallback exports", () => {
     { revision: "2026-07-28", legacySse: false, legacyFallback: false, stateless: true },
   ])("$revision: HTTP+SSE server $legacySse, fallback client $legacyFallback", ({ revision, legacySse, legacyFallback, stateless }) => {
     const index = INDEXES[revision]!;
-    expect(typeof index["createLegacySseHandler"] === "function").toBe(legacySse);
+    expect(typeof index["createLegacySseHandler"] === "function").toBe(legacySse || legacyFallback);
+    expect(typeof index["createEraRouter"]).toBe("function");
     expect(typeof index["createLegacySseClientTransport"] === "function").toBe(legacySse || legacyFallback);
     expect(typeof index["LegacySseConnectError"] === "function").toBe(legacySse || legacyFallback);
     expect(typeof index["createFallbackHttpClientTransport"] === "function").toBe(legacyFallback);

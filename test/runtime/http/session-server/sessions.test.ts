@@ -94,7 +94,11 @@ describe("sessions", () => {
 
   it("sessionIdleMs: a session with nothing in flight and no stream ends, and its id is 404 from then on", async () => {
     served = await serve(echo, { sessionIdleMs: 20 });
-    const { sessionId } = await open(served.url);
+    // initialize alone: a second POST (notifications/initialized) could come after the 20 ms on a
+    // loaded machine, and find the session already ended.
+    const answer = await post(served.url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }, { ...POST_HEADERS });
+    expect(answer.status).toBe(200);
+    const sessionId = answer.headers.get("mcp-session-id")!;
     await waitFor("the idle session ends", () => (served!.handler.sessionCount === 0 ? true : undefined));
     expect((await rpc(served.url, sessionId, 1, "tools/call", { name: "t" })).status).toBe(404);
   });
