@@ -133,7 +133,7 @@ export function finishModel({ doc, model, policy }: LoadedRevision): RevisionMod
     http: httpBinding(doc, model, policy),
     subscriptions,
     inputRequests,
-    resultDefaults: resultDefaultsModel(doc, model),
+    resultDefaults: resultDefaultsModel(doc, model, inputRequests?.methods),
     typeSource: { defsKey: doc.defsKey, defs: doc.defs, ...(doc.extensions !== undefined ? { extensions: doc.extensions } : {}) },
   };
 }

@@ -93,9 +93,10 @@ describe("2026-07-28", () => {
     expect(catalog).toContain("  missingCapabilityCode: -32021,");
     // The server's descriptor hands INPUT_REQUIRED to the runtime (facade/server.ts), which gives
     // the handlers ctx.input (createInputRequired) with the `requestState` option.
-    expect(files.get("server.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createInputRequired },\n} satisfies ServerDescriptor;");
+    expect(files.get("server.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createInputRequired },\n  resultDefaults: {");
     expect(files.get("server.ts")).toContain("requestState?: RequestStateOptions | undefined;");
-    expect(files.get("server.ts")).toContain("ReceiverEndableMethod, InputRequestMap, InputRequiredMethod>");
+    // Handler results: what HandlerResultMap allows (result defaults, issue 30), and what ctx.input.required() makes.
+    expect(files.get("server.ts")).toContain("ReceiverEndableMethod, InputRequestMap, InputRequiredMethod, HandlerResultMap>");
     // The client answers input requests through its handlers (facade/client.ts, with mrtr.ts createAnswerInput as the
     // endpoint's send-path hook), not ctx.input.
     expect(files.get("client.ts")).toContain("handlers?: RequestHandlers<ServerRequestMap & InputRequestSpecs,");
