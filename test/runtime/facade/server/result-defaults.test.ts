@@ -6,11 +6,15 @@
  * wire: the exact JSON a real node:http server sends back. Also the client side of the same
  * issue: params whose fields are all optional may be left out (`listTools()`).
  */
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
 import { call, serve, SERVER_INFO_META, type Served } from "../../http/http-server/support.js";
 import { TapTransport } from "../../../helpers/transports.js";
 import { KEY } from "../../features/mrtr/support.js";
+import { importCodeBlock } from "../../../helpers/readme-snippets.js";
+import { typecheckFiles } from "../../../helpers/typecheck.js";
+import { PACKAGE_ROOT } from "../../../../generator/project.js";
 
 const TOOL: R.Tool = { name: "echo", inputSchema: { type: "object" } };
 
@@ -153,5 +157,14 @@ describe("the client leaves out params whose fields are all optional", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("docs/client-and-server.md, as written", () => {
+  it("the result-defaults block runs (the filled fields reach the client, both kinds of client get the complete result) and type-checks under the strictest options", async () => {
+    const doc = await importCodeBlock<{ main: () => Promise<string[]> }>("docs/client-and-server.md", "result-defaults");
+    expect(await doc.main()).toEqual(["1 tool, public, ttlMs 60000", '[{"type":"text","text":"hi"}]', 'complete: [{"type":"text","text":"hi"}]']);
+    const diagnostics = typecheckFiles([join(PACKAGE_ROOT, "out", "readme-snippets", "result-defaults.ts")]);
+    expect(diagnostics).toEqual([]);
   });
 });
