@@ -8,7 +8,7 @@ import { facadeView, tasksExtension } from "./facade-view.js";
  * Tasks extension's cancel request (CLIENT in client.ts). Pure.
  */
 export function clientView(model: SchemaModel, policy: RevisionPolicy, answersInput: boolean) {
-  const base = facadeView(model, policy, "client");
+  const base = facadeView(model, policy, "client", answersInput);
   const taskRuntime = tasksExtension(model);
   return {
     ...base,

@@ -40,11 +40,17 @@ export function tasksExtension(model: SchemaModel) {
   return (model.extensions ?? []).find((ext) => ext.policy.runtime === "tasks" && ext.policy.cancelRequest !== null);
 }
 
+/** The result a handler answers when it needs input (multi round-trip requests): never a call's final result where the client answers it. */
+const INPUT_REQUIRED_RESULT = "InputRequiredResult";
+
 /**
  * What client.ts.hbs and server.ts.hbs share (partials/facade-methods.hbs, partials/facade-options.hbs):
- * the typed method of each request the side sends, the map names and the timeouts. Pure.
+ * the typed method of each request the side sends, the map names and the timeouts. `answersInput`:
+ * the client answers InputRequiredResult itself unless told otherwise (`returnInputRequired`), so a
+ * method that may meet one is generic on that option (`R`, default the client's `Manual`) and
+ * resolves to InputAnswered<R, complete, InputRequiredResult> (core/typed.ts). Pure.
  */
-export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side) {
+export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Side, answersInput = false) {
   const peer: Side = side === "client" ? "server" : "client";
   const cap = (s: Side) => s[0]!.toUpperCase() + s.slice(1);
   const requests = model.methods.filter((m) => m.kind === "request" && m.from.includes(side));
@@ -57,12 +63,19 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
   // Tasks extension: the requests a server may answer with a task handle, and what the handle's
   // ClientTask resolves to (the request's other results, InputRequiredResult aside).
   const taskRuntime = tasksExtension(model);
+  // Multi round-trip requests: a method that may meet InputRequiredResult, with its other results.
+  const inputAnswered = (results: readonly string[]): string | null => {
+    if (!answersInput || !results.includes(INPUT_REQUIRED_RESULT)) return null;
+    const complete = results.filter((r) => r !== INPUT_REQUIRED_RESULT);
+    return `InputAnswered<R, ${formatResult(complete.length > 0 ? complete : ["Result"], "T.")}, T.${INPUT_REQUIRED_RESULT}>`;
+  };
   const becomesTask = (m: MethodRecord) => {
     const handles = taskRuntime?.policy.widenedResults[m.method]?.map((w) => w.type) ?? [];
     if (side !== "client" || handles.length === 0 || m.results === null) return null;
     const others = m.results.filter((r) => !handles.includes(r));
-    const final = others.filter((r) => r !== "InputRequiredResult");
-    return { results: formatResult(others, "T.")!, task: `ClientTask<${formatResult(final.length > 0 ? final : ["Result"], "T.")}>` };
+    const final = others.filter((r) => r !== INPUT_REQUIRED_RESULT);
+    const answered = inputAnswered(others);
+    return { results: answered ?? formatResult(others, "T.")!, answered: answered !== null, task: `ClientTask<${formatResult(final.length > 0 ? final : ["Result"], "T.")}>` };
   };
   const names = new Map<string, string>();
   const methods = requests.map((m) => {
@@ -72,20 +85,33 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
       throw new StubgenError(`${m.method} and ${clash} would both become the method ${name}() of the generated ${side}`);
     }
     names.set(name, m.method);
+    const options = m.cancellable ? "RequestOptions" : "UncancellableRequestOptions";
+    const answered = m.results === null ? null : inputAnswered(m.results);
+    const task = becomesTask(m);
+    // Generic on the call's returnInputRequired where that selects the result (InputAnswered).
+    const generic = answered !== null || task?.answered === true;
     return {
       name,
       method: m.method,
       doc: docLines(m),
       params: paramsType(m),
-      paramsRequired: m.paramsRequired,
+      // Optional where the schema allows, and where the client fills `_meta` and nothing else is required (`listTools()`).
+      paramsOptional: !m.paramsRequired || (fillsMeta && m.paramsFieldsOptional),
       metaOnly: m.paramsMetaOnly && (!m.paramsRequired || fillsMeta),
-      result: formatResult(m.results, "T.") ?? "T.Result",
-      options: m.cancellable ? "RequestOptions" : "UncancellableRequestOptions",
+      result: answered ?? formatResult(m.results, "T.") ?? "T.Result",
+      generic: generic ? "<R extends boolean = Manual>" : "",
+      options: generic ? `${options} & { returnInputRequired?: R | undefined }` : options,
       taskAugmentable: m.taskAugmentable,
-      becomesTask: becomesTask(m),
+      becomesTask: task,
     };
   });
   const taskMethods = methods.filter((m) => m.taskAugmentable).map((m) => m.method);
+  // The typed request(): what each method that may meet InputRequiredResult resolves to otherwise.
+  const inputResults = answersInput
+    ? requests
+        .filter((m) => m.results?.includes(INPUT_REQUIRED_RESULT) === true)
+        .map((m) => ({ method: m.method, complete: formatResult(m.results!.filter((r) => r !== INPUT_REQUIRED_RESULT), "T.") ?? "T.Result" }))
+    : [];
   return {
     side,
     peer,
@@ -95,6 +121,7 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     inN: `${cap(peer)}NotificationMap`,
     methods,
     taskMethods,
+    inputResults,
     taskMethodType: taskMethods.map((m) => JSON.stringify(m)).join(" | "),
     taskResult: model.definitions.includes(policy.taskResultType) ? policy.taskResultType : "Result",
     fillsMeta,

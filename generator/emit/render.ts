@@ -244,7 +244,7 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
     ["catalog.ts", render("catalog.ts", catalogView(model))],
     ...runtimePart,
     ["client.ts", render("client.ts", clientView(model, model.policy, input !== null))],
-    ["server.ts", render("server.ts", serverView(model, model.policy, model.lifecycle, model.http, subscriptions, input?.missingCapabilityCode ?? null, input !== null))],
-    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, model.http !== null), ...legacySseExports(model.revision, model.http !== null), inputRequired: input !== null, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
+    ["server.ts", render("server.ts", serverView(model, model.policy, model.lifecycle, model.http, subscriptions, input?.missingCapabilityCode ?? null, input !== null, model.resultDefaults))],
+    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, model.http !== null), ...legacySseExports(model.revision, model.http !== null), inputRequired: input !== null, resultDefaults: model.resultDefaults.length > 0, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
   ]);
 }

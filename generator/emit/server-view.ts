@@ -5,6 +5,26 @@ import { facadeView, tasksExtension } from "./facade-view.js";
 import type { HttpBinding } from "../model/http-binding.js";
 import type { LifecycleModel } from "../model/lifecycle.js";
 import type { subscriptionsTemplateView } from "./subscriptions-view.js";
+import type { ResultDefaultsRecord } from "../model/result-defaults.js";
+
+/**
+ * What server.ts says of the result defaults (model/result-defaults.ts): HandlerResultMap (each
+ * request's handler results, WithDefaults), SERVER.resultDefaults (the methods the runtime
+ * completes) and the type of the `resultDefaults` option's cacheScope. Pure.
+ */
+export function resultDefaultsView(records: readonly ResultDefaultsRecord[]) {
+  const cacheable = records.filter((r) => r.fields.includes("cacheScope"));
+  return {
+    handlerResults: records.map((r) => ({
+      method: r.method,
+      type: [...r.results.map((name) => `WithDefaults<T.${name}, ${r.fields.map((f) => JSON.stringify(f)).join(" | ")}>`), ...r.others.map((name) => `T.${name}`)].join(" | "),
+    })),
+    resultDefaults: records.length === 0 ? null : { complete: records.map((r) => r.method), cacheable: cacheable.map((r) => r.method) },
+    /** Whether the server has the `resultDefaults` option (some result is cacheable). */
+    cacheDefaults: cacheable.length > 0,
+    cacheScopeType: cacheable.length === 0 ? null : `T.${cacheable[0]!.results[0]!}["cacheScope"]`,
+  };
+}
 
 /**
  * The result `_meta` key of the server's identity in the default server/discover result
@@ -27,6 +47,7 @@ export function serverView(
   subscriptions: ReturnType<typeof subscriptionsTemplateView>,
   missingCapabilityCode: number | null,
   inputRequired: boolean,
+  resultDefaults: readonly ResultDefaultsRecord[] = [],
 ) {
   const taskRuntime = tasksExtension(model);
   if (taskRuntime !== undefined && missingCapabilityCode === null) {
@@ -45,6 +66,7 @@ export function serverView(
           : null;
   return {
     ...facadeView(model, policy, "server"),
+    ...resultDefaultsView(resultDefaults),
     lifecycle,
     /** SERVER.lifecycle: the default handler's kind and method, and where discover names the server. */
     lifecycleRule:

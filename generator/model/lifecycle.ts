@@ -68,7 +68,7 @@ export interface LifecycleModel {
 }
 
 /** Property names of a definition that is an object schema (after `$ref`s), or an empty set. */
-function propertiesOf(doc: SchemaDocument, name: string): ReadonlySet<string> {
+export function propertiesOf(doc: SchemaDocument, name: string): ReadonlySet<string> {
   const at = definition(doc, name);
   if (at === null) return new Set();
   const properties = deref(doc, at).node["properties"];

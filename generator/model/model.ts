@@ -19,6 +19,11 @@ export interface MethodRecord {
   readonly paramsRequired: boolean;
   /** The params hold nothing but `_meta` (ping, list_changed notifications, …). */
   readonly paramsMetaOnly: boolean;
+  /**
+   * Every field of the params but `_meta` is optional (or there are no params): a caller who fills
+   * `_meta` (the 2026-07-28 client) may leave the params out (`listTools()`).
+   */
+  readonly paramsFieldsOptional: boolean;
   /** The message type's description in the schema. */
   readonly description: string | null;
   /**
@@ -138,6 +143,7 @@ export function buildModel(doc: SchemaDocument, options: ModelOptions): SchemaMo
       params,
       paramsRequired,
       paramsMetaOnly: paramsAt === null || propertyNames(doc, paramsAt).every((name) => name === "_meta"),
+      paramsFieldsOptional: paramsAt === null || requiredNames(doc, paramsAt).every((name) => name === "_meta"),
       description: typeof member.target.node["description"] === "string" ? member.target.node["description"] : null,
       results,
       resultRule: result?.rule ?? null,
@@ -244,6 +250,19 @@ function hasTaskProperty(doc: SchemaDocument, at: Located, taskType: string): bo
 }
 
 /** Property names of an object schema, through `$ref` and `allOf`; `anyOf`/`oneOf` count as unknown shapes. */
+/** Required property names of a params schema, through `$ref` and `allOf`; a union counts as "?" (something required). */
+function requiredNames(doc: SchemaDocument, at: Located): string[] {
+  const target = deref(doc, at);
+  if (target.node["anyOf"] !== undefined || target.node["oneOf"] !== undefined) return ["?"];
+  const required = target.node["required"];
+  const own = Array.isArray(required) ? required.map(String) : [];
+  const all = target.node["allOf"];
+  const inherited = Array.isArray(all)
+    ? all.flatMap((node, i) => (isSchemaNode(node) ? requiredNames(doc, { node, pointer: join(target.pointer, "allOf", i), name: null }) : []))
+    : [];
+  return [...own, ...inherited];
+}
+
 function propertyNames(doc: SchemaDocument, at: Located): string[] {
   const target = deref(doc, at);
   if (target.node["anyOf"] !== undefined || target.node["oneOf"] !== undefined) return ["?"];

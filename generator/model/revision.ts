@@ -14,6 +14,7 @@ import { httpBinding, type HttpBinding } from "./http-binding.js";
 import { inputRequestsModel, type InputRequestsModel } from "./input-requests.js";
 import { lifecycleModel, type LifecycleModel } from "./lifecycle.js";
 import { mergeExtension } from "./merge-extension.js";
+import { resultDefaultsModel, type ResultDefaultsRecord } from "./result-defaults.js";
 import { buildModel, type ModelExtension, type SchemaModel } from "./model.js";
 import { policyFor, type RevisionPolicy } from "./policy.js";
 import { revisionRules, type RevisionRules } from "./rules.js";
@@ -62,6 +63,8 @@ export interface RevisionModel extends SchemaModel {
   readonly subscriptions: SubscriptionTable | null;
   /** Multi round-trip requests (INPUT_REQUIRED of catalog.ts); null: no InputRequest union. */
   readonly inputRequests: InputRequestsModel | null;
+  /** The client requests whose handler results the server completes (result-defaults.ts); empty: none. */
+  readonly resultDefaults: readonly ResultDefaultsRecord[];
   /**
    * The schema's named definitions, for the type emitter (emit/emit-types.ts) alone: it is the
    * one emitter that reads schema nodes. The document itself (its root, file, bytes) stays here.
@@ -130,6 +133,7 @@ export function finishModel({ doc, model, policy }: LoadedRevision): RevisionMod
     http: httpBinding(doc, model, policy),
     subscriptions,
     inputRequests,
+    resultDefaults: resultDefaultsModel(doc, model, inputRequests?.methods),
     typeSource: { defsKey: doc.defsKey, defs: doc.defs, ...(doc.extensions !== undefined ? { extensions: doc.extensions } : {}) },
   };
 }

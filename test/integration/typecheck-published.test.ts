@@ -44,9 +44,28 @@ describe("generated output of every published revision", () => {
   });
 
   it("passes the type-level tests of test/type-tests (every @ts-expect-error still an error)", () => {
-    const target = join(out, "2025-11-25", "catalog.types.ts");
-    copyFileSync(join(PACKAGE_ROOT, "test", "type-tests", "catalog-2025-11-25.types.ts"), target);
-    expect(typecheckFiles([target])).toEqual([]);
+    const targets = [
+      ["catalog-2025-11-25.types.ts", join(out, "2025-11-25", "catalog.types.ts")],
+      ["facade-2026-07-28.types.ts", join(out, "2026-07-28", "facade.types.ts")],
+    ] as const;
+    for (const [source, target] of targets) copyFileSync(join(PACKAGE_ROOT, "test", "type-tests", source), target);
+    expect(typecheckFiles(targets.map(([, target]) => target))).toEqual([]);
+  });
+
+  it("a wrong handler result is reported against the complete result type, not InputRequiredResult (issue 30)", () => {
+    const file = join(out, "2026-07-28", "wrong-result.check.ts");
+    writeFileSync(
+      file,
+      ['import { McpServer } from "./index.js";', 'export const server = new McpServer({ handlers: { "tools/call": () => ({ text: "hi" }) } });', ""].join("\n"),
+    );
+    const diagnostics = typecheckFiles([file]);
+    expect(diagnostics.map((d) => d.code)).toEqual([2322]);
+    const lines = diagnostics[0]!.message.split("\n").map((line) => line.trim());
+    // The union of the handler's results is printed once; the member TS explains the error with is CallToolResult.
+    expect(lines).toContain(`Type '{ text: string; }' is not assignable to type 'WithDefaults<CallToolResult, "resultType">'.`);
+    expect(lines.at(-1)).toMatch(/^Property 'content' is missing in type '\{ text: string; \}' but required in type '\{ .*content: ContentBlock\[\];/);
+    // Before issue 30 the schema's InputRequiredResult (an index signature, resultType a string) was the member explained.
+    expect(lines.filter((line) => /type '(?:T\.)?InputRequiredResult'/.test(line))).toEqual([]);
   });
 
   it("exports every schema definition as a type, named as the schema names it", () => {

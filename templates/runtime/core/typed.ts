@@ -38,10 +38,36 @@ type ParamsOf<S extends RequestSpec, Filled extends boolean> = (S["taskAugmentab
     : P
   : never;
 
-/** The arguments after the method name: params (optional where the schema allows) and options. */
-export type RequestArgs<S extends RequestSpec, Filled extends boolean = false> = S["paramsRequired"] extends true
-  ? [params: ParamsOf<S, Filled>, options?: OptionsFor<S>]
-  : [params?: ParamsOf<S, Filled>, options?: OptionsFor<S>];
+/**
+ * The arguments after the method name: params and options. Params are optional where the schema
+ * allows, and where the caller fills `_meta` (`Filled`) and every other field is optional
+ * (2026-07-28 `tools/list`: `request("tools/list")`). `R` is the type of the options'
+ * `returnInputRequired`, inferred from a call so that it can select the result type (InputAnswered).
+ */
+export type RequestArgs<S extends RequestSpec, Filled extends boolean = false, R extends boolean = boolean> = S["paramsRequired"] extends true
+  ? Filled extends true
+    ? Record<never, never> extends ParamsOf<S, Filled>
+      ? [params?: ParamsOf<S, Filled>, options?: CallOptions<S, R>]
+      : [params: ParamsOf<S, Filled>, options?: CallOptions<S, R>]
+    : [params: ParamsOf<S, Filled>, options?: CallOptions<S, R>]
+  : [params?: ParamsOf<S, Filled>, options?: CallOptions<S, R>];
+
+type CallOptions<S extends RequestSpec, R extends boolean> = OptionsFor<S> & { returnInputRequired?: R | undefined };
+
+/**
+ * What a call that the server may answer with InputRequiredResult resolves to (multi round-trip
+ * requests, 2026-07-28 basic/patterns/mrtr). Where the client answers input requests itself
+ * (`Manual` false, the default) it retries until the complete result, or rejects with
+ * InputRequiredError: the result is `Complete`. Where the caller drives the rounds
+ * (`returnInputRequired: true` on the client or the call; `boolean` when not known) it is either,
+ * the InputRequiredResult marked by its `resultType` so that isInputRequired and isComplete
+ * (features/mrtr.ts) tell them apart. The schema types `resultType` as a string, so a `"content" in r`
+ * test cannot: both have an index signature.
+ */
+export type InputAnswered<Manual extends boolean, Complete, Input> = [Manual] extends [false] ? Complete : Complete | InputRequiredMarked<Input>;
+
+/** An InputRequiredResult of the schema with its `resultType` as the literal the wire carries. */
+export type InputRequiredMarked<Input> = Input & { resultType: "input_required" };
 
 /**
  * The notifications a side sends with notify(): every one of its map but notifications/cancelled,
@@ -146,15 +172,34 @@ export interface TypedContextBase<Out extends object, OutN extends object> exten
 /**
  * Request handlers keyed by method, typed from the catalog; `Endable`, `IM` and `InputMethod` as
  * in TypedHandlerContext. A handler of an InputMethod may also answer what ctx.input.required() makes.
+ * `Results` (the generated server's HandlerResultMap) replaces a method's result types by what its
+ * handler may answer: the complete results with the fields the server fills left optional
+ * (WithDefaults), without the schema's InputRequiredResult (InputRequiredResultOf stands for it), so
+ * that a wrong result is reported against the complete result type rather than InputRequiredResult.
  */
-export type RequestHandlers<In extends object, Out extends object, OutN extends object, Endable = never, IM extends object = Record<never, never>, InputMethod = never> = {
+export type RequestHandlers<
+  In extends object,
+  Out extends object,
+  OutN extends object,
+  Endable = never,
+  IM extends object = Record<never, never>,
+  InputMethod = never,
+  Results extends object = Record<never, never>,
+> = {
   [M in keyof In]?: In[M] extends RequestSpec
     ? (
         params: HandlerParams<In[M]>,
         ctx: TypedHandlerContext<Out, OutN, M, Endable, IM, InputMethod>,
-      ) => HandlerResult<In[M]["result"] | ([M] extends [InputMethod] ? InputRequiredResultOf<IM> : never)>
+      ) => HandlerResult<(M extends keyof Results ? Results[M] : In[M]["result"]) | ([M] extends [InputMethod] ? InputRequiredResultOf<IM> : never)>
     : never;
 };
+
+/**
+ * A result type `R` with the fields `K` optional: the server fills them where a handler leaves them
+ * out (`resultType: "complete"`, the caching hints of the `resultDefaults` option). A key-remapping
+ * mapped type, so that the schema's index signature and the other fields' modifiers are kept.
+ */
+export type WithDefaults<R, K extends string> = { [P in keyof R as P extends K ? never : P]: R[P] } & { [P in keyof R as P extends K ? P : never]?: R[P] };
 
 type HandlerResult<R> = R | Promise<R>;
 

@@ -8,10 +8,12 @@
 // only): what a revision has of them comes in through its descriptor, so that the server of a
 // revision without them neither loads nor type-checks them (test/vendoring/strict-flags.test.ts).
 
-import type { EndpointOptions } from "../core/endpoint.js";
+import type { AnyRequestHandler, EndpointOptions } from "../core/endpoint.js";
 import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from "./shared.js";
 import type { InputRequiredHook, InputRequiredRules, RequestStateOptions } from "../features/mrtr.js";
-import type { JsonObject } from "../core/protocol.js";
+import { describeValue, type JsonObject } from "../core/protocol.js";
+import { isObject } from "../core/json.js";
+import { numberOption } from "../core/options.js";
 
 /**
  * A server capability and the client requests whose handlers imply it (Lifecycle, Capability
@@ -69,6 +71,12 @@ export interface ServerDescriptor<Http extends object | null = object | null> {
     readonly rules: InputRequiredRules;
     readonly create: (rules: InputRequiredRules, options?: RequestStateOptions) => InputRequiredHook;
   } | null;
+  /**
+   * The client requests whose handler results the server completes where a field is missing
+   * (2026-07-28): `complete` get `resultType: "complete"`, `cacheable` (CacheableResult) get
+   * `cacheScope` and `ttlMs` from the `resultDefaults` option; null: none (earlier revisions).
+   */
+  readonly resultDefaults: { readonly complete: readonly string[]; readonly cacheable: readonly string[] } | null;
 }
 
 /** What the runtime needs of a task manager (TaskManager): the handlers of the extension's requests. */
@@ -97,6 +105,99 @@ export interface ServerFacadeOptions extends FacadeOptions {
   readonly tasks?: TaskHandlerSource | undefined;
   readonly serverInfoInResults?: boolean | undefined;
   readonly requestState?: RequestStateOptions | undefined;
+  readonly resultDefaults?: ResultDefaultsOptions | undefined;
+}
+
+/**
+ * The caching hints a server fills into cacheable results whose handler leaves them out
+ * (CacheableResult, 2026-07-28). `Scope` is the schema's type of `cacheScope`.
+ */
+export interface ResultDefaultsOptions<Scope extends string = string> {
+  /**
+   * Indicates the intended scope of the cached response: "public" (no user-specific data: any
+   * cache, shared ones included, may reuse it) or "private" (reused only within the same
+   * authorization context). Default "private": a result that depends on the principal is never
+   * shared by an intermediary unless the server says it may be.
+   */
+  readonly cacheScope?: Scope | undefined;
+  /**
+   * How long (ms, an integer ≥ 0) the client may cache the result before fetching it again.
+   * Default 0: stale at once (the client may fetch it every time it needs it).
+   */
+  readonly ttlMs?: number | undefined;
+}
+
+/** The `resultType` of a complete result (2026-07-28 ResultType). */
+const COMPLETE = "complete";
+/** The values of CacheableResult's `cacheScope`. */
+const CACHE_SCOPES: readonly string[] = ["private", "public"];
+/** cacheScope where the server sets none: never shared across authorization contexts. */
+export const DEFAULT_CACHE_SCOPE = "private";
+/** ttlMs where the server sets none: stale at once. */
+export const DEFAULT_TTL_MS = 0;
+
+/** The fields filled into each kind of result, validated once per server (RangeError naming the option). */
+function resultFills(options: ServerFacadeOptions): { readonly complete: JsonObject; readonly cacheable: JsonObject } {
+  const given = options.resultDefaults;
+  if (given !== undefined && !isObject(given)) throw new TypeError(`resultDefaults must be an object, got ${describeValue(given)}`);
+  const cacheScope: unknown = given?.cacheScope ?? DEFAULT_CACHE_SCOPE;
+  if (typeof cacheScope !== "string" || !CACHE_SCOPES.includes(cacheScope)) {
+    throw new RangeError(`resultDefaults.cacheScope must be one of ${CACHE_SCOPES.map((s) => JSON.stringify(s)).join(", ")}, got ${describeValue(cacheScope)}`);
+  }
+  const ttlMs = numberOption("resultDefaults.ttlMs", given?.ttlMs, DEFAULT_TTL_MS, { min: 0 });
+  return { complete: { resultType: COMPLETE }, cacheable: { resultType: COMPLETE, cacheScope, ttlMs } };
+}
+
+/**
+ * `result` with each field of `fills` it lacks (missing or undefined) added, as a copy: the
+ * handler's object (a shared constant, say) is never changed, and its own values win. Anything
+ * but a complete result is left alone: an InputRequiredResult, a task handle (`resultType` set),
+ * a value that is not an object (the endpoint answers for it).
+ */
+function completed(result: unknown, fills: JsonObject): unknown {
+  if (!isObject(result) || (result["resultType"] !== undefined && result["resultType"] !== COMPLETE)) return result;
+  let copy: JsonObject | undefined;
+  for (const [key, value] of Object.entries(fills)) {
+    if (result[key] !== undefined) continue;
+    copy ??= { ...result };
+    copy[key] = value;
+  }
+  return copy ?? result;
+}
+
+/** `handler`, its results completed with `fills` (completed), whether it answers at once or with a promise. */
+function withDefaults(handler: AnyRequestHandler, fills: JsonObject): AnyRequestHandler {
+  return (params, ctx) => {
+    const result = handler(params, ctx);
+    return isThenable(result) ? Promise.resolve(result).then((value) => completed(value, fills)) : completed(result, fills);
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+/**
+ * The handler table with the results of SERVER.resultDefaults's methods completed where a field is
+ * missing (Result: servers implementing 2026-07-28 MUST include `resultType`; CacheableResult's
+ * `cacheScope` and `ttlMs` are required), so that handlers may leave out what the server can fill.
+ */
+export function completingHandlers(
+  server: ServerDescriptor,
+  options: ServerFacadeOptions,
+  handlers: Readonly<Record<string, AnyRequestHandler | undefined>> | undefined,
+): Readonly<Record<string, AnyRequestHandler | undefined>> | undefined {
+  const rules = server.resultDefaults;
+  if (rules === null) return handlers;
+  const fills = resultFills(options);
+  if (handlers === undefined) return handlers;
+  const cacheable = new Set(rules.cacheable);
+  const table: Record<string, AnyRequestHandler | undefined> = { ...handlers };
+  for (const method of rules.complete) {
+    const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
+    if (typeof handler === "function") table[method] = withDefaults(handler, cacheable.has(method) ? fills.cacheable : fills.complete);
+  }
+  return table;
 }
 
 /** serverInfo of a server that gives none. */
@@ -216,7 +317,12 @@ export function serverEndpointOptions(server: ServerDescriptor, options: ServerF
     // Tasks extension: a result with resultType "task" is a task handle, cancelled with its cancel request.
     tasks: server.tasks === null ? undefined : { cancelRequest: server.tasks.cancelRequest },
     // A handler of the user's wins over a default one.
-    handlers: Object.keys(defaults).length === 0 ? untypedHandlers(options.handlers) : { ...untypedHandlers(defaults), ...untypedHandlers(options.handlers) },
+    // Results completed where the handler left out what the server fills (completingHandlers).
+    handlers: completingHandlers(
+      server,
+      options,
+      Object.keys(defaults).length === 0 ? untypedHandlers(options.handlers) : { ...untypedHandlers(defaults), ...untypedHandlers(options.handlers) },
+    ),
     notificationHandlers: untypedNotificationHandlers(options.notificationHandlers),
     // ctx.input of the handlers that may answer InputRequiredResult, and the checks around them.
     ...(server.inputRequired === null ? {} : { inputRequired: server.inputRequired.create(server.inputRequired.rules, options.requestState) }),

@@ -825,6 +825,28 @@ export interface AnswerInputOptions {
   readonly returnInputRequired?: boolean | undefined;
 }
 
+/** The `resultType` of an InputRequiredResult (2026-07-28 ResultType). */
+const INPUT_REQUIRED = "input_required";
+
+/**
+ * Whether a call's result asks for input (`resultType: "input_required"`): for callers who drive
+ * the rounds (`returnInputRequired: true`), it narrows the call's union (core/typed.ts
+ * InputAnswered) to the InputRequiredResult, and its else branch to the complete result. Any
+ * value may be given; only an object with that `resultType` is one.
+ */
+export function isInputRequired<R>(result: R): result is Extract<R, { resultType: typeof INPUT_REQUIRED }> {
+  return isObject(result) && result["resultType"] === INPUT_REQUIRED;
+}
+
+/**
+ * Whether a call's result is the complete one (an object whose `resultType` is not
+ * "input_required"; an earlier revision's server sends none, which the client MUST treat as
+ * "complete"): isInputRequired's counterpart, narrowing the union to the complete result.
+ */
+export function isComplete<R>(result: R): result is Exclude<R, { resultType: typeof INPUT_REQUIRED }> {
+  return isObject(result) && result["resultType"] !== INPUT_REQUIRED;
+}
+
 /** Why an InputRequiredResult could not be answered (InputRequiredError). */
 export type InputRequiredRefusal = "rounds" | "no-handler" | "invalid";
 

@@ -93,9 +93,10 @@ describe("2026-07-28", () => {
     expect(catalog).toContain("  missingCapabilityCode: -32021,");
     // The server's descriptor hands INPUT_REQUIRED to the runtime (facade/server.ts), which gives
     // the handlers ctx.input (createInputRequired) with the `requestState` option.
-    expect(files.get("server.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createInputRequired },\n} satisfies ServerDescriptor;");
+    expect(files.get("server.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createInputRequired },\n  resultDefaults: {");
     expect(files.get("server.ts")).toContain("requestState?: RequestStateOptions | undefined;");
-    expect(files.get("server.ts")).toContain("ReceiverEndableMethod, InputRequestMap, InputRequiredMethod>");
+    // Handler results: what HandlerResultMap allows (result defaults, issue 30), and what ctx.input.required() makes.
+    expect(files.get("server.ts")).toContain("ReceiverEndableMethod, InputRequestMap, InputRequiredMethod, HandlerResultMap>");
     // The client answers input requests through its handlers (facade/client.ts, with mrtr.ts createAnswerInput as the
     // endpoint's send-path hook), not ctx.input.
     expect(files.get("client.ts")).toContain("handlers?: RequestHandlers<ServerRequestMap & InputRequestSpecs,");
@@ -103,13 +104,23 @@ describe("2026-07-28", () => {
     // The client half of MRTR lives in mrtr.ts too (issue 27): the client imports that hook and nothing of the server's half.
     expect(files.get("client.ts")).toContain('import { createAnswerInput } from "./features/mrtr.js";');
     expect(files.get("client.ts")).not.toMatch(/createInputRequired|RequestStateOptions|ctx\.input/);
+    // Who answers input rounds types the results (issue 30): the client is generic on returnInputRequired.
+    expect(files.get("client.ts")).toContain("export class McpClient<Manual extends boolean = false> {");
+    expect(files.get("client.ts")).toContain(
+      "  callTool<R extends boolean = Manual>(params: MetaFilled<T.CallToolRequestParams>, options?: RequestOptions & { returnInputRequired?: R | undefined }): Promise<InputAnswered<R, T.CallToolResult, T.InputRequiredResult>> {",
+    );
+    expect(files.get("client.ts")).toContain('export interface InputResults {\n  "prompts/get": T.GetPromptResult;\n  "resources/read": T.ReadResourceResult;\n  "tools/call": T.CallToolResult;\n}');
+    expect(files.get("client.ts")).toContain("  listTools(params?: MetaFilled<T.PaginatedRequestParams>, options?: RequestOptions): Promise<T.ListToolsResult> {");
   });
 
   it("renders nothing of it for 2025-11-25", async () => {
     const files = await renderRevision(finishModel(await modelRevision("2025-11-25", { cacheDir: TEST_CACHE_DIR })), { layout: "inline" });
     for (const name of ["catalog.ts", "server.ts", "client.ts"]) {
-      expect(files.get(name)).not.toMatch(/InputRequest(Map|Method)|InputRequiredMethod|INPUT_REQUIRED|mrtr\.js|requestState/);
+      expect(files.get(name)).not.toMatch(/InputRequest(Map|Method)|InputRequiredMethod|INPUT_REQUIRED|mrtr\.js|requestState|InputAnswered|HandlerResultMap|resultDefaults\?/);
     }
+    // Nothing selects its results: the client is not generic, the server fills nothing.
+    expect(files.get("client.ts")).toContain("export class McpClient {");
+    expect(files.get("server.ts")).toContain("  resultDefaults: null,\n} satisfies ServerDescriptor;");
     expect(files.has("features/mrtr.ts")).toBe(true); // the runtime is revision-independent
   });
 });

@@ -136,6 +136,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "FacadeOptions.defaultTimeoutMs": { read: (v) => [new R.McpClient({ logger: null, defaultTimeoutMs: v }), server({ defaultTimeoutMs: v })], ok: 1, tooSmall: -1, fraction: 1.5 },
   "FacadeOptions.defaultMaxTotalTimeoutMs": { read: (v) => [new R.McpClient({ logger: null, defaultMaxTotalTimeoutMs: v }), server({ defaultMaxTotalTimeoutMs: v })], ok: 1, tooSmall: -1, fraction: 1.5 },
   "ClientFacadeOptions.maxInputRounds": { read: (v) => new R.McpClient({ logger: null, maxInputRounds: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "ResultDefaultsOptions.ttlMs": { read: (v) => server({ resultDefaults: { ttlMs: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
   // features/mrtr.ts
   "RequestStateOptions.ttlMs": { read: (v) => server({ requestState: { key: KEY, ttlMs: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "RequestStateOptions.maxLength": { read: (v) => server({ requestState: { key: KEY, maxLength: v } }), ok: 64, tooSmall: 63, fraction: 100.5 },

@@ -39,6 +39,7 @@ const INITIALIZE: ServerDescriptor = {
   subscriptions: null,
   tasks: null,
   inputRequired: null,
+  resultDefaults: null,
 };
 
 const DISCOVER: ServerDescriptor<Omit<HttpBinding, "revision" | "supportedVersions">> = {
@@ -55,6 +56,7 @@ const DISCOVER: ServerDescriptor<Omit<HttpBinding, "revision" | "supportedVersio
   subscriptions: { listen: "subscriptions/listen" },
   tasks: { extension: TASKS_EXTENSION, cancelRequest: "tasks/cancel", missingCapabilityCode: -32021 },
   inputRequired: null,
+  resultDefaults: { complete: ["server/discover", "tools/call", "tools/list"], cacheable: ["server/discover", "tools/list"] },
 };
 
 const handler = (): object => ({});

@@ -327,8 +327,10 @@ describe("MCPx in every generated revision", () => {
     await client.connect(rev.createMcpxTransport({ participantId: "c", peerId: "s", link: gateway.join("c") }));
     // tools/list exists in every revision (ping has no typed method in 2026-07-28).
     // Revisions with a stateless HTTP binding identify the server in every result's _meta.
+    // The same (stateless) revisions fill the result fields the handler left out (issue 30: resultType and the caching hints).
     const identified = "httpBinding" in server ? { _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-server", version: "0.0.0" } } } : {};
-    await expect(client.request("tools/list", {})).resolves.toEqual({ tools: [], ...identified });
+    const filled = "httpBinding" in server ? { resultType: "complete", cacheScope: "private", ttlMs: 0 } : {};
+    await expect(client.request("tools/list", {})).resolves.toEqual({ tools: [], ...filled, ...identified });
     expect(routed.map((e) => [e.from, e.to, payloadOf(e).method ?? "response"])).toEqual([
       ["c", ["s"], "tools/list"],
       ["s", ["c"], "response"],
