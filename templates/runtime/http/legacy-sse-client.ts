@@ -11,11 +11,12 @@
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import { describeValue, type JsonRpcMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
-import { fetchOf, handOver, HttpStatusError, maxBytesOf, mediaType, report, type FetchLike, type HttpClientBaseOptions } from "./fetch.js";
+import { handOver, HttpStatusError, maxBytesOf, mediaType, report, type FetchLike, type HttpClientBaseOptions } from "./fetch.js";
+import { clientFetch, type HttpClientAuthOptions } from "./auth.js";
 import { readSse, SseParser } from "./sse.js";
 
 /** `url` is the SSE endpoint (GET); `fetch`, `headers` and `maxMessageBytes` as for every HTTP client transport. */
-export interface LegacySseClientTransportOptions extends HttpClientBaseOptions {
+export interface LegacySseClientTransportOptions extends HttpClientBaseOptions, HttpClientAuthOptions {
   /** How long start() waits for the `endpoint` event after the stream opened, in ms (default 10 000). */
   readonly endpointTimeoutMs?: number | undefined;
 }
@@ -55,7 +56,7 @@ export class LegacySseClientTransport implements Transport {
 
   constructor(options: LegacySseClientTransportOptions) {
     this.#url = new URL(options.url);
-    this.#fetch = fetchOf(options.fetch);
+    this.#fetch = clientFetch(options);
     this.#headers = { ...options.headers };
     this.#max = maxBytesOf(options.maxMessageBytes);
     this.#endpointTimeoutMs = numberOption("endpointTimeoutMs", options.endpointTimeoutMs, DEFAULT_ENDPOINT_TIMEOUT_MS, { min: 1 });
