@@ -23,7 +23,13 @@ export type AddonTable = Readonly<Record<string, AddonSpec>>;
 export const ADDON_DIR = "addons";
 
 /** Every add-on the generator can copy into an output, by name. */
-export const ADDONS: AddonTable = {};
+export const ADDONS: AddonTable = {
+  oauth: {
+    files: ["oauth/provider", "oauth/discovery", "oauth/auth"],
+    packages: { oauth4webapi: "^3.8.8" },
+    describe: "the OAuth flow for the HTTP client transports' oauthFlow: discovery (RFC 9728, RFC 8414/OIDC), PKCE, dynamic, pre-registered or URL-based client ids, scopes and step-up, token endpoint auth, iss checks",
+  },
+};
 
 /** The add-ons a run asked for, checked against the table: unique and sorted (a stable output and stamp). Pure. */
 export function checkAddons(names: readonly string[], table: AddonTable = ADDONS): string[] {
