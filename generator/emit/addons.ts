@@ -25,9 +25,9 @@ export const ADDON_DIR = "addons";
 /** Every add-on the generator can copy into an output, by name. */
 export const ADDONS: AddonTable = {
   oauth: {
-    files: ["oauth/provider", "oauth/discovery", "oauth/auth"],
+    files: ["oauth/provider", "oauth/discovery", "oauth/auth", "oauth/memory-provider"],
     packages: { oauth4webapi: "^3.8.8" },
-    describe: "the OAuth flow for the HTTP client transports' oauthFlow: discovery (RFC 9728, RFC 8414/OIDC), PKCE, dynamic, pre-registered or URL-based client ids, scopes and step-up, token endpoint auth, iss checks",
+    describe: "the OAuth flow for the HTTP client transports' oauthFlow: discovery (RFC 9728, RFC 8414/OIDC), PKCE, dynamic, pre-registered or URL-based client ids, scopes and step-up, token endpoint auth, iss checks; MemoryOAuthClientProvider",
   },
 };
 

@@ -25,6 +25,7 @@ import type { OAuthClientInformation, OAuthClientProvider, OAuthTokens } from ".
 
 export type { IssuerContext, OAuthClientInformation, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from "./provider.js";
 export { MAX_METADATA_BYTES } from "./discovery.js";
+export { MemoryOAuthClientProvider, type MemoryOAuthClientProviderOptions } from "./memory-provider.js";
 
 /** The options of `auth` (those of the SDK's `auth()` this flow reads). */
 export interface AuthOptions {
