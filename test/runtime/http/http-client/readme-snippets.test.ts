@@ -120,8 +120,8 @@ describe("docs/auth.md: an AuthProvider adds Authorization", () => {
     const auth = await importCodeBlock<{ connect: (url: string, getToken: () => Promise<string>) => Promise<R.McpClient> }>("docs/auth.md", "auth-provider");
     const client = await auth.connect(url, async () => "stale");
     const error = await bounded(client.listTools({}).catch((e: unknown) => e), "tools/list");
-    expect(error).toBeInstanceOf(R.HttpStatusError);
-    expect(error).toBeInstanceOf(R.UnauthorizedError);
+    // The block imports out/, another copy of the runtime than R's: the class chain is checked by name.
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(error)).constructor.name).toBe("HttpStatusError");
     expect(error).toMatchObject({ name: "UnauthorizedError", status: 401, method: "tools/list" });
     await client.close();
   });
