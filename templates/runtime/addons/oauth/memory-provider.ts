@@ -26,8 +26,10 @@ const ANY = "";
 
 export class MemoryOAuthClientProvider implements OAuthClientProvider {
   readonly redirectUrl: string | URL | undefined;
-  readonly clientMetadataUrl: string | undefined;
-  readonly clientMetadata: OAuthClientMetadata;
+  // Optional, not `string | undefined`: the SDK's provider type declares it so (exactOptionalPropertyTypes).
+  readonly clientMetadataUrl?: string;
+  /** The options' metadata, `redirect_uris` always present (the SDK's provider type requires it). */
+  readonly clientMetadata: OAuthClientMetadata & { readonly redirect_uris: string[] };
   readonly #information = new Map<string, OAuthClientInformation>();
   readonly #tokens = new Map<string, OAuthTokens>();
   readonly #onRedirect: ((authorizationUrl: URL) => void | Promise<void>) | undefined;
@@ -43,8 +45,9 @@ export class MemoryOAuthClientProvider implements OAuthClientProvider {
     if (options.redirectUrl !== undefined && typeof options.onRedirect !== "function") throw new TypeError("MemoryOAuthClientProvider: a redirectUrl needs onRedirect");
     if (options.clientCredentials === true && options.clientInformation?.client_secret === undefined) throw new TypeError("MemoryOAuthClientProvider: clientCredentials needs clientInformation with a client_secret");
     this.redirectUrl = options.redirectUrl;
-    this.clientMetadataUrl = options.clientMetadataUrl;
-    this.clientMetadata = options.clientMetadata;
+    if (options.clientMetadataUrl !== undefined) this.clientMetadataUrl = options.clientMetadataUrl;
+    const redirectUris = options.clientMetadata.redirect_uris ?? (options.redirectUrl === undefined ? [] : [String(options.redirectUrl)]);
+    this.clientMetadata = { ...options.clientMetadata, redirect_uris: [...redirectUris] };
     this.#onRedirect = options.onRedirect;
     this.#clientCredentials = options.clientCredentials === true;
     if (options.clientInformation !== undefined) this.#information.set(ANY, options.clientInformation);

@@ -6,12 +6,15 @@
 
 import type { OAuthClientProviderLike } from "../../http/auth.js";
 
-/** RFC 7591 §2 client metadata (what dynamic registration sends, and a metadata document holds). */
+/**
+ * RFC 7591 §2 client metadata (what dynamic registration sends, and a metadata document holds).
+ * Arrays are mutable, as in the SDK's type, so that a provider of either type fits the other.
+ */
 export interface OAuthClientMetadata {
-  readonly redirect_uris?: readonly string[] | undefined;
+  readonly redirect_uris?: string[] | undefined;
   readonly client_name?: string | undefined;
-  readonly grant_types?: readonly string[] | undefined;
-  readonly response_types?: readonly string[] | undefined;
+  readonly grant_types?: string[] | undefined;
+  readonly response_types?: string[] | undefined;
   readonly token_endpoint_auth_method?: string | undefined;
   readonly scope?: string | undefined;
   readonly [member: string]: unknown;
