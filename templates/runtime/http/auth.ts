@@ -21,8 +21,11 @@ import { describeValue } from "../core/protocol.js";
 import { numberOption } from "../core/options.js";
 import { fetchOf, HttpStatusError, type FetchLike } from "./fetch.js";
 
+/** A fetch whose `init` may be left out, as the SDK's `FetchLike` (what middleware and auth providers are given). */
+export type LooseFetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
 /** A fetch middleware: wraps the next `fetch` of the chain (SDK: `Middleware`). */
-export type FetchMiddleware = (next: FetchLike) => FetchLike;
+export type FetchMiddleware = (next: LooseFetch) => LooseFetch;
 
 /** What `AuthProvider.onUnauthorized` is given (SDK v2: `UnauthorizedContext`). */
 export interface UnauthorizedContext {
@@ -31,7 +34,7 @@ export interface UnauthorizedContext {
   /** The MCP server URL (the transport's `url`). */
   readonly serverUrl: URL;
   /** The transport's fetch with its middleware and without the token: for the provider's own requests. */
-  readonly fetchFn: FetchLike;
+  readonly fetchFn: LooseFetch;
 }
 
 /** A bearer token source (SDK v2: `AuthProvider`). */
@@ -63,7 +66,7 @@ export interface OAuthFlowOptions {
   readonly forceReauthorization?: boolean | undefined;
   /** The authorization code of a redirect (`finishAuth`). */
   readonly authorizationCode?: string | undefined;
-  readonly fetchFn?: FetchLike | undefined;
+  readonly fetchFn?: LooseFetch | undefined;
 }
 
 /**
@@ -232,13 +235,17 @@ function middlewareOf(value: unknown): readonly FetchMiddleware[] {
   throw new TypeError(`middleware must be an array of functions (next: FetchLike) => FetchLike, got ${describeValue(value)}`);
 }
 
-/** `fetch` with the middleware applied: `middleware.reduce((next, m) => m(next), fetch)`; each must return a function. */
-export function applyMiddleware(fetchFn: FetchLike, middleware: readonly FetchMiddleware[]): FetchLike {
-  return middleware.reduce<FetchLike>((next, wrap, index) => {
+/**
+ * `fetch` with the middleware applied: `middleware.reduce((next, m) => m(next), fetch)`; each must
+ * return a function. Every link tolerates a call without `init` (an SDK middleware may make one).
+ */
+export function applyMiddleware(fetchFn: FetchLike, middleware: readonly FetchMiddleware[]): LooseFetch {
+  const loose: LooseFetch = (input, init) => fetchFn(input, init ?? {});
+  return middleware.reduce<LooseFetch>((next, wrap, index) => {
     const wrapped: unknown = wrap(next);
     if (typeof wrapped !== "function") throw new TypeError(`middleware[${index}] must return a fetch function, got ${describeValue(wrapped)}`);
-    return wrapped as FetchLike;
-  }, fetchFn);
+    return wrapped as LooseFetch;
+  }, loose);
 }
 
 /**
@@ -278,7 +285,7 @@ async function discard(response: Response): Promise<void> {
 /** The authorization around a fetch: adds the token, answers 401 and 403 insufficient_scope. */
 class Authorizer {
   readonly #serverUrl: URL;
-  readonly #next: FetchLike;
+  readonly #next: LooseFetch;
   readonly #maxStepUps: number;
   readonly #provider: AuthProvider | OAuthClientProviderLike;
   readonly #flow: OAuthFlow["run"] | undefined;
@@ -286,7 +293,7 @@ class Authorizer {
   #resourceMetadataUrl: URL | undefined;
   #scope: string | undefined;
 
-  constructor(serverUrl: URL, next: FetchLike, maxStepUps: number, provider: AuthProvider | OAuthClientProviderLike, flow: OAuthFlow["run"] | undefined) {
+  constructor(serverUrl: URL, next: LooseFetch, maxStepUps: number, provider: AuthProvider | OAuthClientProviderLike, flow: OAuthFlow["run"] | undefined) {
     this.#serverUrl = serverUrl;
     this.#next = next;
     this.#maxStepUps = maxStepUps;

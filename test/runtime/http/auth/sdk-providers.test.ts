@@ -12,7 +12,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { auth as sdkAuth, ClientCredentialsProvider, type AuthProvider as SdkAuthProvider } from "@modelcontextprotocol/client";
+import { auth as sdkAuth, ClientCredentialsProvider, withLogging, type AuthProvider as SdkAuthProvider } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
 import * as S from "../../../generated/2025-11-25/index.js";
@@ -204,7 +204,7 @@ describe("middleware", () => {
       (name: string): R.FetchMiddleware =>
       (next) =>
       async (input, init) => {
-        order.push(`${name}:${new Headers(init.headers).get("authorization") ?? "-"}`);
+        order.push(`${name}:${new Headers(init?.headers).get("authorization") ?? "-"}`);
         return next(input, init);
       };
     const server = new R.McpServer({ serverInfo: { name: "mw", version: "1.0.0" }, logger: null, handlers: { "tools/list": () => ({ resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [] }) } });
@@ -214,6 +214,18 @@ describe("middleware", () => {
     await client.listTools({});
     await client.close();
     expect(order).toEqual(["outer:Bearer k", "inner:Bearer k"]);
+  });
+
+  it("an SDK middleware (withLogging) plugs in unchanged and sees every request with its status", async () => {
+    const logged: Array<[string, number, string | null | undefined]> = [];
+    const server = new R.McpServer({ serverInfo: { name: "mw", version: "1.0.0" }, logger: null, handlers: { "tools/list": () => ({ resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [] }) } });
+    const base = await listen((req, res) => void R.toNodeListener(R.createHttpHandler(server))(req, res));
+    const client = new R.McpClient({ clientInfo: { name: "mw", version: "1.0.0" } });
+    const middleware = [withLogging({ includeRequestHeaders: true, logger: (entry) => logged.push([entry.method, entry.status, entry.requestHeaders?.get("authorization")]) })];
+    await client.connect(R.createHttpClientTransport({ url: `${base}/mcp`, authProvider: { token: async () => "k" }, middleware }));
+    await client.listTools({});
+    await client.close();
+    expect(logged).toEqual([["POST", 200, "Bearer k"]]);
   });
 
   it("bad options fail at construction, naming the option", () => {
