@@ -26,8 +26,8 @@ export class LegacySseConnectError extends Error {
   override name = "LegacySseConnectError";
   /** The HTTP status of the GET, when the server answered with a non-stream. */
   readonly status: number | undefined;
-  constructor(problem: string, status?: number) {
-    super(`HTTP+SSE: ${problem}`);
+  constructor(problem: string, status?: number, options?: { readonly cause?: unknown }) {
+    super(`HTTP+SSE: ${problem}`, options);
     this.status = status;
   }
 }
@@ -79,7 +79,13 @@ export class LegacySseClientTransport implements Transport {
     } catch (error) {
       clearTimeout(timer);
       this.#controllers.delete(controller);
-      throw new LegacySseConnectError(controller.signal.aborted ? `no endpoint event within ${this.#endpointTimeoutMs} ms` : `the GET failed: ${error instanceof Error ? error.message : describeValue(error)}`);
+      // An authorization refusal (auth.ts: UnauthorizedError, InsufficientScopeError) keeps its status and is the cause.
+      const status = error instanceof HttpStatusError ? error.status : undefined;
+      throw new LegacySseConnectError(
+        controller.signal.aborted ? `no endpoint event within ${this.#endpointTimeoutMs} ms` : `the GET failed: ${error instanceof Error ? error.message : describeValue(error)}`,
+        status,
+        { cause: error },
+      );
     }
     if (!response.ok || mediaType(response) !== "text/event-stream" || response.body === null) {
       clearTimeout(timer);
