@@ -23,7 +23,7 @@
  * counts them (a failure there fails the run). A listed scenario that passes is a stale entry
  * and fails the run too.
  *
- * 5. Then the client scenarios (CLIENT_SCENARIOS), once each, with examples/everything-client.ts
+ * 5. Then the client scenarios (CLIENT_SCENARIOS, the `auth/*` ones included), once each, with examples/everything-client.ts
  *    as the client under test: `client --command "<node> --import tsx everything-client.ts"
  *    --scenario NAME [--spec-version V]`; the suite starts its own server per scenario, appends
  *    its URL to the command and sets MCP_CONFORMANCE_SCENARIO / _PROTOCOL_VERSION / _CONTEXT.
@@ -39,7 +39,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { ensureInstalled, HERE, NODE22, ROOT, SUITE_PACKAGE } from "./install.mjs";
 
@@ -65,13 +65,34 @@ const RUNS = [
   { title: "server active suite --spec-version 2025-03-26", args: ["--spec-version", "2025-03-26"], folder: "active-2025-03-26" },
 ];
 
+/** The `auth/*` client scenarios of the suite (`list --client`) for the session revisions. */
+const AUTH_2025 = [
+  "auth/metadata-default",
+  "auth/metadata-var1",
+  "auth/metadata-var2",
+  "auth/metadata-var3",
+  "auth/basic-cimd",
+  "auth/scope-from-www-authenticate",
+  "auth/scope-from-scopes-supported",
+  "auth/scope-omitted-when-undefined",
+  "auth/scope-step-up",
+  "auth/scope-retry-limit",
+  "auth/token-endpoint-auth-basic",
+  "auth/token-endpoint-auth-post",
+  "auth/token-endpoint-auth-none",
+  "auth/pre-registration",
+];
+
 /**
- * The client scenarios, per protocol version (`--spec-version`): the core ones of 2025-11-25 and
- * the 2026-07-28 set of issue 14. The `auth/*` scenarios are out of scope (conformance/README.md:
- * OAuth belongs in the transport's `fetch` wrapper, not in the generated client).
+ * The client scenarios, per protocol version (`--spec-version`): the core ones of 2025-11-25, the
+ * 2026-07-28 set of issue 14, and every `auth/*` scenario of those versions and of the 2025-03-26
+ * back-compat pair (issue 30): the everything-client plays them with the generated transports'
+ * `authProvider`/`oauthFlow` and the `oauth` add-on (examples/everything-client/auth.ts, which
+ * lists the same names). The extension ones (client credentials, DPoP, enterprise-managed,
+ * workload identity) are not run.
  */
 const CLIENT_SCENARIOS = [
-  { version: "2025-11-25", names: ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"] },
+  { version: "2025-11-25", names: ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry", ...AUTH_2025] },
   {
     version: "2026-07-28",
     names: [
@@ -83,8 +104,21 @@ const CLIENT_SCENARIOS = [
       "http-invalid-tool-headers",
       "json-schema-ref-no-deref",
       "json-schema-2020-12-preservation",
+      ...AUTH_2025,
+      "auth/resource-mismatch",
+      "auth/offline-access-scope",
+      "auth/offline-access-not-supported",
+      "auth/authorization-server-migration",
+      "auth/iss-supported",
+      "auth/iss-not-advertised",
+      "auth/iss-supported-missing",
+      "auth/iss-wrong-issuer",
+      "auth/iss-unexpected",
+      "auth/iss-normalized",
+      "auth/metadata-issuer-mismatch",
     ],
   },
+  { version: "2025-03-26", names: ["auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback"] },
 ];
 const CLIENT_SCRIPT = join(ROOT, "examples", "everything-client.ts");
 /** Bound the suite puts on one client run (its --timeout), in ms. */
@@ -239,7 +273,10 @@ async function runClientScenario(entry, version, name) {
   args.push("--timeout", String(CLIENT_TIMEOUT_MS), "--output-dir", folder);
   const log = createWriteStream(join(folder, "client.log"), { flags: "a" });
   log.write(`\n=== ${name} (${version})\n`);
-  const before = new Set(readdirSync(folder));
+  // The suite writes <folder>/<scenario>-<timestamp>/; a name with a "/" (auth/…) is a subfolder.
+  const where = join(folder, dirname(name));
+  mkdirSync(where, { recursive: true });
+  const before = new Set(readdirSync(where));
   const cli = spawn(NODE22, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   children.add(cli);
   cli.stdout.pipe(log, { end: false });
@@ -247,12 +284,12 @@ async function runClientScenario(entry, version, name) {
   const [code, signal] = await once(cli, "exit");
   children.delete(cli);
   await new Promise((resolve) => log.end(resolve));
-  // The suite writes <folder>/<scenario>-<timestamp>/checks.json; the new one is this run's.
-  const written = readdirSync(folder).filter((entry) => !before.has(entry) && entry.startsWith(`${name.replaceAll("/", "-")}-`));
+  // The new <scenario>-<timestamp>/checks.json is this run's.
+  const written = readdirSync(where).filter((entry) => !before.has(entry) && entry.startsWith(`${basename(name)}-`));
   let checks;
   for (const dir of written) {
     try {
-      checks = JSON.parse(readFileSync(join(folder, dir, "checks.json"), "utf8"));
+      checks = JSON.parse(readFileSync(join(where, dir, "checks.json"), "utf8"));
     } catch {
       // no checks.json: judged below as a failure
     }
@@ -282,7 +319,7 @@ async function runClients(entry) {
     for (const name of names) {
       const { code, checks } = await runClientScenario(entry, version, name);
       if (interrupted) return undefined;
-      const verdict = judgeClient(version, name, code, checks);
+      const verdict = { ...judgeClient(version, name, code, checks), version, auth: name.startsWith("auth/") };
       console.log(verdict.line);
       verdicts.push(verdict);
     }
@@ -291,9 +328,16 @@ async function runClients(entry) {
   const failed = verdicts.reduce((sum, v) => sum + v.failed, 0);
   const scenariosPassed = verdicts.filter((v) => v.ok).length;
   const ok = scenariosPassed === verdicts.length;
+  // The auth/* scenarios' totals, per version, inside the client line (issue 30).
+  const authTotals = CLIENT_SCENARIOS.map(({ version }) => {
+    const mine = verdicts.filter((v) => v.auth && v.version === version);
+    if (mine.length === 0) return undefined;
+    const checks = `${mine.reduce((sum, v) => sum + v.passed, 0)} passed, ${mine.reduce((sum, v) => sum + v.failed, 0)} failed checks`;
+    return `${version} ${mine.filter((v) => v.ok).length}/${mine.length} (${checks})`;
+  }).filter((text) => text !== undefined);
   const line =
     `client scenarios: ${ok ? "PASSED" : "FAILED"}: ${passed} passed, ${failed} failed checks; ` +
-    `${scenariosPassed}/${verdicts.length} scenarios passed; results in ${rel(RESULTS)}/client-<version>/`;
+    `${scenariosPassed}/${verdicts.length} scenarios passed; of them auth/*: ${authTotals.join(", ")}; results in ${rel(RESULTS)}/client-<version>/`;
   return { ok, line };
 }
 

@@ -4,12 +4,13 @@
 // scenario), MCP_CONFORMANCE_PROTOCOL_VERSION (2025-11-25 unless `--spec-version` says another)
 // and, for some scenarios, MCP_CONFORMANCE_CONTEXT (a JSON object). Exit 0 when the scenario was
 // played to its end, 1 otherwise (the reason on stderr).
-import { SCENARIOS as SCENARIOS_2025 } from "./everything-client/era-2025.js";
+import { SCENARIOS as SCENARIOS_2025, SCENARIOS_2025_03_26 } from "./everything-client/era-2025.js";
 import { SCENARIOS as SCENARIOS_2026 } from "./everything-client/era-2026.js";
 import type { ScenarioContext, ScenarioTable } from "./everything-client/scenario.js";
 
 /** The scenario table of each protocol version the suite may ask for. */
 const ERAS: Readonly<Record<string, ScenarioTable>> = {
+  "2025-03-26": SCENARIOS_2025_03_26,
   "2025-11-25": SCENARIOS_2025,
   "2026-07-28": SCENARIOS_2026,
 };

@@ -7,7 +7,9 @@ import {
   type ElicitRequestParams,
   type ElicitResult,
   type McpClientOptions,
+  type SessionHttpClientTransportOptions,
 } from "../../out/2025-11-25/index.js";
+import { AUTH_SCENARIOS_2025, AUTH_SCENARIOS_2025_03_26, conformanceAuth } from "./auth.js";
 import type { ScenarioRunner, ScenarioTable } from "./scenario.js";
 
 const CLIENT_INFO = { name: "mcp-stubgen-everything-client", version: "1.0.0" } as const;
@@ -20,10 +22,15 @@ const TIMEOUT_MS = 10_000;
  * A 2025-11-25 McpClient connected to `url` over Streamable HTTP, with the session set up
  * (basic/lifecycle, Initialization: initialize, then notifications/initialized).
  */
-async function connect(url: string, options: McpClientOptions, capabilities: Record<string, object>): Promise<McpClient> {
+async function connect(
+  url: string,
+  options: McpClientOptions,
+  capabilities: Record<string, object>,
+  transport: Omit<SessionHttpClientTransportOptions, "url"> = {},
+): Promise<McpClient> {
   // Transport errors (a GET stream the server does not offer, say) are not the scenario's.
   const client = new McpClient({ logger: null, defaultTimeoutMs: TIMEOUT_MS, onError: () => {}, ...options });
-  await client.connect(createSessionHttpClientTransport({ url }));
+  await client.connect(createSessionHttpClientTransport({ url, ...transport }));
   try {
     await client.initialize({ protocolVersion: PROTOCOL_VERSION, capabilities, clientInfo: CLIENT_INFO });
     await client.notify("notifications/initialized");
@@ -40,8 +47,9 @@ async function withClient(
   options: McpClientOptions,
   capabilities: Record<string, object>,
   body: (client: McpClient) => Promise<void>,
+  transport: Omit<SessionHttpClientTransportOptions, "url"> = {},
 ): Promise<void> {
-  const client = await connect(url, options, capabilities);
+  const client = await connect(url, options, capabilities, transport);
   try {
     await body(client);
   } finally {
@@ -99,9 +107,30 @@ const sseRetry: ScenarioRunner = (url) =>
     for (const tool of tools) await client.callTool({ name: tool.name, arguments: {} });
   });
 
+/**
+ * auth/*: every request goes through the OAuth flow of the `oauth` add-on (auth.ts): the first
+ * 401 starts it, a 403 insufficient_scope steps up; then the tools are listed and test-tool
+ * called (the suite's protected server checks the token on each).
+ */
+const authorized: ScenarioRunner = (url, context) =>
+  withClient(
+    url,
+    {},
+    {},
+    async (client) => {
+      const { tools } = await client.listTools({});
+      if (tools.some((tool) => tool.name === "test-tool")) await client.callTool({ name: "test-tool", arguments: {} });
+    },
+    conformanceAuth(context),
+  );
+
 export const SCENARIOS: ScenarioTable = {
+  ...Object.fromEntries(AUTH_SCENARIOS_2025.map((name) => [name, authorized])),
   initialize,
   tools_call: toolsCall,
   "elicitation-sep1034-client-defaults": elicitationDefaults,
   "sse-retry": sseRetry,
 };
+
+/** The 2025-03-26 back-compat scenarios of the suite (no protected resource metadata): the same client and flow. */
+export const SCENARIOS_2025_03_26: ScenarioTable = Object.fromEntries(AUTH_SCENARIOS_2025_03_26.map((name) => [name, authorized]));

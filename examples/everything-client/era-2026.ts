@@ -5,8 +5,10 @@ import {
   createHttpClientTransport,
   McpClient,
   McpError,
+  type HttpClientTransportOptions,
   type McpClientOptions,
 } from "../../out/2026-07-28/index.js";
+import { AUTH_SCENARIOS_2026, conformanceAuth } from "./auth.js";
 import type { ScenarioContext, ScenarioRunner, ScenarioTable } from "./scenario.js";
 
 const CLIENT_INFO = { name: "mcp-stubgen-everything-client", version: "1.0.0" } as const;
@@ -15,15 +17,20 @@ const CLIENT_INFO = { name: "mcp-stubgen-everything-client", version: "1.0.0" } 
 const TIMEOUT_MS = 10_000;
 
 /** A 2026-07-28 McpClient connected to `url` over Streamable HTTP (no session, no handshake). */
-async function connect(url: string, options: McpClientOptions = {}): Promise<McpClient> {
+async function connect(url: string, options: McpClientOptions = {}, transport: Omit<HttpClientTransportOptions, "url"> = {}): Promise<McpClient> {
   const client = new McpClient({ clientInfo: CLIENT_INFO, logger: null, defaultTimeoutMs: TIMEOUT_MS, ...options });
-  await client.connect(createHttpClientTransport({ url }));
+  await client.connect(createHttpClientTransport({ url, ...transport }));
   return client;
 }
 
 /** Runs `body` with a connected client and closes the client whatever happens. */
-async function withClient(url: string, options: McpClientOptions, body: (client: McpClient) => Promise<void>): Promise<void> {
-  const client = await connect(url, options);
+async function withClient(
+  url: string,
+  options: McpClientOptions,
+  body: (client: McpClient) => Promise<void>,
+  transport: Omit<HttpClientTransportOptions, "url"> = {},
+): Promise<void> {
+  const client = await connect(url, options, transport);
   try {
     await body(client);
   } finally {
@@ -141,7 +148,23 @@ const schemaPreservation: ScenarioRunner = (url) =>
     await client.callTool({ name: "json_schema_echo", arguments: { schema: focal.inputSchema } });
   });
 
+/**
+ * auth/*: the OAuth flow of the `oauth` add-on (auth.ts) on the first 401 and on a 403
+ * insufficient_scope; then the tools are listed and test-tool called.
+ */
+const authorized: ScenarioRunner = (url, context) =>
+  withClient(
+    url,
+    {},
+    async (client) => {
+      const { tools } = await client.listTools({});
+      if (tools.some((tool) => tool.name === "test-tool")) await client.callTool({ name: "test-tool", arguments: {} });
+    },
+    conformanceAuth(context),
+  );
+
 export const SCENARIOS: ScenarioTable = {
+  ...Object.fromEntries(AUTH_SCENARIOS_2026.map((name) => [name, authorized])),
   tools_call: toolsCall,
   "request-metadata": requestMetadata,
   "sep-2322-client-request-state": mrtrRequestState,

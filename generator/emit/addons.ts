@@ -34,6 +34,11 @@ export const ADDONS: AddonTable = {
     packages: { redis: "^6.3.1" },
     describe: "Redis: createRedisGatewayBus, MCPx gateways sharing topics through pub/sub",
   },
+  oauth: {
+    files: ["oauth/provider", "oauth/discovery", "oauth/auth", "oauth/memory-provider"],
+    packages: { oauth4webapi: "^3.8.8" },
+    describe: "the OAuth flow for the HTTP client transports' oauthFlow: discovery (RFC 9728, RFC 8414/OIDC), PKCE, dynamic, pre-registered or URL-based client ids, scopes and step-up, token endpoint auth, iss checks; MemoryOAuthClientProvider",
+  },
 };
 
 /** The add-ons a run asked for, checked against the table: unique and sorted (a stable output and stamp). Pure. */

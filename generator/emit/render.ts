@@ -128,6 +128,8 @@ export const RUNTIME_FILES = [
   "http/sse",
   "http/headers",
   "http/guards",
+  "http/auth",
+  "http/bearer",
   "http/http-server",
   "http/node-http",
   "http/http-client",

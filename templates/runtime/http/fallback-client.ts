@@ -12,7 +12,8 @@
 
 import { numberOption } from "../core/options.js";
 import { describeValue, type JsonRpcMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
-import { fetchOf, maxBytesOf, readBounded, report, TOO_LARGE, type FetchLike } from "./fetch.js";
+import { maxBytesOf, readBounded, report, TOO_LARGE, type FetchLike } from "./fetch.js";
+import { clientFetch } from "./auth.js";
 import { LegacySseClientTransport } from "./legacy-sse-client.js";
 import { SessionHttpClientTransport, type SessionHttpClientTransportOptions } from "./http-session-client.js";
 
@@ -59,12 +60,15 @@ export class FallbackHttpClientTransport implements Transport {
     this.#statuses = new Set(statuses.map((s: unknown) => numberOption("fallbackStatuses", s, 0, { min: 400, max: 499 })));
     // Checked here, not when the fallback happens: a bad value fails at construction.
     numberOption("endpointTimeoutMs", options.endpointTimeoutMs, undefined, { min: 1 });
-    const base = fetchOf(options.fetch);
+    // The authorization and middleware wrap both transports' fetch: the probe, and the old
+    // transport's requests after a fallback.
+    const base = clientFetch(options);
     const max = maxBytesOf(options.maxMessageBytes);
     this.#legacyOptions = { url: options.sseUrl ?? options.url, fetch: base, headers: { ...options.headers }, maxMessageBytes: max, endpointTimeoutMs: options.endpointTimeoutMs };
     // Constructed now so that a bad option fails here, not at the fallback.
     void new LegacySseClientTransport(this.#legacyOptions);
-    this.#session = new SessionHttpClientTransport({ ...options, fetch: (input, init) => this.#probe(base, max, input, init) });
+    const probe: FetchLike = (input, init) => this.#probe(base, max, input, init);
+    this.#session = new SessionHttpClientTransport({ ...options, authProvider: undefined, middleware: undefined, fetch: probe });
     this.#inner = this.#session;
     this.#wire(this.#session);
   }

@@ -16,7 +16,6 @@ import {
 } from "../core/protocol.js";
 import {
   errorAnswer,
-  fetchOf,
   handOver,
   HttpStatusError,
   maxBytesOf,
@@ -28,11 +27,12 @@ import {
   type FetchLike,
   type HttpClientBaseOptions,
 } from "./fetch.js";
+import { clientFetch, type HttpClientAuthOptions } from "./auth.js";
 import { encodeHeaderValue, headerArgument, toolHeaders, type ToolHeader } from "./headers.js";
 import { readSse, SseParser } from "./sse.js";
 
 /** `url`, `fetch`, `headers` and `maxMessageBytes` as for every HTTP client transport (fetch.ts); every message is a POST. */
-export interface HttpClientTransportOptions extends HttpClientBaseOptions {
+export interface HttpClientTransportOptions extends HttpClientBaseOptions, HttpClientAuthOptions {
   /**
    * `MCP-Protocol-Version` when a message's `_meta` names no version (a notification; default:
    * the version of the last request sent). A request's header is its `_meta` version (Request
@@ -113,7 +113,7 @@ export class HttpClientTransport implements Transport {
   constructor(options: HttpClientTransportOptions) {
     const max = maxBytesOf(options.maxMessageBytes);
     this.#url = options.url;
-    this.#fetch = fetchOf(options.fetch);
+    this.#fetch = clientFetch(options);
     this.#headers = { ...options.headers };
     this.#protocolVersion = options.protocolVersion;
     this.#max = max;

@@ -31,7 +31,6 @@ import { numberOption } from "../core/options.js";
 import {
   DEFAULT_MAX_HTTP_MESSAGE_BYTES,
   errorAnswer,
-  fetchOf,
   handOver,
   HttpStatusError,
   maxBytesOf,
@@ -43,6 +42,7 @@ import {
   type FetchLike,
   type HttpClientBaseOptions,
 } from "./fetch.js";
+import { clientFetch, type HttpClientAuthOptions } from "./auth.js";
 import { readSse, SseParser } from "./sse.js";
 
 /** How a broken SSE stream is resumed (Resumability and Redelivery). */
@@ -59,7 +59,7 @@ export interface SessionReconnectOptions {
  * `url` (one URL for POST, GET and DELETE), `fetch`, `headers` and `maxMessageBytes` as for every
  * HTTP client transport (fetch.ts); a stream closed for going over maxMessageBytes is not resumed.
  */
-export interface SessionHttpClientTransportOptions extends HttpClientBaseOptions {
+export interface SessionHttpClientTransportOptions extends HttpClientBaseOptions, HttpClientAuthOptions {
   /** Resumption of broken SSE streams. */
   readonly reconnect?: SessionReconnectOptions | undefined;
   /**
@@ -169,7 +169,7 @@ export class SessionHttpClientTransport implements Transport {
       maxRetryMs: numberOption("reconnect.maxRetryMs", options.reconnect?.maxRetryMs, DEFAULT_RECONNECT.maxRetryMs, { min: 0 }),
     };
     this.#url = options.url;
-    this.#fetch = fetchOf(options.fetch);
+    this.#fetch = clientFetch(options);
     this.#headers = { ...options.headers };
     this.#max = maxBytesOf(options.maxMessageBytes);
     this.#reconnect = reconnect;

@@ -11,11 +11,12 @@
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import { describeValue, type JsonRpcMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
-import { fetchOf, handOver, HttpStatusError, maxBytesOf, mediaType, report, type FetchLike, type HttpClientBaseOptions } from "./fetch.js";
+import { handOver, HttpStatusError, maxBytesOf, mediaType, report, type FetchLike, type HttpClientBaseOptions } from "./fetch.js";
+import { clientFetch, type HttpClientAuthOptions } from "./auth.js";
 import { readSse, SseParser } from "./sse.js";
 
 /** `url` is the SSE endpoint (GET); `fetch`, `headers` and `maxMessageBytes` as for every HTTP client transport. */
-export interface LegacySseClientTransportOptions extends HttpClientBaseOptions {
+export interface LegacySseClientTransportOptions extends HttpClientBaseOptions, HttpClientAuthOptions {
   /** How long start() waits for the `endpoint` event after the stream opened, in ms (default 10 000). */
   readonly endpointTimeoutMs?: number | undefined;
 }
@@ -25,8 +26,8 @@ export class LegacySseConnectError extends Error {
   override name = "LegacySseConnectError";
   /** The HTTP status of the GET, when the server answered with a non-stream. */
   readonly status: number | undefined;
-  constructor(problem: string, status?: number) {
-    super(`HTTP+SSE: ${problem}`);
+  constructor(problem: string, status?: number, options?: { readonly cause?: unknown }) {
+    super(`HTTP+SSE: ${problem}`, options);
     this.status = status;
   }
 }
@@ -55,7 +56,7 @@ export class LegacySseClientTransport implements Transport {
 
   constructor(options: LegacySseClientTransportOptions) {
     this.#url = new URL(options.url);
-    this.#fetch = fetchOf(options.fetch);
+    this.#fetch = clientFetch(options);
     this.#headers = { ...options.headers };
     this.#max = maxBytesOf(options.maxMessageBytes);
     this.#endpointTimeoutMs = numberOption("endpointTimeoutMs", options.endpointTimeoutMs, DEFAULT_ENDPOINT_TIMEOUT_MS, { min: 1 });
@@ -78,7 +79,13 @@ export class LegacySseClientTransport implements Transport {
     } catch (error) {
       clearTimeout(timer);
       this.#controllers.delete(controller);
-      throw new LegacySseConnectError(controller.signal.aborted ? `no endpoint event within ${this.#endpointTimeoutMs} ms` : `the GET failed: ${error instanceof Error ? error.message : describeValue(error)}`);
+      // An authorization refusal (auth.ts: UnauthorizedError, InsufficientScopeError) keeps its status and is the cause.
+      const status = error instanceof HttpStatusError ? error.status : undefined;
+      throw new LegacySseConnectError(
+        controller.signal.aborted ? `no endpoint event within ${this.#endpointTimeoutMs} ms` : `the GET failed: ${error instanceof Error ? error.message : describeValue(error)}`,
+        status,
+        { cause: error },
+      );
     }
     if (!response.ok || mediaType(response) !== "text/event-stream" || response.body === null) {
       clearTimeout(timer);

@@ -218,6 +218,8 @@ describe("generate --all", () => {
       "features/mrtr.ts",
       "features/subscriptions.ts",
       "features/tasks.ts",
+      "http/auth.ts",
+      "http/bearer.ts",
       "http/era-router.ts",
       "http/event-store.ts",
       "http/fallback-client.ts",

@@ -158,6 +158,23 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "TaskOptions.pollIntervalMs": { read: (v) => new TaskManager().start(never, { pollIntervalMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "TaskResultOptions.pollIntervalMs": { read: (v) => new ClientTask(requester, HANDLE).result({ pollIntervalMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "TaskResultOptions.maxInputRounds": { read: (v) => new ClientTask(requester, HANDLE).result({ maxInputRounds: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  // http/auth.ts and http/bearer.ts
+  "HttpClientAuthOptions.maxStepUpRetries": {
+    read: (v) => {
+      R.createHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, authProvider: { token: async () => "t" }, maxStepUpRetries: v });
+      Legacy.createLegacySseClientTransport({ url: "http://mcp.test/sse", fetch: quietFetch, maxStepUpRetries: v });
+      return Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, maxStepUpRetries: v });
+    },
+    ok: 0,
+    tooSmall: -1,
+    fraction: 1.5,
+  },
+  "BearerAuthOptions.maxTokenLength": {
+    read: (v) => R.bearerAuth({ resource: "https://mcp.test/mcp", authorizationServers: ["https://as.test"], verify: () => undefined, maxTokenLength: v }),
+    ok: 1,
+    tooSmall: 0,
+    fraction: 1.5,
+  },
   // http/
   "HttpClientBaseOptions.maxMessageBytes": {
     read: (v) => {

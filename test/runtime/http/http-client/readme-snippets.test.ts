@@ -5,8 +5,9 @@
  *   - docs/http-client.md "Streamable HTTP client (2026-07-28)" (`http-client-example`): an input request
  *     answered by the elicitation handler, and an abort that closes the stream (the handler's
  *     ctx.signal aborts, no notifications/cancelled is POSTed);
- *   - conformance/README.md (`auth-fetch`): the fetch wrapper's Authorization header reaches the
- *     server on every POST, and a 401 rejects with HttpStatusError.
+ *   - docs/auth.md (`auth-provider`): an AuthProvider's token reaches the server as
+ *     `Authorization: Bearer` on every POST, and a 401 rejects with UnauthorizedError (an
+ *     HttpStatusError 401). (Until issue 30 this was a fetch wrapper in conformance/README.md.)
  * Both blocks also type-check under the strictest options users vendor the output with.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
@@ -92,7 +93,7 @@ describe("docs/http-client.md: the 2026-07-28 HTTP client example", () => {
   });
 });
 
-describe("conformance/README.md: the fetch wrapper that adds Authorization", () => {
+describe("docs/auth.md: an AuthProvider adds Authorization", () => {
   const handlers: R.McpServerOptions["handlers"] = {
     "tools/list": () => ({ resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [{ name: "t", inputSchema: { type: "object" } }] }),
     "tools/call": () => ({ resultType: "complete", content: [{ type: "text", text: "ok" }] }),
@@ -101,7 +102,7 @@ describe("conformance/README.md: the fetch wrapper that adds Authorization", () 
 
   it("puts the token on every POST; the server sees it", async () => {
     const { url, posted } = await serveRecorded(handlers, onlyToken("t-1"));
-    const auth = await importCodeBlock<{ connect: (url: string, getToken: () => Promise<string>) => Promise<R.McpClient> }>("conformance/README.md", "auth-fetch");
+    const auth = await importCodeBlock<{ connect: (url: string, getToken: () => Promise<string>) => Promise<R.McpClient> }>("docs/auth.md", "auth-provider");
     let asked = 0;
     const client = await auth.connect(url, async () => (asked++, "t-1"));
     await expect(bounded(client.listTools({}), "tools/list")).resolves.toMatchObject({ tools: [{ name: "t" }] });
@@ -114,12 +115,14 @@ describe("conformance/README.md: the fetch wrapper that adds Authorization", () 
     await client.close();
   });
 
-  it("a token the server refuses: 401, and the call rejects with HttpStatusError", async () => {
+  it("a token the server refuses: 401, and the call rejects with UnauthorizedError, an HttpStatusError", async () => {
     const { url } = await serveRecorded(handlers, onlyToken("t-1"));
-    const auth = await importCodeBlock<{ connect: (url: string, getToken: () => Promise<string>) => Promise<R.McpClient> }>("conformance/README.md", "auth-fetch");
+    const auth = await importCodeBlock<{ connect: (url: string, getToken: () => Promise<string>) => Promise<R.McpClient> }>("docs/auth.md", "auth-provider");
     const client = await auth.connect(url, async () => "stale");
     const error = await bounded(client.listTools({}).catch((e: unknown) => e), "tools/list");
-    expect(error).toMatchObject({ name: "HttpStatusError", status: 401, method: "tools/list" });
+    // The block imports out/, another copy of the runtime than R's: the class chain is checked by name.
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(error)).constructor.name).toBe("HttpStatusError");
+    expect(error).toMatchObject({ name: "UnauthorizedError", status: 401, method: "tools/list" });
     await client.close();
   });
 });
@@ -127,9 +130,9 @@ describe("conformance/README.md: the fetch wrapper that adds Authorization", () 
 describe("the documented client blocks type-check", () => {
   it("under the strictest options", async () => {
     await importCodeBlock("docs/http-client.md", "http-client-example");
-    await importCodeBlock("conformance/README.md", "auth-fetch");
+    await importCodeBlock("docs/auth.md", "auth-provider");
     const folder = join(PACKAGE_ROOT, "out", "readme-snippets");
-    const diagnostics = typecheckFiles([join(folder, "http-client-example.ts"), join(folder, "auth-fetch.ts")]);
+    const diagnostics = typecheckFiles([join(folder, "http-client-example.ts"), join(folder, "auth-provider.ts")]);
     expect(diagnostics).toEqual([]);
   });
 });
