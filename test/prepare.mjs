@@ -23,8 +23,9 @@ export async function prepare() {
   await pullSchemas([], { cacheDir: TEST_CACHE_DIR, from: existsSync(SHARED_SCHEMAS) ? SHARED_SCHEMAS : undefined });
   await generate({ all: true, out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR });
   await generate({ revisions: ["2026-07-28", "draft"], extensions: ["tasks"], out: TEST_TASKS_OUT_DIR, cacheDir: TEST_CACHE_DIR });
-  // As `npm run generate` writes them: 2026-07-28 with the Tasks extension (the everything server serves it).
-  await generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR });
+  // As `npm run generate` writes them: 2026-07-28 with the Tasks extension (the everything server serves it),
+  // and the redis add-on (the everything server's --redis, the multi-instance tests' fixture server, the bench).
+  await generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks"], addons: ["redis"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -23,7 +23,13 @@ export type AddonTable = Readonly<Record<string, AddonSpec>>;
 export const ADDON_DIR = "addons";
 
 /** Every add-on the generator can copy into an output, by name. */
-export const ADDONS: AddonTable = {};
+export const ADDONS: AddonTable = {
+  redis: {
+    files: ["redis/connection", "redis/task-store", "redis/bus", "redis/event-store", "redis/session-registry", "redis/replay-guard"],
+    packages: { redis: "^6.3.1" },
+    describe: "state shared by many instances on one Redis (node-redis): tasks, listen fan-out, event store, sessions, single-use requestState",
+  },
+};
 
 /** The add-ons a run asked for, checked against the table: unique and sorted (a stable output and stamp). Pure. */
 export function checkAddons(names: readonly string[], table: AddonTable = ADDONS): string[] {
