@@ -130,10 +130,10 @@ export class RegistryLink<Held extends object> {
     return Number.isFinite(this.#idleMs) ? this.#now() + this.#idleMs : null;
   }
 
-  /** Records a session (after its initialize succeeded, or when it continues here). */
-  save(held: Held, record: Omit<SessionRecord, "expiresAt">): void {
+  /** Records a session (after its initialize succeeded, or when it continues here); resolves when done (never rejects: failures go to onError). */
+  save(held: Held, record: Omit<SessionRecord, "expiresAt">): Promise<void> {
     this.#saved.set(held, this.#now());
-    this.#call(() => this.#registry.save({ ...record, expiresAt: this.#expiry() }));
+    return this.#call(() => this.#registry.save({ ...record, expiresAt: this.#expiry() }));
   }
 
   /** A request of a session held here: its record is refreshed when a quarter of the idle time has passed. */
@@ -141,7 +141,7 @@ export class RegistryLink<Held extends object> {
     const last = this.#saved.get(held);
     if (last === undefined || this.#now() - last < this.#idleMs / 4) return;
     const current = record();
-    if (current !== undefined) this.save(held, current);
+    if (current !== undefined) void this.save(held, current);
   }
 
   /** The record of a session this instance does not hold; throws SessionRegistryError when the registry cannot answer. */
@@ -157,14 +157,15 @@ export class RegistryLink<Held extends object> {
   }
 
   remove(sessionId: string): void {
-    this.#call(() => this.#registry.remove(sessionId));
+    void this.#call(() => this.#registry.remove(sessionId));
   }
 
-  #call(step: () => void | Promise<void>): void {
+  #call(step: () => void | Promise<void>): Promise<void> {
     try {
-      Promise.resolve(step()).catch(this.#onError);
+      return Promise.resolve(step()).catch(this.#onError);
     } catch (error) {
       this.#onError(error);
+      return Promise.resolve();
     }
   }
 }

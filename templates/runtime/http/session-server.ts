@@ -319,6 +319,8 @@ interface Shared {
   readonly maxBuffered: number;
   readonly sseAlways: boolean;
   readonly onError: ((error: Error) => void) | undefined;
+  /** Runs after a successful initialize, before its response is written (the session registry records it). */
+  opened?: ((session: Session) => Promise<void>) | undefined;
 }
 
 /**
@@ -469,8 +471,8 @@ class Session implements Transport {
     if (!("method" in message)) {
       const stream = message.id === undefined ? undefined : this.requests.get(message.id);
       if (stream === undefined || stream.state === "done") return RESOLVED;
-      this.#queue(stream, () => this.#write(stream, text, true));
       if (stream.isInitialize) this.#initialized(message, stream);
+      this.#queue(stream, () => this.#write(stream, text, true));
       return RESOLVED;
     }
     const related = options?.relatedRequestId;
@@ -718,10 +720,13 @@ class Session implements Transport {
     if (typeof version === "string") {
       this.version = version;
       this.rules = Object.hasOwn(REVISIONS, version) ? REVISIONS[version]! : OLDEST;
+      const opened = this.#shared.opened;
+      if (opened !== undefined && this.sessionId !== undefined) this.#queue(stream, () => opened(this));
       return;
     }
     // Session Management: the id is assigned "at initialization time"; a failed initialize opens none.
-    if (this.sessionId !== undefined) void stream.chain.then(() => this.end());
+    // After the error response's write, which send() queues right after this returns.
+    if (this.sessionId !== undefined) queueMicrotask(() => void stream.chain.then(() => this.end()));
   }
 
   /** Arms the idle expiry when nothing is in flight and no stream is open; disarms it otherwise. */
@@ -818,6 +823,8 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     session.sessionId === undefined || session.version === undefined || session.ended
       ? undefined
       : { sessionId: session.sessionId, protocolVersion: session.version, clientCapabilities: session.clientCapabilities, ...(session.principal === undefined ? {} : { principal: session.principal.id }) };
+  // A successful initialize is recorded before its response goes out: the client's next request may reach another instance.
+  if (registry !== undefined) shared.opened = (session) => registry.save(session, recordOf(session)!);
 
   /** A session another instance opened, continued here from the registry's record (undefined: unknown there, or another principal's). */
   const restore = async (id: string, request: Request, principal: Principal | undefined): Promise<Session | undefined | Response> => {
@@ -838,7 +845,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     session.clientCapabilities = record.clientCapabilities;
     session.streamTag = `${crypto.randomUUID().slice(0, 8)}.`;
     sessions.set(id, session);
-    registry?.save(session, recordOf(session)!);
+    void registry?.save(session, recordOf(session)!);
     return session;
   };
 
@@ -934,16 +941,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     if (session.requests.size >= maxInFlight) {
       return reject(429, requestId, ErrorCode.InternalError, `Too Many Requests: ${maxInFlight} requests of this session are in flight (maxInFlightPerSession)`, { "retry-after": "1" });
     }
-    const answered = session.begin(requestId, message, request.signal, initialize);
-    if (initialize && registry !== undefined) {
-      // Recorded once initialize succeeded (a failed one opens no session).
-      const opened = session;
-      void answered.then(() => {
-        const record = recordOf(opened);
-        if (record !== undefined) registry.save(opened, record);
-      });
-    }
-    return answered;
+    return session.begin(requestId, message, request.signal, initialize);
   };
 
   /**
