@@ -56,6 +56,13 @@ const modern = new Modern.McpServer({
   tasks,
   requestState: { key: Buffer.from(values["state-key"] ?? "", "hex"), singleUse: new RedisReplayGuard(redis) },
   handlers: {
+    // The HTTP handler lists the tools once (their Mcp-Param headers); none of these has any.
+    "tools/list": () => ({
+      resultType: "complete",
+      tools: ["whoami", "publish", "input_task", "wait_task", "confirm"].map((name) => ({ name, inputSchema: { type: "object" as const } })),
+      ttlMs: 60_000,
+      cacheScope: "public" as const,
+    }),
     "tools/call": (params, ctx) => {
       switch (params.name) {
         // Needs no Redis: what a slow Redis must not hold up.

@@ -10,6 +10,7 @@
 
 import { createClient } from "redis";
 import { numberOption } from "../../core/options.js";
+import { ErrorCode, McpError } from "../../core/protocol.js";
 
 /** What the add-on uses of a node-redis client (its own types are generic over modules and RESP versions). */
 interface Client {
@@ -17,6 +18,7 @@ interface Client {
   readonly isOpen: boolean;
   sendCommand<T>(args: string[]): Promise<T>;
   on(event: "error", listener: (error: unknown) => void): unknown;
+  on(event: "ready", listener: () => void): unknown;
   connect(): Promise<unknown>;
   close(): Promise<unknown>;
   destroy(): unknown;
@@ -38,9 +40,16 @@ export interface RedisConnectionOptions {
   readonly onError?: ((error: Error) => void) | undefined;
 }
 
-/** Redis could not answer: it is unreachable, reconnecting, or slower than commandTimeoutMs. */
-export class RedisUnavailableError extends Error {
+/**
+ * Redis could not answer: it is unreachable, reconnecting, or slower than commandTimeoutMs. An
+ * McpError (-32603), so that a handler that needed Redis answers its client with this message
+ * rather than a bare "Internal error".
+ */
+export class RedisUnavailableError extends McpError {
   override name = "RedisUnavailableError";
+  constructor(message: string) {
+    super(ErrorCode.InternalError, message);
+  }
 }
 
 const MAX_BACKOFF_MS = 1000;
@@ -55,6 +64,8 @@ export class RedisConnection {
   readonly prefix: string;
   readonly #client: Client;
   #subscriber: Promise<Client> | undefined;
+  /** Called each time the subscriber is connected again after a drop (what was published meanwhile was missed). */
+  readonly #resynced = new Set<() => void>();
   readonly #timeoutMs: number;
   readonly #onError: (error: Error) => void;
   readonly #shas = new Map<string, string>();
@@ -110,11 +121,30 @@ export class RedisConnection {
     return this.command<T>(["EVALSHA", loaded, "0", this.prefix, ...args]);
   }
 
-  /** Subscribes to a channel (on a second client, made at the first call); returns the function that unsubscribes. */
-  async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+  /**
+   * Subscribes to a channel (on a second client, made at the first call); returns the function
+   * that unsubscribes. The client subscribes again by itself after a reconnect; `resynced` is
+   * called then, since pub/sub does not replay what was published while it was away.
+   */
+  async subscribe(channel: string, listener: (message: string) => void, resynced?: () => void): Promise<() => Promise<void>> {
+    if (resynced !== undefined) this.#resynced.add(resynced);
     this.#subscriber ??= (async () => {
       const subscriber = this.#client.duplicate();
       subscriber.on("error", (error: unknown) => this.#onError(asError(error)));
+      let connected = false;
+      subscriber.on("ready", () => {
+        if (!connected) return void (connected = true);
+        // Give the client a moment to send its SUBSCRIBE commands again before the stores re-read.
+        setTimeout(() => {
+          for (const callback of [...this.#resynced]) {
+            try {
+              callback();
+            } catch (error) {
+              this.#onError(asError(error));
+            }
+          }
+        }, 50);
+      });
       await subscriber.connect();
       return subscriber;
     })();
@@ -128,6 +158,7 @@ export class RedisConnection {
     };
     await subscriber.subscribe(channel, guarded);
     return async () => {
+      if (resynced !== undefined) this.#resynced.delete(resynced);
       if (subscriber.isOpen) await subscriber.unsubscribe(channel, guarded);
     };
   }

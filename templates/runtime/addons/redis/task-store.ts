@@ -281,13 +281,31 @@ export class RedisTaskStore implements TaskStore {
 
   #subscribe(): void {
     if (this.#subscribed !== undefined) return;
-    const subscribed = this.#redis.subscribe(this.#redis.key("tasks", "events"), (message) => this.#message(message));
+    const subscribed = this.#redis.subscribe(this.#redis.key("tasks", "events"), (message) => this.#message(message), () => this.#resync());
     this.#subscribed = subscribed;
     subscribed.catch((error: unknown) => {
       // Not subscribed (Redis down at the first watch): the next watch tries again.
       if (this.#subscribed === subscribed) this.#subscribed = undefined;
       this.#onError(error);
     });
+  }
+
+  /**
+   * Back on the channel after a drop: changes published meanwhile were missed, so every watched
+   * task is read again and its watchers told how it is now (or that it is gone).
+   */
+  #resync(): void {
+    for (const taskId of [...this.#watchers.keys()]) {
+      void this.get(taskId).then(
+        (task) => {
+          const set = this.#watchers.get(taskId);
+          if (set === undefined) return;
+          if (task === undefined) return this.#removed(taskId, "expired");
+          for (const watcher of [...set]) guarded(watcher.listener, task);
+        },
+        (error: unknown) => this.#onError(error),
+      );
+    }
   }
 
   /** A message on the channel: [id, task JSON] after a change, [id, false, reason] after an eviction. */

@@ -156,6 +156,31 @@ describe("RedisTaskStore", () => {
     await store.close();
   });
 
+  it("a watcher whose subscription dropped hears of a change made meanwhile once it is back (the store re-reads what it watches)", async () => {
+    const [a, b] = await pair();
+    const runner = new RedisTaskStore(a);
+    const other = new RedisTaskStore(b);
+    await runner.create(task("r1"));
+    const seen: StoredTask[] = [];
+    runner.watch("r1", (t) => seen.push(t));
+    await new Promise((r) => setTimeout(r, 50));
+    // Drop the pub/sub connections (the runner's subscriber) and keep them out (maxclients) while
+    // the task changes: its message reaches nobody.
+    const clients = Number(/connected_clients:(\d+)/.exec(await b.command<string>(["INFO", "clients"]))?.[1]);
+    const pubsub = Number(await b.command(["CLIENT", "KILL", "TYPE", "pubsub"]));
+    expect(pubsub).toBeGreaterThan(0);
+    await b.command(["CONFIG", "SET", "maxclients", String(clients - pubsub)]);
+    try {
+      await other.update("r1", (t) => ({ ...t, status: "cancelled" }));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seen).toEqual([]);
+    } finally {
+      await b.command(["CONFIG", "SET", "maxclients", "10000"]);
+    }
+    expect((await until(() => seen.find((t) => t.status === "cancelled"))).taskId).toBe("r1");
+    await runner.close();
+  });
+
   it("keeps every key under the connection's prefix, and reads what is not a task as no task", async () => {
     const [a] = await pair();
     const store = new RedisTaskStore(a);
