@@ -46,6 +46,7 @@ import { complete } from "./everything/completion.js";
 import { findPrompt, PROMPTS } from "./everything/prompts.js";
 import { readResource, RESOURCES, TEMPLATES } from "./everything/resources.js";
 import { SessionTransport } from "./everything/session-transport.js";
+import { openSharedState, STATE_FLAGS, stateArgs } from "./everything/state.js";
 import { isModern } from "./everything-2026/era.js";
 import { createEverything2026Server } from "./everything-2026/server.js";
 import { findTool, TOOLS, type ToolEnv } from "./everything/tools.js";
@@ -206,7 +207,9 @@ async function openSession(): Promise<Session> {
 // 2026-07-28: one stateless McpServer behind the generated Streamable HTTP runtime. Every POST is
 // its own connection of that server; nothing is kept between requests.
 
-const modernServer = createEverything2026Server({ onError: (error) => console.error(`[2026-07-28] ${error.message}`) });
+const { values: flags } = parseArgs({ options: { port: { type: "string", default: "3000" }, ...STATE_FLAGS } });
+const state = await openSharedState(stateArgs(flags), (error) => console.error(`[state] ${error.message}`)).catch((error: Error) => (console.error(error.message), process.exit(2)));
+const modernServer = createEverything2026Server({ onError: (error) => console.error(`[2026-07-28] ${error.message}`), state });
 const onHttpError = (error: Error): void => console.error(`[2026-07-28 http] ${error.message}`);
 const modernHandler = createHttpHandler(modernServer, { onError: onHttpError });
 const modernListener = toNodeListener(modernHandler, { onError: onHttpError });
@@ -316,10 +319,10 @@ async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
 
 /** `--port N` (default 3000; 0 picks a free port). Exits with a usage line when it is not a port. */
 function portFromArgs(): number {
-  const { values } = parseArgs({ options: { port: { type: "string", default: "3000" } } });
+  const values = flags;
   const port = Number(values.port);
   if (values.port.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`usage: everything-server.ts [--port N]   (N in 0..65535, not "${values.port}")`);
+    console.error(`usage: everything-server.ts [--port N] [--redis URL --state-key HEX]   (N in 0..65535, not "${values.port}")`);
     process.exit(2);
   }
   return port;
@@ -335,7 +338,7 @@ const httpServer = createServer((req, res) => {
 
 httpServer.listen(portFromArgs(), "127.0.0.1", () => {
   const { port } = httpServer.address() as AddressInfo;
-  console.log(`listening on http://127.0.0.1:${port}/mcp`);
+  console.log(`listening on http://127.0.0.1:${port}/mcp (state ${state.describe})`);
 });
 
 /** Closes every session (their handlers abort, their streams end), then the listener. */
