@@ -10,7 +10,7 @@
 // Run with `npm run bench` (node --expose-gc --import tsx). Environment:
 //   BENCH_RUNS   runs per measurement (default 5; latency uses at most 3, heap growth and listeners 1)
 //   BENCH_SCALE  multiplies every workload size (default 1; e.g. 0.1 for a quick check)
-//   BENCH_ONLY   "memory" or "http" to run one part only
+//   BENCH_ONLY   "memory", "http" or "redis" to run one part only (redis: lib/redis.ts, the Redis add-on's rows)
 import { stormFloor } from "./lib/floor.js";
 import { httpReport } from "./lib/http/report.js";
 import { runHttp, type HttpSizes } from "./lib/http/run.js";
@@ -19,6 +19,7 @@ import { report, type Figure, type Results, type Sizes } from "./lib/report.js";
 import { contenders, fewest, measure, medians, pick, type Measured } from "./lib/runner.js";
 import { abortLatency, cancelStorm, concurrentCalls, heapGrowth, listenersLeft, sequentialPings } from "./lib/scenarios.js";
 import { collect, median } from "./lib/stats.js";
+import { redisReport, runRedis, type RedisSizes } from "./lib/redis.js";
 
 const RUNS = Math.max(1, Number(process.env["BENCH_RUNS"] ?? 5));
 const LATENCY_RUNS = Math.min(RUNS, 3);
@@ -34,6 +35,7 @@ const SIZES: Sizes = {
   heap: scaled(100_000),
   listeners: scaled(10_000),
 };
+const REDIS_SIZES: RedisSizes = { tasks: scaled(2_000), fanOut: scaled(500), calls: scaled(5_000) };
 const HTTP_SIZES: HttpSizes = { calls: scaled(2_000), clients: [1, 16, 64], storm: scaled(1_000) };
 /** Heap growth cancels in batches of this many at once. */
 const HEAP_BATCH = Math.min(1_000, SIZES.heap);
@@ -112,12 +114,14 @@ async function runMemory(): Promise<Results> {
 
 const machine = machineInfo();
 const names = { ours: contenders.ours.name, sdk1: contenders.sdk1.name, sdk2: contenders.sdk2.name };
-const memory = ONLY === "http" ? undefined : await runMemory();
-const http = ONLY === "memory" ? undefined : await runHttp(RUNS, HTTP_SIZES, log);
+const memory = ONLY === "http" || ONLY === "redis" ? undefined : await runMemory();
+const http = ONLY === "memory" || ONLY === "redis" ? undefined : await runHttp(RUNS, HTTP_SIZES, log);
+const redis = ONLY === undefined || ONLY === "redis" ? await runRedis(RUNS, REDIS_SIZES, log) : undefined;
 console.log(describeMachine(machine));
 console.log(
   `Medians of ${RUNS} runs (in memory: latency ${LATENCY_RUNS}, heap growth and listeners 1), after a warm-up; a fresh connection per run${SCALE === 1 ? "" : `; sizes × ${SCALE}`}.`,
 );
 if (memory !== undefined) console.log(`\n${report(names, SIZES, memory)}`);
 if (http !== undefined) console.log(`\n${httpReport(names, HTTP_SIZES, http)}`);
+if (redis !== undefined) console.log(`\n${redisReport(REDIS_SIZES, redis)}`);
 console.log(`\nTotal benchmark time: ${((performance.now() - started) / 1000).toFixed(1)} s`);

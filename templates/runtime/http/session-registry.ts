@@ -136,12 +136,21 @@ export class RegistryLink<Held extends object> {
     return this.#call(() => this.#registry.save({ ...record, expiresAt: this.#expiry() }));
   }
 
-  /** A request of a session held here: its record is refreshed when a quarter of the idle time has passed. */
-  touch(held: Held, record: () => Omit<SessionRecord, "expiresAt"> | undefined): void {
+  /**
+   * A request of a session held here: when a quarter of the idle time has passed since it was
+   * last saved, its record is read and saved again, or, when it is gone (DELETE on another
+   * instance), `gone` ends this instance's copy.
+   */
+  touch(held: Held, record: () => Omit<SessionRecord, "expiresAt"> | undefined, gone: () => void): void {
     const last = this.#saved.get(held);
     if (last === undefined || this.#now() - last < this.#idleMs / 4) return;
     const current = record();
-    if (current !== undefined) void this.save(held, current);
+    if (current === undefined) return;
+    this.#saved.set(held, this.#now());
+    void this.load(current.sessionId).then(
+      (stored) => (stored === undefined ? gone() : this.save(held, current)),
+      () => undefined, // load reported it; the session goes on here
+    );
   }
 
   /** The record of a session this instance does not hold; throws SessionRegistryError when the registry cannot answer. */

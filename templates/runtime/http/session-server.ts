@@ -861,7 +861,11 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
       return reject(404, undefined, ErrorCode.InvalidRequest, "Not Found: no such session (it ended, or it never existed)");
     }
     const found = session;
-    registry?.touch(found, () => recordOf(found));
+    registry?.touch(
+      found,
+      () => recordOf(found),
+      () => void found.end(),
+    );
     return versionProblem(request, session) ?? session;
   };
 

@@ -75,16 +75,23 @@ end
 
 /**
  * ARGV: P, id, json, owner key, expiry (ms or +inf), PXAT ('' for none), finished (0/1), now,
- * seen active, seen finished, seen total (-1: not seen yet), evict the owner's oldest finished
- * task (0/1), maxFinished. Returns {0, active, finished, total} when what was seen no longer
- * holds (the caller decides again), {1} when stored, {2} when the id is taken.
+ * the owner's active, its finished and the total as the caller's decision assumed them, evict
+ * the owner's oldest finished task (0/1), maxFinished, maxActive, maxTasks. The decision
+ * (admitTask) depends only on which side of the bounds these counts are, so the script checks
+ * that, not the counts themselves (other creates move the total all the time): when it differs
+ * it returns {0, active, finished, total} and the caller decides again; {1}: stored; {2}: the id
+ * is taken.
  */
 const CREATE = `${DROP}
 local P, id, json, o = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 sweep(P, ARGV[8])
 local act, fin = P .. 'tasks:active:' .. o, P .. 'tasks:finished:' .. o
 local a, f, t = redis.call('ZCARD', act), redis.call('ZCARD', fin), redis.call('ZCARD', P .. 'tasks:all')
-if tonumber(ARGV[9]) ~= a or tonumber(ARGV[10]) ~= f or tonumber(ARGV[11]) ~= t then return { 0, a, f, t } end
+local maxActive, maxTasks = tonumber(ARGV[14]), tonumber(ARGV[15])
+local function side(active, finished, total)
+  return (ARGV[7] == '0' and active >= maxActive and 'q' or '-') .. (total >= maxTasks and 'f' or '-') .. ((finished > 0 and total - 1 < maxTasks) and 'e' or '-')
+end
+if side(a, f, t) ~= side(tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])) then return { 0, a, f, t } end
 if redis.call('EXISTS', P .. 'task:' .. id) == 1 then return { 2 } end
 if ARGV[12] == '1' then
   local oldest = redis.call('ZRANGE', fin, 0, 0)[1]
@@ -191,7 +198,8 @@ export class RedisTaskStore implements TaskStore {
     const json = this.#serialise(task);
     const finished = TERMINAL_STATUSES.has(task.status);
     const expiresAt = expiryOf(task, this.#now);
-    let seen: readonly [number, number, number] = [-1, -1, -1];
+    // First assume the usual: under every bound (one round trip when it is so).
+    let seen: readonly [number, number, number] = [0, 0, 0];
     let evict = false;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const reply = await this.#redis.script<unknown[]>(CREATE, [
@@ -207,6 +215,8 @@ export class RedisTaskStore implements TaskStore {
         String(seen[2]),
         evict ? "1" : "0",
         String(this.#limits.maxFinished),
+        String(this.#limits.maxActive),
+        String(this.#limits.maxTasks),
       ]);
       const outcome = Number(reply[0]);
       if (outcome === 1) return;

@@ -110,6 +110,18 @@ describe("RedisTaskStore", () => {
     await store.create(task("q4", { owner: "alice" }));
   });
 
+  it("admits exactly the quota when both instances create at once (the bounds hold under races)", async () => {
+    const [a, b] = await pair();
+    const one = new RedisTaskStore(a, { maxActiveTasksPerPrincipal: 5, maxTasks: 8 });
+    const two = new RedisTaskStore(b, { maxActiveTasksPerPrincipal: 5, maxTasks: 8 });
+    const alice = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? one : two).create(task(`r-a${i}`, { owner: "alice" }))));
+    expect(alice.filter((r) => r.status === "fulfilled")).toHaveLength(5);
+    const bob = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? one : two).create(task(`r-b${i}`, { owner: "bob" }))));
+    // 8 in all: bob gets the 3 places left
+    expect(bob.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    expect(Number(await a.command(["ZCARD", `${a.prefix}tasks:all`]))).toBe(8);
+  });
+
   it("a full store makes room only at the creator's own expense, telling the evicted task's watchers", async () => {
     const [a, b] = await pair();
     const store = new RedisTaskStore(a, { maxTasks: 2 });
