@@ -89,8 +89,8 @@ describe("Redis faults", () => {
     try {
       const started = result(await modern(a.origin, "tools/call", { name: "wait_task" }));
       const taskId = started["taskId"] as string;
-      await control.command(["CLIENT", "PAUSE", "3000", "ALL"]);
-      const slow = within("tasks/get on a paused Redis", modern(b.origin, "tasks/get", { taskId }), 2500);
+      await control.command(["CLIENT", "PAUSE", "1500", "ALL"]);
+      const slow = within("tasks/get on a paused Redis", modern(b.origin, "tasks/get", { taskId }), 1400);
       // While it waits for Redis, a request that does not need it is answered on the same instance.
       expect(await whoami(b)).toEqual([{ type: "text", text: "B" }]);
       const failed = await slow;
