@@ -10,7 +10,7 @@
 // Run with `npm run bench` (node --expose-gc --import tsx). Environment:
 //   BENCH_RUNS   runs per measurement (default 5; latency uses at most 3, heap growth and listeners 1)
 //   BENCH_SCALE  multiplies every workload size (default 1; e.g. 0.1 for a quick check)
-//   BENCH_ONLY   "memory", "http" or "mcpx" to run one part only (mcpx: lib/mcpx.ts)
+//   BENCH_ONLY   "memory", "http", "mcpx" or "redis" to run one part only (mcpx: lib/mcpx.ts; redis: lib/redis.ts, the Redis add-on's rows)
 import { stormFloor } from "./lib/floor.js";
 import { httpReport } from "./lib/http/report.js";
 import { runHttp, type HttpSizes } from "./lib/http/run.js";
@@ -20,6 +20,7 @@ import { report, type Figure, type Results, type Sizes } from "./lib/report.js";
 import { contenders, fewest, measure, medians, pick, type Measured } from "./lib/runner.js";
 import { abortLatency, cancelStorm, concurrentCalls, heapGrowth, listenersLeft, sequentialPings } from "./lib/scenarios.js";
 import { collect, median } from "./lib/stats.js";
+import { redisReport, runRedis, type RedisSizes } from "./lib/redis.js";
 
 const RUNS = Math.max(1, Number(process.env["BENCH_RUNS"] ?? 5));
 const LATENCY_RUNS = Math.min(RUNS, 3);
@@ -35,6 +36,7 @@ const SIZES: Sizes = {
   heap: scaled(100_000),
   listeners: scaled(10_000),
 };
+const REDIS_SIZES: RedisSizes = { tasks: scaled(2_000), fanOut: scaled(500), calls: scaled(5_000) };
 const HTTP_SIZES: HttpSizes = { calls: scaled(2_000), clients: [1, 16, 64], storm: scaled(1_000) };
 /** Heap growth cancels in batches of this many at once. */
 const HEAP_BATCH = Math.min(1_000, SIZES.heap);
@@ -113,10 +115,11 @@ async function runMemory(): Promise<Results> {
 
 const machine = machineInfo();
 const names = { ours: contenders.ours.name, sdk1: contenders.sdk1.name, sdk2: contenders.sdk2.name };
-const memory = ONLY === "http" || ONLY === "mcpx" ? undefined : await runMemory();
-const http = ONLY === "memory" || ONLY === "mcpx" ? undefined : await runHttp(RUNS, HTTP_SIZES, log);
+const memory = ONLY === undefined || ONLY === "memory" ? await runMemory() : undefined;
+const http = ONLY === undefined || ONLY === "http" ? await runHttp(RUNS, HTTP_SIZES, log) : undefined;
 const MCPX_SIZES = { envelopes: scaled(20_000), aborts: scaled(500) };
 const mcpx = ONLY === undefined || ONLY === "mcpx" ? await runMcpx(RUNS, MCPX_SIZES, log) : undefined;
+const redis = ONLY === undefined || ONLY === "redis" ? await runRedis(RUNS, REDIS_SIZES, log) : undefined;
 console.log(describeMachine(machine));
 console.log(
   `Medians of ${RUNS} runs (in memory: latency ${LATENCY_RUNS}, heap growth and listeners 1), after a warm-up; a fresh connection per run${SCALE === 1 ? "" : `; sizes × ${SCALE}`}.`,
@@ -124,4 +127,5 @@ console.log(
 if (memory !== undefined) console.log(`\n${report(names, SIZES, memory)}`);
 if (http !== undefined) console.log(`\n${httpReport(names, HTTP_SIZES, http)}`);
 if (mcpx !== undefined) console.log(`\n${mcpxReport(MCPX_SIZES, mcpx)}`);
+if (redis !== undefined) console.log(`\n${redisReport(REDIS_SIZES, redis)}`);
 console.log(`\nTotal benchmark time: ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -51,6 +51,7 @@ import { createHttpHandler } from "../out/2026-07-28/index.js";
 import { complete } from "./everything/completion.js";
 import { findPrompt, PROMPTS } from "./everything/prompts.js";
 import { readResource, RESOURCES, TEMPLATES } from "./everything/resources.js";
+import { openSharedState, STATE_FLAGS, stateArgs } from "./everything/state.js";
 import { createEverything2026Server } from "./everything-2026/server.js";
 import { findTool, TOOLS, type ToolEnv } from "./everything/tools.js";
 
@@ -203,12 +204,23 @@ const onError =
   (error: Error): void =>
     console.error(`[${era}] ${error.message}`);
 
+/** --redis / --state-key (examples/everything/state.ts): where what outlives a request is kept. */
+const { values: flags } = parseArgs({ options: { port: { type: "string", default: "3000" }, ...STATE_FLAGS } });
+const state = await openSharedState(stateArgs(flags), onError("state")).catch((error: Error) => (console.error(error.message), process.exit(2)));
+
 /** 2025-03-26 … 2025-11-25: sessions of one McpServer, with the runtime's InMemoryEventStore per session (the default). */
 const sessionHttp = createSessionHttpHandler(
   createMcpServer(SESSION_VERSIONS, (sessionId, requestId) => sessionHttp.closeStream(sessionId, requestId)),
   // Every answer an SSE stream opened with a priming event (2025-11-25): a client can resume any
   // of them, and the suite's multiple-streams scenario sees streams, not JSON.
-  { responses: "sse", retryMs: SSE_RETRY_MS, onError: onError("session http") },
+  // With --redis, sessions and their events are in Redis: a session continues on any instance.
+  {
+    responses: "sse",
+    retryMs: SSE_RETRY_MS,
+    onError: onError("session http"),
+    ...(state.sessionRegistry === undefined ? {} : { sessionRegistry: state.sessionRegistry }),
+    ...(state.eventStore === undefined ? {} : { eventStore: state.eventStore }),
+  },
 );
 
 /** 2024-11-05: HTTP+SSE (GET /sse, POST /messages?sessionId=…). Its one stream per session cannot be closed early. */
@@ -216,7 +228,7 @@ const legacyServer = createMcpServer(LEGACY_SSE_VERSIONS, () => false);
 const legacySse = createLegacySseHandler(legacyServer, { onError: onError("http+sse") });
 
 /** 2026-07-28: one stateless McpServer; every POST is its own connection of it, nothing is kept between requests. */
-const modern = createHttpHandler(createEverything2026Server({ onError: onError("2026-07-28") }), { onError: onError("2026-07-28 http") });
+const modern = createHttpHandler(createEverything2026Server({ onError: onError("2026-07-28"), state }), { onError: onError("2026-07-28 http") });
 
 const router = createEraRouter({
   modern,
@@ -233,10 +245,10 @@ const handler: HttpHandler = (request, info) =>
 
 /** `--port N` (default 3000; 0 picks a free port). Exits with a usage line when it is not a port. */
 function portFromArgs(): number {
-  const { values } = parseArgs({ options: { port: { type: "string", default: "3000" } } });
+  const values = flags;
   const port = Number(values.port);
   if (values.port.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`usage: everything-server.ts [--port N]   (N in 0..65535, not "${values.port}")`);
+    console.error(`usage: everything-server.ts [--port N] [--redis URL --state-key HEX]   (N in 0..65535, not "${values.port}")`);
     process.exit(2);
   }
   return port;
@@ -246,13 +258,14 @@ const httpServer = createServer(toNodeListener(handler, { onError: onError("http
 
 httpServer.listen(portFromArgs(), "127.0.0.1", () => {
   const { port } = httpServer.address() as AddressInfo;
-  console.log(`listening on http://127.0.0.1:${port}/mcp (HTTP+SSE: http://127.0.0.1:${port}/sse)`);
+  console.log(`listening on http://127.0.0.1:${port}/mcp (HTTP+SSE: http://127.0.0.1:${port}/sse; state ${state.describe})`);
 });
 
 /** Closes every session (their handlers abort, their streams end), then the listener. */
 async function shutdown(signal: string): Promise<void> {
   console.log(`${signal}: closing ${sessionHttp.sessionCount} session(s)`);
   await Promise.allSettled([sessionHttp.close(), legacyServer.close()]);
+  await state.close();
   httpServer.close(() => process.exit(0));
   httpServer.closeAllConnections();
 }

@@ -25,7 +25,8 @@ export async function prepare() {
   await generate({ revisions: ["2026-07-28", "draft"], extensions: ["tasks"], out: TEST_TASKS_OUT_DIR, cacheDir: TEST_CACHE_DIR });
   // As `npm run generate` writes them: 2026-07-28 with the Tasks extension (the everything server
   // serves it), and the add-ons the examples import: `oauth` (the everything client's auth/*
-  // scenarios), `mcpx-ws` and `redis` (the MCPx network gateway and peers).
+  // scenarios), `mcpx-ws` and `redis` (the MCPx network gateway and peers; the everything server's --redis, the
+  // multi-instance tests' fixture server, the bench).
   await generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks"], addons: ["mcpx-ws", "oauth", "redis"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR });
 }
 

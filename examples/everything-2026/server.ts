@@ -35,6 +35,7 @@ import { findPrompt, PROMPTS } from "../everything/prompts.js";
 import { readResource, RESOURCES, TEMPLATES } from "../everything/resources.js";
 import { INPUT_PROMPT } from "./input.js";
 import { findTool, TOOLS, type ListChanges, type ToolEnv } from "./tools.js";
+import type { SharedState } from "../everything/state.js";
 
 export const SERVER_INFO = { name: "mcp-stubgen-everything", version: "0.1.0" };
 
@@ -81,25 +82,32 @@ function requestLogger(ctx: Context): ToolEnv["log"] {
 
 export interface Everything2026Options {
   readonly onError?: (error: Error) => void;
+  /** Shared state for several instances (examples/everything/state.ts); default: this process's memory. */
+  readonly state?: Pick<SharedState, "taskStore" | "bus" | "requestState"> | undefined;
 }
 
 export function createEverything2026Server(options: Everything2026Options = {}): McpServer {
   // subscriptions/listen (basic/patterns/subscriptions): the hub acknowledges each stream, then
   // sends it only the list changes it asked for. Nothing here changes on its own: the trigger
   // tools announce a change, as a server whose tools or prompts changed would.
-  const subscriptions = new Subscriptions({ kinds: ["toolsListChanged", "promptsListChanged"] });
+  const subscriptions = new Subscriptions({ kinds: ["toolsListChanged", "promptsListChanged"], bus: options.state?.bus });
   const changes: ListChanges = {
     toolsChanged: () => void subscriptions.publish("notifications/tools/list_changed"),
     promptsChanged: () => void subscriptions.publish("notifications/prompts/list_changed"),
   };
   // Tasks extension (SEP-2663): tasks kept one hour in this process's memory; clients are told to
   // poll every half second.
-  const tasks = new TaskManager({ pollIntervalMs: 500, onError: (error) => options.onError?.(error instanceof Error ? error : new Error(String(error))) });
+  const tasks = new TaskManager({
+    pollIntervalMs: 500,
+    ...(options.state?.taskStore === undefined ? {} : { store: options.state.taskStore }),
+    onError: (error) => options.onError?.(error instanceof Error ? error : new Error(String(error))),
+  });
   return new McpServer({
     serverInfo: SERVER_INFO,
     capabilities: CAPABILITIES,
     subscriptions,
     tasks,
+    requestState: options.state?.requestState,
     instructions: "The test_* tools, test:// resources and test_* prompts are those of the MCP conformance suite.",
     handlers: {
       "tools/list": () => ({ resultType: "complete", tools: TOOLS.map((entry) => entry.tool), ...CACHE }),

@@ -29,15 +29,15 @@ export const ADDONS: AddonTable = {
     packages: { jose: "^6.2.18", ws: "^8.23.0" },
     describe: "MCPx over WebSocket: the v0.1 gateway (attachMcpxGateway, JWT tokens) and a participant's link (connectMcpxLink)",
   },
-  redis: {
-    files: ["redis/gateway-bus"],
-    packages: { redis: "^6.3.1" },
-    describe: "Redis: createRedisGatewayBus, MCPx gateways sharing topics through pub/sub",
-  },
   oauth: {
     files: ["oauth/provider", "oauth/discovery", "oauth/auth", "oauth/memory-provider"],
     packages: { oauth4webapi: "^3.8.8" },
     describe: "the OAuth flow for the HTTP client transports' oauthFlow: discovery (RFC 9728, RFC 8414/OIDC), PKCE, dynamic, pre-registered or URL-based client ids, scopes and step-up, token endpoint auth, iss checks; MemoryOAuthClientProvider",
+  },
+  redis: {
+    files: ["redis/connection", "redis/task-store", "redis/bus", "redis/event-store", "redis/session-registry", "redis/replay-guard", "redis/gateway-bus"],
+    packages: { redis: "^6.3.1" },
+    describe: "state shared by many instances on one Redis (node-redis): tasks, listen fan-out, event store, sessions, single-use requestState, MCPx gateways sharing topics",
   },
 };
 

@@ -135,6 +135,7 @@ export const RUNTIME_FILES = [
   "http/http-client",
   "http/http-session-client",
   "http/event-store",
+  "http/session-registry",
   "http/session-server",
   "http/legacy-sse-server",
   "http/legacy-sse-client",

@@ -14,8 +14,9 @@ export interface RunningEverythingServer {
   stop(): Promise<void>;
 }
 
-export async function startEverythingServer(): Promise<RunningEverythingServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", "examples/everything-server.ts", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+/** `args`: more flags (e.g. `--redis URL --state-key HEX`). */
+export async function startEverythingServer(args: readonly string[] = []): Promise<RunningEverythingServer> {
+  const child = spawn(process.execPath, ["--import", "tsx", "examples/everything-server.ts", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   const lines = createInterface({ input: child.stdout });
   const url = await Promise.race([
     new Promise<string>((resolve) =>

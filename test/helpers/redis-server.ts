@@ -1,18 +1,21 @@
 /**
  * A real `redis-server` for tests (issue 31: real parts, not mocks): each call starts its own
- * process on a free loopback port, with no persistence and no config file, and `stop()` ends it.
+ * process on a free loopback port, with no persistence (unless asked: `persistent`) and no config file, and `stop()` ends it.
  * `kill()` and `start()` again on the same port are for fault tests (Redis gone mid-run and back).
  * CI installs the Debian package when the binary is missing (.ci/run); a machine without it fails
  * here with that advice rather than skipping.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export interface RedisServer {
   /** `redis://127.0.0.1:PORT`. */
   readonly url: string;
   readonly port: number;
-  /** Starts the process again on the same port (after `kill`): an empty Redis, as after a restart without persistence. */
+  /** Starts the process again on the same port (after `kill`): an empty Redis, unless started `persistent`. */
   start(): Promise<void>;
   /** Ends the process at once (SIGKILL): clients see the connection drop. */
   kill(): Promise<void>;
@@ -45,8 +48,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function launch(port: number): Promise<ChildProcess> {
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "yes", "--loglevel", "notice"];
+/** Options of startRedisServer. */
+export interface RedisServerOptions {
+  /**
+   * Keep the data across kill() and start(): an append-only file in a temporary folder, synced
+   * at every write (`appendfsync always`), so a SIGKILL loses nothing that was acknowledged. For
+   * the fault tests that stop Redis mid-run and check that no stored task is lost. Default: no
+   * persistence (a restarted Redis is empty).
+   */
+  readonly persistent?: boolean;
+}
+
+function launch(port: number, dir: string | undefined): Promise<ChildProcess> {
+  const persistence = dir === undefined ? ["--save", "", "--appendonly", "no"] : ["--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", dir];
+  const args = ["--port", String(port), "--bind", "127.0.0.1", ...persistence, "--daemonize", "no", "--protected-mode", "yes", "--loglevel", "notice"];
   const child = spawn(BINARY, args, { stdio: ["ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     let log = "";
@@ -88,22 +103,24 @@ function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
 }
 
 /** Starts a redis-server on a free loopback port; the caller stops it (afterAll). */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   checkRedisServer();
   const port = await freePort();
-  let child: ChildProcess | undefined = await launch(port);
+  const dir = options.persistent === true ? mkdtempSync(join(tmpdir(), "mcp-redis-")) : undefined;
+  let child: ChildProcess | undefined = await launch(port, dir);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     async start() {
       if (child !== undefined && child.exitCode === null && child.signalCode === null) return;
-      child = await launch(port);
+      child = await launch(port, dir);
     },
     async kill() {
       if (child !== undefined) await ended(child, "SIGKILL");
     },
     async stop() {
       if (child !== undefined) await ended(child, "SIGTERM");
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

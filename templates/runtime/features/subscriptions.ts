@@ -59,7 +59,33 @@ export interface SubscriptionEndEvent {
   readonly reason: unknown;
 }
 
+/**
+ * A change notification as it crosses instances: the hub that published it (`origin`, so it does
+ * not deliver its own twice) and what publish() was given.
+ */
+export interface BusMessage {
+  readonly origin: string;
+  readonly method: string;
+  readonly params?: JsonObject | undefined;
+}
+
+/**
+ * Fan-out between instances (SubscriptionHubOptions.bus): every hub on the bus delivers what any
+ * of them publishes to its own open streams. The default is none: one process, where publish()
+ * reaches the streams of this hub only. A shared one (the Redis add-on's, on pub/sub) is given to
+ * the hub of every instance behind a load balancer. Messages that come in are checked like a
+ * peer's (a method the hub delivers, object params); a bad one goes to onError.
+ */
+export interface SubscriptionBus {
+  /** Sends `message` to every hub on the bus (this one's own copy is skipped by its origin). A rejection goes to onError. */
+  publish(message: BusMessage): void | Promise<void>;
+  /** Calls `listener` with each message published on the bus, by any hub; returns the function that stops. */
+  subscribe(listener: (message: BusMessage) => void): () => void;
+}
+
 export interface SubscriptionHubOptions<Field extends string = string> {
+  /** Fan-out to the hubs of the other instances (SubscriptionBus); default none. */
+  readonly bus?: SubscriptionBus | undefined;
   /**
    * The kinds (filter fields) this hub delivers; default: every kind of the revision. A server
    * declares and honours a kind only where it has the capability it belongs to (a server with
@@ -182,10 +208,17 @@ export class SubscriptionHub<
   readonly #maxUriLength: number;
   readonly #maxPending: number;
   readonly #options: SubscriptionHubOptions<Field>;
+  /** This hub on the bus: its messages come back to it and are skipped by this. */
+  readonly #origin = globalThis.crypto.randomUUID();
+  readonly #unsubscribe: (() => void) | undefined;
 
   constructor(table: SubscriptionTable, options: SubscriptionHubOptions<Field> = {}) {
     this.#table = table;
     this.#options = options;
+    const bus = options.bus;
+    if (bus !== undefined && (!isObject(bus) || typeof bus.publish !== "function" || typeof bus.subscribe !== "function")) {
+      throw new TypeError(`bus must be a SubscriptionBus (publish, subscribe), got ${describeValue(bus)}`);
+    }
     const wanted = options.kinds === undefined ? undefined : new Set<string>(options.kinds);
     if (wanted !== undefined) {
       const unknown = [...wanted].find((field) => !table.kinds.some((k) => k.field === field));
@@ -198,6 +231,23 @@ export class SubscriptionHub<
     this.#maxResourceSubscriptions = limit("maxResourceSubscriptions", options.maxResourceSubscriptions, 1024);
     this.#maxUriLength = limit("maxUriLength", options.maxUriLength, 4096);
     this.#maxPending = limit("maxPending", options.maxPending, 1024);
+    this.#unsubscribe = bus?.subscribe((message) => this.#fromBus(message));
+  }
+
+  /** Leaves the bus (the hub then serves this instance's publish() only). */
+  leaveBus(): void {
+    this.#unsubscribe?.();
+  }
+
+  /** A message of another instance's hub: delivered here as its publish() would have been. */
+  #fromBus(message: BusMessage): void {
+    if (!isObject(message) || message.origin === this.#origin) return;
+    try {
+      if (typeof message.method !== "string") throw new TypeError(`bus: a message without a method, got ${describeValue(message.method)}`);
+      this.#deliver(message.method, message.params);
+    } catch (error) {
+      this.#error(error);
+    }
   }
 
   /** Open streams, over every connection. */
@@ -265,6 +315,21 @@ export class SubscriptionHub<
     ...args: Notifications[M] extends NotificationSpec ? NotifyArgs<Notifications[M]> : never
   ): number;
   publish(method: string, params?: object): number {
+    const count = this.#deliver(method, params);
+    const bus = this.#options.bus;
+    if (bus !== undefined) {
+      const message: BusMessage = params === undefined ? { origin: this.#origin, method } : { origin: this.#origin, method, params: { ...(params as JsonObject) } };
+      try {
+        Promise.resolve(bus.publish(message)).catch((error: unknown) => this.#error(error));
+      } catch (error) {
+        this.#error(error);
+      }
+    }
+    return count;
+  }
+
+  /** publish() on this hub's own streams: checks the method and params, then queues. */
+  #deliver(method: string, params: object | undefined): number {
     const kind = this.#byNotification.get(method);
     if (kind === undefined) throw new TypeError(`${describeValue(method)} is not delivered on ${this.#table.listen} streams`);
     if (params !== undefined && !isObject(params)) throw new TypeError(`${method}: params must be an object, got ${describeValue(params)}`);

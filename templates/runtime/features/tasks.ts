@@ -155,15 +155,11 @@ export class InMemoryTaskStore implements TaskStore {
   #garbage = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Infinity;
-  readonly #maxTasks: number;
-  readonly #maxActive: number;
-  readonly #maxFinished: number;
+  readonly #limits: TaskStoreLimits;
   readonly #now: () => number;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
-    this.#maxTasks = atLeastOne("maxTasks", options.maxTasks, 10_000);
-    this.#maxActive = atLeastOne("maxActiveTasksPerPrincipal", options.maxActiveTasksPerPrincipal, 1_000);
-    this.#maxFinished = atLeastOne("maxFinishedTasksPerPrincipal", options.maxFinishedTasksPerPrincipal, 1_000);
+    this.#limits = taskStoreLimits(options);
     this.#now = options.now ?? Date.now;
   }
 
@@ -181,18 +177,12 @@ export class InMemoryTaskStore implements TaskStore {
     this.#sweep();
     const holdings = this.#owners.get(task.owner);
     const finished = TERMINAL_STATUSES.has(task.status);
-    if (!finished && holdings !== undefined && holdings.active >= this.#maxActive) {
-      throw new McpError(-32603, `task quota exceeded: ${describeOwner(task.owner)} already has ${this.#maxActive} unfinished tasks (maxActiveTasksPerPrincipal)`, {
-        quota: "maxActiveTasksPerPrincipal",
-        limit: this.#maxActive,
-      });
-    }
-    if (this.#entries.size >= this.#maxTasks) {
-      // Room is made only at the creator's own expense: its oldest finished task.
+    const admission = admitTask(task, { active: holdings?.active ?? 0, finished: holdings?.finished.size ?? 0, total: this.#entries.size }, this.#limits);
+    if (admission.refusal !== undefined) throw admission.refusal;
+    if (admission.evictOldestFinished) {
       const oldest = holdings?.finished.values().next().value;
       if (oldest !== undefined) this.#remove(oldest, "evicted");
     }
-    if (this.#entries.size >= this.#maxTasks) throw new McpError(-32603, `the task store is full (${this.#maxTasks} tasks in progress)`);
     const entry: Entry = { task, expiresAt: expiryOf(task, this.#now), held: true };
     this.#entries.set(task.taskId, entry);
     const mine = holdings ?? this.#holdingsOf(task.owner);
@@ -216,8 +206,7 @@ export class InMemoryTaskStore implements TaskStore {
     const current = entry.task;
     const next = change(current);
     if (next === undefined) return current;
-    // The owner and the clock of a task are fixed at creation: a change cannot move it to another quota or expiry.
-    entry.task = next.owner === current.owner && next.ttlMs === current.ttlMs && next.createdAt === current.createdAt ? next : { ...withoutFixed(next), ...fixed(current) };
+    entry.task = keepFixed(current, next);
     const holdings = this.#holdingsOf(current.owner);
     const was = TERMINAL_STATUSES.has(current.status);
     const is = TERMINAL_STATUSES.has(entry.task.status);
@@ -254,7 +243,7 @@ export class InMemoryTaskStore implements TaskStore {
   /** Records a finished task of its owner, evicting that owner's oldest finished ones past its quota. */
   #finish(holdings: Holdings, entry: Entry): void {
     holdings.finished.set(entry.task.taskId, entry);
-    while (holdings.finished.size > this.#maxFinished) {
+    while (holdings.finished.size > this.#limits.maxFinished) {
       const oldest = holdings.finished.values().next().value;
       if (oldest === undefined) break;
       this.#remove(oldest, "evicted");
@@ -330,16 +319,80 @@ function guarded<A>(callback: (arg: A) => void, arg: A): void {
   }
 }
 
-function atLeastOne(name: string, value: number | undefined, fallback: number): number {
-  return numberOption(name, value, fallback, { min: 1 });
+// ---------------------------------------------------------------------------------------------
+// The rules every TaskStore keeps (the in-memory one here, the Redis add-on's): its bounds, who
+// gets a place, what a change may not touch, when a task expires. Pure, so that a shared store
+// applies the very same code to what it reads (addons/redis/task-store.ts).
+
+/** A task store's bounds, read and checked (InMemoryTaskStoreOptions' three; a shared store's options extend them). */
+export interface TaskStoreLimits {
+  readonly maxTasks: number;
+  readonly maxActive: number;
+  readonly maxFinished: number;
 }
 
-/** When a task expires (ms since the epoch): parsed once, at creation. */
-function expiryOf(task: StoredTask, now: () => number): number {
+/** The bounds of a task store from its options: whole numbers ≥ 1, defaults 10,000 / 1,000 / 1,000. */
+export function taskStoreLimits(options: Pick<InMemoryTaskStoreOptions, "maxTasks" | "maxActiveTasksPerPrincipal" | "maxFinishedTasksPerPrincipal">): TaskStoreLimits {
+  return {
+    maxTasks: numberOption("maxTasks", options.maxTasks, 10_000, { min: 1 }),
+    maxActive: numberOption("maxActiveTasksPerPrincipal", options.maxActiveTasksPerPrincipal, 1_000, { min: 1 }),
+    maxFinished: numberOption("maxFinishedTasksPerPrincipal", options.maxFinishedTasksPerPrincipal, 1_000, { min: 1 }),
+  };
+}
+
+/** What a store holds when a task is created: of the task's owner (unfinished, finished) and in all. */
+export interface TaskHoldings {
+  readonly active: number;
+  readonly finished: number;
+  readonly total: number;
+}
+
+/** Whether a new task gets a place: refused (with the error to throw), or admitted, after evicting its owner's oldest finished task or not. */
+export interface TaskAdmission {
+  readonly refusal?: McpError;
+  readonly evictOldestFinished: boolean;
+}
+
+/**
+ * Whether `task` fits, given what the store holds: an unfinished task past its owner's quota of
+ * unfinished ones is refused; in a full store, room is made only at the creator's own expense (its
+ * oldest finished task), and without one the creator is refused: a task is never dropped for
+ * another principal's load.
+ */
+export function admitTask(task: StoredTask, held: TaskHoldings, limits: TaskStoreLimits): TaskAdmission {
+  if (!TERMINAL_STATUSES.has(task.status) && held.active >= limits.maxActive) {
+    return {
+      refusal: new McpError(-32603, `task quota exceeded: ${describeOwner(task.owner)} already has ${limits.maxActive} unfinished tasks (maxActiveTasksPerPrincipal)`, {
+        quota: "maxActiveTasksPerPrincipal",
+        limit: limits.maxActive,
+      }),
+      evictOldestFinished: false,
+    };
+  }
+  if (held.total < limits.maxTasks) return { evictOldestFinished: false };
+  if (held.finished > 0 && held.total - 1 < limits.maxTasks) return { evictOldestFinished: true };
+  return { refusal: new McpError(-32603, `the task store is full (${limits.maxTasks} tasks in progress)`), evictOldestFinished: false };
+}
+
+/** How many of an owner's oldest finished tasks go when it holds `finished` of them (maxFinishedTasksPerPrincipal). */
+export function finishedOverflow(finished: number, limits: TaskStoreLimits): number {
+  return Math.max(0, finished - limits.maxFinished);
+}
+
+/** When a task expires (ms since the epoch; Infinity: never): `ttlMs` after its creation, parsed once. */
+export function expiryOf(task: StoredTask, now: () => number): number {
   if (task.ttlMs === null) return Infinity;
   const created = Date.parse(task.createdAt);
   // An unparsable creation time would never expire: count it from now instead.
   return (Number.isFinite(created) ? created : now()) + task.ttlMs;
+}
+
+/**
+ * The task a change stores: `next`, but with the owner and the clock of `current`, which are
+ * fixed at creation (a change cannot move a task to another quota or expiry).
+ */
+export function keepFixed(current: StoredTask, next: StoredTask): StoredTask {
+  return next.owner === current.owner && next.ttlMs === current.ttlMs && next.createdAt === current.createdAt ? next : { ...withoutFixed(next), ...fixed(current) };
 }
 
 /** The fields of a stored task a change may not touch. */

@@ -29,6 +29,7 @@ import { InMemoryEventStore, type EventReplay, type EventStore } from "./event-s
 import { mediaType, report as guarded } from "./fetch.js";
 import { acceptsBoth, authenticateOption, authenticateRequest, checkGuardOptions, hostProblem, readRequestBody, type Authenticate, type GuardOptions, type Refusal } from "./guards.js";
 import type { HttpHandler, HttpRequestInfo } from "./http-server.js";
+import { RegistryLink, SessionRegistryError, sessionRegistryOption, type SessionRegistry } from "./session-registry.js";
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from "./sse.js";
 
 /** A server createSessionHttpHandler can serve: a generated McpServer of a session revision. */
@@ -117,6 +118,12 @@ export interface SessionHttpHandlerOptions extends GuardOptions {
   readonly authenticate?: Authenticate | undefined;
   /** Failures of the HTTP layer itself (an event store that throws, a session that fails to close). */
   readonly onError?: ((error: Error) => void) | undefined;
+  /**
+   * Sessions shared by every instance behind a load balancer (http/session-registry.ts): a
+   * session opened here is recorded there, and an id this instance does not hold is looked up
+   * there and continued here. Default none: an unknown id is 404.
+   */
+  readonly sessionRegistry?: SessionRegistry | undefined;
 }
 
 /** The handler, with what a server does with its sessions besides answering requests. */
@@ -314,6 +321,8 @@ interface Shared {
   readonly maxBuffered: number;
   readonly sseAlways: boolean;
   readonly onError: ((error: Error) => void) | undefined;
+  /** Runs after a successful initialize, before its response is written (the session registry records it). */
+  opened?: ((session: Session) => Promise<void>) | undefined;
 }
 
 /**
@@ -367,6 +376,10 @@ class Session implements Transport {
   version: string | undefined;
   rules: RevisionRules = OLDEST;
   connection!: Connection;
+  /** Put before each request stream's number: a session continued here from a registry numbers its streams apart from the instance that opened it. */
+  streamTag = "";
+  /** The client's capabilities (its initialize), for the session registry. */
+  clientCapabilities: JsonObject = {};
 
   readonly requests = new Map<RequestId, RequestStream>();
   readonly #byStream = new Map<string, RequestStream>();
@@ -413,7 +426,7 @@ class Session implements Transport {
 
   /** A request: its stream, then the message. The caller checked its id is not in flight here. */
   begin(id: RequestId, message: JsonRpcMessage, signal: AbortSignal, isInitialize: boolean, collect?: (text: string | undefined) => void): Promise<Response> {
-    const stream = new RequestStream(id, `${this.sessionId ?? ""}/${++this.#streams}`, signal, isInitialize);
+    const stream = new RequestStream(id, `${this.sessionId ?? ""}/${this.streamTag}${++this.#streams}`, signal, isInitialize);
     stream.collect = collect;
     this.requests.set(id, stream);
     this.#byStream.set(stream.streamId, stream);
@@ -460,8 +473,8 @@ class Session implements Transport {
     if (!("method" in message)) {
       const stream = message.id === undefined ? undefined : this.requests.get(message.id);
       if (stream === undefined || stream.state === "done") return RESOLVED;
-      this.#queue(stream, () => this.#write(stream, text, true));
       if (stream.isInitialize) this.#initialized(message, stream);
+      this.#queue(stream, () => this.#write(stream, text, true));
       return RESOLVED;
     }
     const related = options?.relatedRequestId;
@@ -709,10 +722,13 @@ class Session implements Transport {
     if (typeof version === "string") {
       this.version = version;
       this.rules = Object.hasOwn(REVISIONS, version) ? REVISIONS[version]! : OLDEST;
+      const opened = this.#shared.opened;
+      if (opened !== undefined && this.sessionId !== undefined) this.#queue(stream, () => opened(this));
       return;
     }
     // Session Management: the id is assigned "at initialization time"; a failed initialize opens none.
-    if (this.sessionId !== undefined) void stream.chain.then(() => this.end());
+    // After the error response's write, which send() queues right after this returns.
+    if (this.sessionId !== undefined) queueMicrotask(() => void stream.chain.then(() => this.end()));
   }
 
   /** Arms the idle expiry when nothing is in flight and no stream is open; disarms it otherwise. */
@@ -790,6 +806,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
   checkGuardOptions(options);
   const authenticate = authenticateOption(options.authenticate);
   const sessions = new Map<string, Session>();
+  const registryOption = sessionRegistryOption(options.sessionRegistry);
   const shared: Shared = {
     server,
     sessions,
@@ -803,16 +820,54 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     onError: options.onError,
   };
   let closed = false;
+  const registry = registryOption === undefined ? undefined : new RegistryLink<Session>(registryOption, shared.idleMs, (error) => guarded(options.onError, error));
+  const recordOf = (session: Session) =>
+    session.sessionId === undefined || session.version === undefined || session.ended
+      ? undefined
+      : { sessionId: session.sessionId, protocolVersion: session.version, clientCapabilities: session.clientCapabilities, ...(session.principal === undefined ? {} : { principal: session.principal.id }) };
+  // A successful initialize is recorded before its response goes out: the client's next request may reach another instance.
+  if (registry !== undefined) shared.opened = (session) => registry.save(session, recordOf(session)!);
+
+  /** A session another instance opened, continued here from the registry's record (undefined: unknown there, or another principal's). */
+  const restore = async (id: string, request: Request, principal: Principal | undefined): Promise<Session | undefined | Response> => {
+    let record;
+    try {
+      record = await registry?.load(id);
+    } catch (error) {
+      if (!(error instanceof SessionRegistryError)) throw error;
+      return reject(503, undefined, ErrorCode.InternalError, `Service Unavailable: ${error.message}`, { "retry-after": "1" });
+    }
+    if (record === undefined || record.principal !== principal?.id) return undefined;
+    const raced = sessions.get(id);
+    if (raced !== undefined) return raced;
+    if (closed || sessions.size >= maxSessions) return reject(503, undefined, ErrorCode.InternalError, `Service Unavailable: ${maxSessions} sessions are open (maxSessions)`, { "retry-after": "1" });
+    const session = new Session(shared, id, principal, httpContext(request, id));
+    session.version = record.protocolVersion;
+    session.rules = Object.hasOwn(REVISIONS, record.protocolVersion) ? REVISIONS[record.protocolVersion]! : OLDEST;
+    session.clientCapabilities = record.clientCapabilities;
+    session.streamTag = `${crypto.randomUUID().slice(0, 8)}.`;
+    sessions.set(id, session);
+    void registry?.save(session, recordOf(session)!);
+    return session;
+  };
 
   /** The session a request names, or the refusal: 400 without the header, 404 unknown, ended or another principal's. */
-  const sessionOf = (request: Request, principal: Principal | undefined): Session | Response => {
+  const sessionOf = async (request: Request, principal: Principal | undefined): Promise<Session | Response> => {
     const id = request.headers.get(SESSION_HEADER);
     if (id === null) return reject(400, undefined, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required (initialize opens a session)");
-    const session = sessions.get(id);
+    let session: Session | Response | undefined = sessions.get(id);
+    if (session === undefined && registry !== undefined) session = await restore(id, request, principal);
+    if (session instanceof Response) return session;
     // Session Management: an unknown or ended session is 404, and so is another principal's (it is none of theirs).
     if (session === undefined || session.ended || session.principal?.id !== principal?.id) {
       return reject(404, undefined, ErrorCode.InvalidRequest, "Not Found: no such session (it ended, or it never existed)");
     }
+    const found = session;
+    registry?.touch(
+      found,
+      () => recordOf(found),
+      () => void found.end(),
+    );
     return versionProblem(request, session) ?? session;
   };
 
@@ -827,7 +882,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     // A request naming a session is refused before its body is read when the session is none of its sender's.
     let named: Session | undefined;
     if (stateful && request.headers.has(SESSION_HEADER)) {
-      const found = sessionOf(request, principal);
+      const found = await sessionOf(request, principal);
       if (found instanceof Response) return found;
       named = found;
     }
@@ -868,6 +923,8 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
       const sessionId = crypto.randomUUID();
       session = new Session(shared, sessionId, principal, httpContext(request, sessionId));
       sessions.set(sessionId, session);
+      const capabilities = "params" in message ? message.params?.["capabilities"] : undefined;
+      if (isObject(capabilities)) session.clientCapabilities = capabilities;
     } else if (named === undefined) {
       return reject(400, undefined, ErrorCode.InvalidRequest, "Bad Request: the Mcp-Session-Id header is required (initialize opens a session)");
     } else if (named.ended) {
@@ -955,13 +1012,13 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     return new Response(`[${texts.join(",")}]`, { status: 200, headers: { ...JSON_HEADERS, ...headers } });
   };
 
-  const get = (request: Request, principal: Principal | undefined): Promise<Response> | Response => {
+  const get = async (request: Request, principal: Principal | undefined): Promise<Response> => {
     if (!stateful) return reject(405, undefined, ErrorCode.InvalidRequest, "Method not allowed: this server keeps no sessions, so it offers no GET stream", { allow: "POST" });
     const accept = request.headers.get("accept");
     if (accept === null || !/(^|,)\s*(text\/event-stream|text\/\*|\*\/\*)\s*(;|,|$)/i.test(accept)) {
       return reject(406, undefined, ErrorCode.InvalidRequest, "Not Acceptable: the Accept header must list text/event-stream");
     }
-    const session = sessionOf(request, principal);
+    const session = await sessionOf(request, principal);
     if (session instanceof Response) return session;
     const lastEventId = request.headers.get("last-event-id");
     return lastEventId === null ? session.openGet(request.signal) : session.resume(lastEventId, request.signal);
@@ -969,9 +1026,10 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
 
   const remove = async (request: Request, principal: Principal | undefined): Promise<Response> => {
     if (!stateful) return reject(405, undefined, ErrorCode.InvalidRequest, "Method not allowed: this server keeps no sessions", { allow: "POST" });
-    const session = sessionOf(request, principal);
+    const session = await sessionOf(request, principal);
     if (session instanceof Response) return session;
     // Session Management: DELETE ends the session; its handlers abort (Cancellation: closing is a cancel).
+    if (session.sessionId !== undefined) registry?.remove(session.sessionId);
     await session.end();
     return new Response(null, { status: 200 });
   };

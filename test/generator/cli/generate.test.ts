@@ -232,6 +232,7 @@ describe("generate --all", () => {
       "http/legacy-sse-client.ts",
       "http/legacy-sse-server.ts",
       "http/node-http.ts",
+      "http/session-registry.ts",
       "http/session-server.ts",
       "http/sse.ts",
       "transports/in-memory.ts",

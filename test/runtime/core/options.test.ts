@@ -28,6 +28,11 @@ import { connectMcpxLink } from "../../../templates/runtime/addons/mcpx-ws/link.
 import { createMcpxTokenVerifier, signMcpxToken } from "../../../templates/runtime/addons/mcpx-ws/token.js";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
 import { KEY, RawClient } from "../features/mrtr/support.js";
+import { connectRedis, type RedisConnection } from "../../../templates/runtime/addons/redis/connection.js";
+import { RedisTaskStore } from "../../../templates/runtime/addons/redis/task-store.js";
+import { RedisSubscriptionBus } from "../../../templates/runtime/addons/redis/bus.js";
+import { RedisEventStore } from "../../../templates/runtime/addons/redis/event-store.js";
+import { RedisSessionRegistry } from "../../../templates/runtime/addons/redis/session-registry.js";
 
 const RUNTIME = join(PACKAGE_ROOT, "templates", "runtime");
 
@@ -64,6 +69,11 @@ interface Row {
 }
 
 const never = (): Promise<never> => new Promise<never>(() => undefined);
+/**
+ * The Redis add-on's stores read their options in their constructors, before any command: a
+ * connection that is never opened stands in (only its key naming is used there).
+ */
+const unopened = { prefix: "x:", key: (...parts: string[]) => `x:${parts.join(":")}` } as unknown as RedisConnection;
 const server = (options: R.McpServerOptions = {}) => new R.McpServer({ logger: null, ...options });
 const legacyServer = () => new Legacy.McpServer({ logger: null });
 const sessionServer = () => new Session.McpServer({ logger: null });
@@ -232,6 +242,18 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "McpxWsLinkOptions.maxBackoffMs": { read: (v) => mcpxLink({ maxBackoffMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "McpxWsLinkOptions.maxFrameBytes": { read: (v) => mcpxLink({ maxFrameBytes: v }), ok: 1024, tooSmall: 1023, fraction: 1024.5 },
   "McpxWsLinkOptions.connectTimeoutMs": { read: (v) => mcpxLink({ connectTimeoutMs: v }), ok: 5_000, tooSmall: 0, fraction: 1.5 },
+  // http/session-registry.ts
+  "InMemorySessionRegistryOptions.maxSessions": { read: (v) => new Session.InMemorySessionRegistry({ maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  // addons/redis/: connectRedis checks its numbers before it connects; with an accepted value it
+  // tries port 1 and fails to connect (RedisUnavailableError), which counts as accepted here.
+  "RedisConnectionOptions.commandTimeoutMs": { read: (v) => connectRedis({ commandTimeoutMs: v, connectTimeoutMs: 1, url: "redis://127.0.0.1:1" }).then((c) => c.close(), (e: unknown) => (e instanceof RangeError ? Promise.reject(e) : undefined)), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "RedisConnectionOptions.connectTimeoutMs": { read: (v) => connectRedis({ connectTimeoutMs: v, url: "redis://127.0.0.1:1" }).then((c) => c.close(), (e: unknown) => (e instanceof RangeError ? Promise.reject(e) : undefined)), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "RedisTaskStoreOptions.maxTaskBytes": { read: (v) => new RedisTaskStore(unopened, { maxTaskBytes: v }), ok: 1024, tooSmall: 1023, fraction: 1024.5 },
+  "RedisSubscriptionBusOptions.maxMessageBytes": { read: (v) => new RedisSubscriptionBus(unopened, { maxMessageBytes: v }), ok: 64, tooSmall: 63, fraction: 64.5 },
+  "RedisEventStoreOptions.maxEventsPerStream": { read: (v) => new RedisEventStore(unopened, { maxEventsPerStream: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "RedisEventStoreOptions.ttlMs": { read: (v) => new RedisEventStore(unopened, { ttlMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "RedisEventStoreOptions.maxEventBytes": { read: (v) => new RedisEventStore(unopened, { maxEventBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "RedisSessionRegistryOptions.maxRecordBytes": { read: (v) => new RedisSessionRegistry(unopened, { maxRecordBytes: v }), ok: 256, tooSmall: 255, fraction: 256.5 },
 };
 
 /** The error `read(value)` throws or rejects with; undefined when it accepts the value. */

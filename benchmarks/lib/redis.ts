@@ -1,0 +1,173 @@
+// The Redis add-on (issue 31, item 6), on a redis-server of its own (started here on a free
+// loopback port; the rows are skipped, with a note, when the binary is missing):
+// - tasks created and polled per second: TaskManager.start() of a task whose work ends at once,
+//   then one tasks/get's store read, 16 at a time, with a RedisTaskStore against the in-memory default;
+// - listen fan-out latency: a list-changed published on one hub reaches a listen stream of
+//   another hub on its own Redis connection (two instances), p50 and p99;
+// - tools/call per second over an in-memory transport pair, with tasks, listen and single-use
+//   requestState configured on Redis but none used by the call, against the same server on the
+//   in-memory defaults: the add-on must cost nothing there.
+
+import { McpClient, McpServer, Subscriptions, TaskManager, createInMemoryTransportPair, type McpServerOptions } from "../../out/2026-07-28/index.js";
+import { connectRedis, type RedisConnection } from "../../out/runtime/addons/redis/connection.js";
+import { RedisTaskStore } from "../../out/runtime/addons/redis/task-store.js";
+import { RedisSubscriptionBus } from "../../out/runtime/addons/redis/bus.js";
+import { RedisReplayGuard } from "../../out/runtime/addons/redis/replay-guard.js";
+import { checkRedisServer, startRedisServer } from "../../test/helpers/redis-server.js";
+import { median, percentile } from "./stats.js";
+import { fmt, renderTable } from "./table.js";
+
+export interface RedisSizes {
+  readonly tasks: number;
+  readonly fanOut: number;
+  readonly calls: number;
+}
+
+export interface RedisResults {
+  readonly tasksPerSecond: { readonly memory: number; readonly redis: number };
+  readonly fanOutMs: { readonly p50: number; readonly p99: number };
+  readonly callsPerSecond: { readonly memory: number; readonly redisUnused: number };
+}
+
+const CONCURRENCY = 16;
+const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+
+async function tasksPerSecond(manager: TaskManager, count: number): Promise<number> {
+  let left = count;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left-- > 0) {
+        const handle = await manager.start(() => ({ content: [] }));
+        await manager.store.get(handle.taskId);
+      }
+    }),
+  );
+  return (count / (performance.now() - started)) * 1000;
+}
+
+async function fanOut(a: RedisConnection, b: RedisConnection, count: number): Promise<number[]> {
+  const busA = new RedisSubscriptionBus(a);
+  const busB = new RedisSubscriptionBus(b);
+  const hubA = new Subscriptions({ bus: busA });
+  const hubB = new Subscriptions({ bus: busB });
+  await Promise.all([busA.ready(), busB.ready()]);
+  let delivered: (() => void) | undefined;
+  const controller = new AbortController();
+  const ctx = {
+    requestId: "bench",
+    signal: controller.signal,
+    _meta: undefined,
+    notify: (method: string) => {
+      if (method === "notifications/tools/list_changed") delivered?.();
+      return Promise.resolve();
+    },
+    end: () => Promise.resolve(),
+  };
+  // A listen stream on instance B, driven as the endpoint would (only notify and the signal are used).
+  void hubB.listenHandler()({ notifications: { toolsListChanged: true } }, ctx as never);
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const arrived = new Promise<void>((resolve) => (delivered = resolve));
+    const t0 = performance.now();
+    hubA.publish("notifications/tools/list_changed");
+    await arrived;
+    latencies.push(performance.now() - t0);
+  }
+  controller.abort();
+  hubA.leaveBus();
+  hubB.leaveBus();
+  await Promise.all([busA.close(), busB.close()]);
+  return latencies;
+}
+
+async function callsPerSecond(options: McpServerOptions, count: number): Promise<number> {
+  const server = new McpServer({ logger: null, ...options, handlers: { "tools/call": () => ({ resultType: "complete", content: [] }) } });
+  const [clientSide, serverSide] = createInMemoryTransportPair();
+  await server.connect(serverSide);
+  const client = new McpClient({ logger: null });
+  await client.connect(clientSide);
+  let left = count;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left-- > 0) await client.request("tools/call", { name: "t", arguments: {}, _meta: META });
+    }),
+  );
+  const rate = (count / (performance.now() - started)) * 1000;
+  await client.close();
+  await server.close();
+  return rate;
+}
+
+/** Runs the rows `runs` times each (medians); undefined when there is no redis-server here. */
+export async function runRedis(runs: number, sizes: RedisSizes, log: (line: string) => void): Promise<RedisResults | undefined> {
+  try {
+    checkRedisServer();
+  } catch (error) {
+    log(`redis: skipped (${error instanceof Error ? error.message : String(error)})`);
+    return undefined;
+  }
+  const redis = await startRedisServer();
+  const a = await connectRedis({ url: redis.url, prefix: "bench:" });
+  const b = await connectRedis({ url: redis.url, prefix: "bench:" });
+  try {
+    const memoryTasks: number[] = [];
+    const redisTasks: number[] = [];
+    const memoryCalls: number[] = [];
+    const unusedCalls: number[] = [];
+    const latencies: number[] = [];
+    // Warm-up: every path once, unmeasured.
+    await tasksPerSecond(new TaskManager({ ttlMs: 60_000 }), 200);
+    await callsPerSecond({}, 1_000);
+    for (let run = 0; run < runs; run++) {
+      log(`redis: run ${run + 1}/${runs}`);
+      await a.command(["FLUSHDB"]);
+      memoryTasks.push(await tasksPerSecond(new TaskManager({ ttlMs: 60_000 }), sizes.tasks));
+      const store = new RedisTaskStore(a, { maxTasks: sizes.tasks * 2 });
+      redisTasks.push(await tasksPerSecond(new TaskManager({ ttlMs: 60_000, store }), sizes.tasks));
+      await store.close();
+      latencies.push(...(await fanOut(a, b, sizes.fanOut)));
+      const bus = new RedisSubscriptionBus(a);
+      const withRedis: McpServerOptions = {
+        tasks: new TaskManager({ store: new RedisTaskStore(a) }),
+        subscriptions: new Subscriptions({ bus }),
+        requestState: { key: new Uint8Array(32).fill(7), singleUse: new RedisReplayGuard(a) },
+      };
+      // Each run alternates which goes first, so that neither gets the warmer process.
+      const order = run % 2 === 0 ? [false, true] : [true, false];
+      // The same features on the in-memory defaults: what differs is only where their state is.
+      const inMemory: McpServerOptions = { tasks: new TaskManager(), subscriptions: new Subscriptions(), requestState: { key: new Uint8Array(32).fill(7), singleUse: true } };
+      for (const redisConfigured of order) {
+        if (redisConfigured) unusedCalls.push(await callsPerSecond(withRedis, sizes.calls));
+        else memoryCalls.push(await callsPerSecond(inMemory, sizes.calls));
+      }
+      await bus.close();
+    }
+    return {
+      tasksPerSecond: { memory: median(memoryTasks), redis: median(redisTasks) },
+      fanOutMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+      callsPerSecond: { memory: median(memoryCalls), redisUnused: median(unusedCalls) },
+    };
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+    await redis.stop();
+  }
+}
+
+/** The Markdown table of the Redis rows. */
+export function redisReport(sizes: RedisSizes, results: RedisResults): string {
+  const { tasksPerSecond: t, fanOutMs: f, callsPerSecond: c } = results;
+  return [
+    `### Redis add-on (one local redis-server; ${CONCURRENCY} at a time)`,
+    "",
+    renderTable(
+      ["Row", "In-memory default", "Redis"],
+      [
+        [`tasks created + polled (${fmt.count(sizes.tasks)})`, fmt.rate(t.memory), fmt.rate(t.redis)],
+        [`listen fan-out, publish on A → stream on B (${fmt.count(sizes.fanOut)}), p50 / p99`, "—", `${fmt.ms(f.p50, 2)} / ${fmt.ms(f.p99, 2)}`],
+        [`tools/call, Redis configured but unused (${fmt.count(sizes.calls)})`, fmt.rate(c.memory), fmt.rate(c.redisUnused)],
+      ],
+    ),
+  ].join("\n");
+}
