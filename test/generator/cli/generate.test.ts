@@ -233,6 +233,7 @@ describe("generate --all", () => {
       "http/sse.ts",
       "transports/in-memory.ts",
       "transports/mcpx.ts",
+      "transports/stdio-spawn.ts",
       "transports/stdio.ts",
     ]);
     expect(stagingLeftovers(cwd)).toEqual([]);

@@ -19,6 +19,7 @@ import { numberOption } from "../../../templates/runtime/core/options.js";
 import { createAnswerInput } from "../../../templates/runtime/features/mrtr.js";
 import { ClientTask, InMemoryTaskStore, TaskManager, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
 import { StdioTransport } from "../../../templates/runtime/transports/stdio.js";
+import { StdioClientTransport } from "../../../templates/runtime/transports/stdio-spawn.js";
 import { createMcpxGateway, createMcpxTransport } from "../../../templates/runtime/transports/mcpx.js";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
 import { KEY, RawClient } from "../features/mrtr/support.js";
@@ -61,6 +62,7 @@ const never = (): Promise<never> => new Promise<never>(() => undefined);
 const server = (options: R.McpServerOptions = {}) => new R.McpServer({ logger: null, ...options });
 const legacyServer = () => new Legacy.McpServer({ logger: null });
 const sessionServer = () => new Session.McpServer({ logger: null });
+const spawned = (options: Partial<ConstructorParameters<typeof StdioClientTransport>[0]>) => new StdioClientTransport({ command: "node", ...options });
 const stdio = (options: Partial<ConstructorParameters<typeof StdioTransport>[0]>) => new StdioTransport({ input: new PassThrough(), output: new PassThrough(), ...options });
 const quietFetch: R.FetchLike = () => Promise.resolve(new Response(null, { status: 202 }));
 const HANDLE = { resultType: "task", taskId: "t-1", status: "working", createdAt: "2026-01-01T00:00:00.000Z", lastUpdatedAt: "2026-01-01T00:00:00.000Z", ttlMs: null };
@@ -176,6 +178,12 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "McpxGatewayOptions.maxQueuedEnvelopes": { read: (v) => createMcpxGateway({ maxQueuedEnvelopes: v }), ok: 16, tooSmall: 15, fraction: 16.5 },
   "McpxTransportOptions.maxBacklog": { read: (v) => createMcpxTransport({ participantId: "a", peerId: "b", link: createMcpxGateway().join("a"), maxBacklog: v }), ok: 16, tooSmall: 15, fraction: 16.5 },
   "StdioTransportOptions.maxQueuedBytes": { read: (v) => stdio({ maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  // read at construction: nothing is spawned
+  "StdioClientTransportOptions.closeGraceMs": { read: (v) => spawned({ closeGraceMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "StdioClientTransportOptions.killGraceMs": { read: (v) => spawned({ killGraceMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "StdioClientTransportOptions.maxStderrLineBytes": { read: (v) => spawned({ maxStderrLineBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "StdioClientTransportOptions.maxMessageBytes": { read: (v) => spawned({ maxMessageBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "StdioClientTransportOptions.maxQueuedBytes": { read: (v) => spawned({ maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
 };
 
 /** The error `read(value)` throws or rejects with; undefined when it accepts the value. */
