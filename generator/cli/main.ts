@@ -114,11 +114,14 @@ async function runGenerate(args: Args, io: Io, show: Show): Promise<number> {
     io.stdout(`up to date: ${named} (schema, options and generator unchanged; nothing written; --force to generate anyway)\n`);
     return 0;
   }
-  if (result.runtime.length > 0) io.stdout(`wrote ${show(`${result.outDir}/${RUNTIME_DIR}`)}/ (${result.runtime.join(", ")})\n`);
-  for (const { revision, files, extensions } of result.revisions) {
-    const withExtensions = extensions.length > 0 ? ` with ${extensions.join(", ")}` : "";
-    io.stdout(`wrote ${show(`${result.outDir}/${revision}`)}/${withExtensions} (${files.join(", ")})\n`);
-  }
+  // A folder whose files were all already as generated was not touched: say so, not "wrote".
+  const touched = (folder: string) => result.changed === undefined || result.changed.some((path) => path.startsWith(`${folder}/`));
+  const report = (folder: string, files: readonly string[], extra = "") => {
+    const where = `${show(`${result.outDir}/${folder}`)}/${extra}`;
+    io.stdout(touched(folder) ? `wrote ${where} (${files.join(", ")})\n` : `unchanged: ${where} (${files.length} files already as generated; nothing written)\n`);
+  };
+  if (result.runtime.length > 0) report(RUNTIME_DIR, result.runtime);
+  for (const { revision, files, extensions } of result.revisions) report(revision, files, extensions.length > 0 ? ` with ${extensions.join(", ")}` : "");
   return 0;
 }
 
