@@ -169,13 +169,20 @@ async function runDiff(args: Args, io: Io): Promise<number> {
   if (to === undefined && toSchema === undefined) throw new UsageError("diff needs --to REV (or --to-schema PATH_OR_URL)");
   const fromExtensions = [args["from-extension"] ?? []].flat() as string[];
   const toExtensions = [args["to-extension"] ?? []].flat() as string[];
-  const [{ diff }, { hasBreakingChanges }, { formatDiffJson, formatDiffMarkdown }] = await Promise.all([
+  if (args["migrate"] && args["json"]) throw new UsageError("--migrate prints Markdown: leave out --json (whose data the guide is made from)", "diff");
+  const [{ diffSides }, { diffRevisions, hasBreakingChanges }, { formatDiffJson, formatDiffMarkdown }] = await Promise.all([
     import("../diff/load.js"),
     import("../diff/diff.js"),
     import("../diff/format.js"),
   ]);
-  const result = await diff({ from, to, fromSchema, toSchema, cacheDir, fromExtensions, toExtensions });
-  io.stdout(args["json"] ? formatDiffJson(result) : formatDiffMarkdown(result));
+  const sides = await diffSides({ from, to, fromSchema, toSchema, cacheDir, fromExtensions, toExtensions });
+  const result = diffRevisions(sides.from, sides.to);
+  if (args["migrate"]) {
+    const { formatMigration, migrationGuide } = await import("../diff/migrate.js");
+    io.stdout(formatMigration(migrationGuide(sides.from, sides.to, result)));
+  } else {
+    io.stdout(args["json"] ? formatDiffJson(result) : formatDiffMarkdown(result));
+  }
   return failOn === "breaking" && hasBreakingChanges(result) ? 1 : 0;
 }
 

@@ -1,5 +1,5 @@
 import { diffRevisions } from "./diff.js";
-import type { RevisionDiff } from "./types.js";
+import type { RevisionDiff, RevisionInput } from "./types.js";
 import { StubgenError } from "../errors.js";
 import { checkExtensions, modelRevision } from "../model/revision.js";
 import { readManifest, revisionInfo, type Manifest } from "../load/schema-source.js";
@@ -29,6 +29,12 @@ export interface DiffOptions {
  * their revision policy, and compares them with `diffRevisions`.
  */
 export async function diff(options: DiffOptions): Promise<RevisionDiff> {
+  const { from, to } = await diffSides(options);
+  return diffRevisions(from, to);
+}
+
+/** The two sides as `diff` loads them (for the migration guide, which also reads their models). */
+export async function diffSides(options: DiffOptions): Promise<{ from: RevisionInput; to: RevisionInput }> {
   const manifest = options.manifest ?? readManifest();
   const load = async (side: "from" | "to", revision: string | undefined, schema: string | undefined, extensions: readonly string[]) => {
     const label = revision ?? schema;
@@ -43,5 +49,5 @@ export async function diff(options: DiffOptions): Promise<RevisionDiff> {
   };
   const from = await load("from", options.from, options.fromSchema, options.fromExtensions ?? []);
   const to = await load("to", options.to, options.toSchema, options.toExtensions ?? []);
-  return diffRevisions(from, to);
+  return { from, to };
 }
