@@ -49,8 +49,11 @@ export interface SpawnOptions {
   readonly windowsHide: true;
 }
 
-/** node:child_process's `spawn`, as far as this transport uses it. */
-export type SpawnFunction = (command: string, args: string[], options: SpawnOptions) => SpawnedProcess;
+/**
+ * node:child_process's `spawn`, as far as this transport uses it. It returns a SpawnedProcess;
+ * the return type is left open so that Node's own overloaded `spawn` fits as it is.
+ */
+export type SpawnFunction = (command: string, args: string[], options: SpawnOptions) => unknown;
 
 /** The module name in a variable: a type checker without @types/node does not look it up. */
 const CHILD_PROCESS: string = "node:child_process";
@@ -302,7 +305,7 @@ export class StdioClientTransport implements Transport {
         stdio: ["pipe", "pipe", STDERR_MODES[typeof stderr === "function" ? "callback" : stderr]],
         shell: false,
         windowsHide: true,
-      });
+      }) as SpawnedProcess;
     } catch (error) {
       // Synchronous refusals (a NUL byte in an argument, a cwd that is not a string).
       const failure = error instanceof Error ? error : new Error(String(error));
