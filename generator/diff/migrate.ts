@@ -66,13 +66,13 @@ const PROPERTY_TODO: Readonly<Record<string, string>> = {
   requestState: "the runtime sets it when McpClient answers input rounds: nothing to do unless you retry by hand",
   _meta: "code that reads or builds _meta: use the named meta types (their keys are the same; most are still open objects)",
   resultType:
-    'every result now says what it is: a handler returns resultType "complete" (or InputRequiredResult\'s "input_required"); a client checks it before reading the result',
-  cacheScope: "list results say how they may be cached: a list handler sets cacheScope and ttlMs",
-  ttlMs: "list results say how long they stay fresh: a list handler sets ttlMs (and cacheScope)",
+    'every result says what it is ("complete", or "input_required"): code that reads results checks it; results built outside the generated McpServer must carry it (see docs/client-and-server.md for what the server fills)',
+  cacheScope: "cacheable results say who may reuse them: decide per server (see docs/client-and-server.md for the defaults the server fills); clients may cache by it",
+  ttlMs: "cacheable results say how long they stay fresh: decide per server (see docs/client-and-server.md for the defaults the server fills); clients may cache by it",
   task: "task augmentation left the core: use the Tasks extension (--extension tasks)",
   jsonrpc: "stop reading JSON-RPC framing fields from these types: the runtime owns the envelope",
   id: "stop reading JSON-RPC framing fields from these types: the runtime owns the envelope",
-  "params property-required": "send params (an empty object will do) where they are now required: the runtime fills _meta",
+  "params property-required": "requests built by hand must send params (with _meta); through the generated McpClient the runtime fills _meta",
 };
 
 /** What to do, by kind of change, when no property-specific hint applies. */
@@ -321,7 +321,7 @@ function otherGroups(diff: RevisionDiff, covered: ReadonlySet<unknown>): Migrati
         ? "callers: the result may be the new member too (narrow it before reading it)"
         : c.change === "paramsRequired"
           ? c.after
-            ? "pass params (an empty object will do)"
+            ? "requests built by hand must send params; through the generated McpClient, see the method's signature (the runtime fills _meta)"
             : ""
           : c.change === "taskAugmentable"
             ? c.after

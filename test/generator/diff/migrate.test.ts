@@ -49,7 +49,7 @@ describe("2025-11-25 → 2026-07-28 as a migration guide", () => {
     expect(meta?.todo).toContain("named meta types");
     const resultType = guide.repeated.find((g) => g.title.startsWith("10 definitions: property `resultType` added (required)"));
     expect(resultType?.breaking).toBe(true);
-    expect(resultType?.todo).toContain('resultType "complete"');
+    expect(resultType?.todo).toContain('("complete", or "input_required")');
     expect(text).toContain("- 17 definitions: property `_meta`: `{ [key: string]: unknown }` → `MetaObject` (`AudioContent`, ");
   });
 
