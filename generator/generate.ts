@@ -1,3 +1,4 @@
+import { sep } from "node:path";
 import { StubgenError } from "./errors.js";
 import { checkDirectionUnions } from "./model/model.js";
 import type { FileSet } from "./emit/render.js";
@@ -64,6 +65,11 @@ export interface GenerateResult {
   readonly upToDate?: boolean;
   /** The npm packages the chosen add-ons import (package → version range); empty without add-ons. */
   readonly packages?: Readonly<Record<string, string>>;
+  /**
+   * After a write: the files it wrote or removed, relative to `outDir` with "/" separators
+   * (`runtime/core/json.ts`); empty when every file was already as generated.
+   */
+  readonly changed?: readonly string[];
 }
 
 export const DEFAULT_OUT_DIR = "out";
@@ -130,7 +136,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const key = options.force || options.fetchImpl !== undefined || options.extensionPolicies !== undefined ? undefined : stampKey(stampInputs(options, finish, selected, outDir, addons));
   const stampFile = stampPath(options.cacheDir, outDir);
   const stamped = key === undefined ? undefined : upToDate(stampFile, outDir, key);
-  if (stamped !== undefined) return { outDir, ...stamped, upToDate: true, packages, ...(options.check ? { check: { stale: [], missing: [], extra: [] } } : {}) };
+  if (stamped !== undefined) return { outDir, ...stamped, upToDate: true, packages, changed: [], ...(options.check ? { check: { stale: [], missing: [], extra: [] } } : {}) };
   const { renderRevision, renderRuntime } = await import("./emit/render.js");
   const runtimeNames: ReadonlySet<string> = shared ? new Set(renderRuntime(addons).keys()) : new Set();
   const revisionOutput = new Map<string, FileSet>();
@@ -153,12 +159,13 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const runtime = [...(output.get(RUNTIME_DIR)?.keys() ?? [])];
   const revisions = [...revisionOutput].map(([revision, files]) => ({ revision, files: [...files.keys()], extensions: merged.get(revision) ?? [] }));
   if (options.check) return { outDir, runtime, revisions, packages, check: checkOutput(outDir, output) };
-  writeOutput(outDir, output);
+  const report = writeOutput(outDir, output);
+  const changed = [...report.written, ...report.removed].map((path) => path.split(sep).join("/"));
   // Recorded under the key the next run will compute: with JavaScript output, this run may have
   // just written <out>/package.json, which is part of the key.
   const next = key === undefined || finish.emit !== "js" ? key : stampKey(stampInputs(options, finish, selected, outDir, addons));
   if (next !== undefined && output.has(RUNTIME_DIR)) writeStamp(stampFile, next, output, { runtime, revisions });
-  return { outDir, runtime, revisions, packages };
+  return { outDir, runtime, revisions, packages, changed };
 }
 
 /** What the stamp's key is made of: every option that shapes the output, defaulted. */

@@ -5,6 +5,7 @@
 // test/generated-tasks/ (git-ignored); and out/2025-11-25 and out/2026-07-28 (git-ignored), which the
 // examples and benchmarks import and the type-check covers (CI runs `npm test` without
 // `npm run generate`, so these must be made here). Run by `npm test` after the build, and by vitest's global setup.
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +20,9 @@ export const TEST_OUT_DIR = join(root, "test", "generated");
 export const TEST_TASKS_OUT_DIR = join(root, "test", "generated-tasks");
 
 export async function prepare() {
+  // `npm ci` no longer builds (the package has no `prepare`, which npm flags when a tarball is
+  // installed): `vitest` run alone on a fresh clone builds dist/ here the first time.
+  if (!existsSync(join(root, "dist", "generator", "index.js"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   const { generate, pullSchemas } = await import(join(root, "dist", "generator", "index.js"));
   await pullSchemas([], { cacheDir: TEST_CACHE_DIR, from: existsSync(SHARED_SCHEMAS) ? SHARED_SCHEMAS : undefined });
   await generate({ all: true, out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR });

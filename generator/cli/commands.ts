@@ -63,6 +63,7 @@ export const DIFF_OPTIONS: OptionTable = {
   "from-extension": { type: "string", array: true, describe: "Merge a known extension into the old side (repeatable)" },
   "to-extension": { type: "string", array: true, describe: "Merge a known extension into the new side (repeatable)" },
   json: { type: "boolean", describe: "Print JSON instead of Markdown" },
+  migrate: { type: "boolean", describe: "Print a migration guide: repeated changes folded, moves and renames, the generated API's changes, what to change in your code" },
   "fail-on": { type: "string", describe: 'Exit 1 when the diff has a change of this kind (one kind: "breaking")' },
 };
 

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { StubgenError } from "../errors.js";
+import { fsReason } from "../fs-reason.js";
+import { nearest } from "./usage.js";
 import { join as pointer } from "../load/json-pointer.js";
 import { parseJson } from "../load/parse-json.js";
 import { isSchemaNode } from "../load/schema-document.js";
@@ -31,7 +33,8 @@ export interface StubgenConfig {
 
 export const CONFIG_FILE = "mcp-stubgen.config.json";
 
-const KEYS = "revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions, addons";
+const KEY_NAMES = ["revisions", "all", "schema", "out", "cache", "fragment", "resultOverrides", "importExtension", "emit", "runtime", "strictObjects", "extensions", "addons"] as const;
+const KEYS = KEY_NAMES.join(", ");
 
 /** A config and the file it came from (null: no config file, the empty config). */
 export interface LoadedConfig {
@@ -66,9 +69,9 @@ export function findConfig(cwd: string, explicit?: string): LoadedConfig {
 }
 
 const READ_ERRORS: Readonly<Record<string, string>> = {
-  ENOENT: "no such file (ENOENT)",
-  EISDIR: "it is a folder (EISDIR)",
-  EACCES: "permission denied (EACCES)",
+  ENOENT: "no such file",
+  EISDIR: "it is a folder",
+  EACCES: "permission denied",
 };
 
 function readConfigFile(file: string, at: string): StubgenConfig {
@@ -76,8 +79,7 @@ function readConfigFile(file: string, at: string): StubgenConfig {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = (code && READ_ERRORS[code]) ?? code ?? (err as Error).message;
+    const why = fsReason(err, file, READ_ERRORS);
     throw new StubgenError(`cannot read the config file: ${why}; expected a JSON object with the keys ${KEYS}`, { file });
   }
   return validateConfig(parseJson(text, file), file, at);
@@ -139,8 +141,11 @@ export function validateConfig(value: unknown, file: string, at: string): Stubge
         if (v !== "shared" && v !== "inline") fail(where, '"shared" or "inline"');
         config.runtime = v as "shared" | "inline";
         break;
-      default:
-        fail(where, `one of the keys ${KEYS}`);
+      default: {
+        // A near miss ("revision", "extention", "resultOverride") is named: the likely fix.
+        const suggestion = nearest(key, KEY_NAMES);
+        fail(where, `one of the keys ${KEYS}${suggestion === undefined ? "" : `; did you mean "${suggestion}"?`}`);
+      }
     }
   }
   return config;

@@ -115,11 +115,14 @@ async function runGenerate(args: Args, io: Io, show: Show): Promise<number> {
     io.stdout(`up to date: ${named} (schema, options and generator unchanged; nothing written; --force to generate anyway)\n`);
     return 0;
   }
-  if (result.runtime.length > 0) io.stdout(`wrote ${show(`${result.outDir}/${RUNTIME_DIR}`)}/ (${result.runtime.join(", ")})\n`);
-  for (const { revision, files, extensions } of result.revisions) {
-    const withExtensions = extensions.length > 0 ? ` with ${extensions.join(", ")}` : "";
-    io.stdout(`wrote ${show(`${result.outDir}/${revision}`)}/${withExtensions} (${files.join(", ")})\n`);
-  }
+  // A folder whose files were all already as generated was not touched: say so, not "wrote".
+  const touched = (folder: string) => result.changed === undefined || result.changed.some((path) => path.startsWith(`${folder}/`));
+  const report = (folder: string, files: readonly string[], extra = "") => {
+    const where = `${show(`${result.outDir}/${folder}`)}/${extra}`;
+    io.stdout(touched(folder) ? `wrote ${where} (${files.join(", ")})\n` : `unchanged: ${where} (${files.length} files already as generated; nothing written)\n`);
+  };
+  if (result.runtime.length > 0) report(RUNTIME_DIR, result.runtime);
+  for (const { revision, files, extensions } of result.revisions) report(revision, files, extensions.length > 0 ? ` with ${extensions.join(", ")}` : "");
   printAddonPackages(result.packages ?? {}, io);
   return 0;
 }
@@ -175,13 +178,20 @@ async function runDiff(args: Args, io: Io): Promise<number> {
   if (to === undefined && toSchema === undefined) throw new UsageError("diff needs --to REV (or --to-schema PATH_OR_URL)");
   const fromExtensions = [args["from-extension"] ?? []].flat() as string[];
   const toExtensions = [args["to-extension"] ?? []].flat() as string[];
-  const [{ diff }, { hasBreakingChanges }, { formatDiffJson, formatDiffMarkdown }] = await Promise.all([
+  if (args["migrate"] && args["json"]) throw new UsageError("--migrate prints Markdown: leave out --json (whose data the guide is made from)", "diff");
+  const [{ diffSides }, { diffRevisions, hasBreakingChanges }, { formatDiffJson, formatDiffMarkdown }] = await Promise.all([
     import("../diff/load.js"),
     import("../diff/diff.js"),
     import("../diff/format.js"),
   ]);
-  const result = await diff({ from, to, fromSchema, toSchema, cacheDir, fromExtensions, toExtensions });
-  io.stdout(args["json"] ? formatDiffJson(result) : formatDiffMarkdown(result));
+  const sides = await diffSides({ from, to, fromSchema, toSchema, cacheDir, fromExtensions, toExtensions });
+  const result = diffRevisions(sides.from, sides.to);
+  if (args["migrate"]) {
+    const { formatMigration, migrationGuide } = await import("../diff/migrate.js");
+    io.stdout(formatMigration(migrationGuide(sides.from, sides.to, result)));
+  } else {
+    io.stdout(args["json"] ? formatDiffJson(result) : formatDiffMarkdown(result));
+  }
   return failOn === "breaking" && hasBreakingChanges(result) ? 1 : 0;
 }
 

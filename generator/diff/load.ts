@@ -1,8 +1,8 @@
 import { diffRevisions } from "./diff.js";
-import type { RevisionDiff } from "./types.js";
+import type { RevisionDiff, RevisionInput } from "./types.js";
 import { StubgenError } from "../errors.js";
 import { checkExtensions, modelRevision } from "../model/revision.js";
-import { readManifest, type Manifest } from "../load/schema-source.js";
+import { readManifest, revisionInfo, type Manifest } from "../load/schema-source.js";
 
 export interface DiffOptions {
   /** The old revision (a known id), or the label of `fromSchema`. */
@@ -29,10 +29,18 @@ export interface DiffOptions {
  * their revision policy, and compares them with `diffRevisions`.
  */
 export async function diff(options: DiffOptions): Promise<RevisionDiff> {
+  const { from, to } = await diffSides(options);
+  return diffRevisions(from, to);
+}
+
+/** The two sides as `diff` loads them (for the migration guide, which also reads their models). */
+export async function diffSides(options: DiffOptions): Promise<{ from: RevisionInput; to: RevisionInput }> {
   const manifest = options.manifest ?? readManifest();
   const load = async (side: "from" | "to", revision: string | undefined, schema: string | undefined, extensions: readonly string[]) => {
     const label = revision ?? schema;
     if (label === undefined) throw new StubgenError(`diff needs --${side} REV (or --${side}-schema PATH_OR_URL)`);
+    // diff's own flag for a schema of one's own is --from-schema / --to-schema, not --schema.
+    if (schema === undefined) revisionInfo(manifest, label, `--${side}-schema`);
     checkExtensions(extensions, [label], manifest);
     const loaded = await modelRevision(label, { cacheDir: options.cacheDir, manifest, schema, fetchImpl: options.fetchImpl, extensions });
     // The report names a side with its extensions: "2026-07-28+tasks".
@@ -41,5 +49,5 @@ export async function diff(options: DiffOptions): Promise<RevisionDiff> {
   };
   const from = await load("from", options.from, options.fromSchema, options.fromExtensions ?? []);
   const to = await load("to", options.to, options.toSchema, options.toExtensions ?? []);
-  return diffRevisions(from, to);
+  return { from, to };
 }

@@ -123,6 +123,7 @@ export const RUNTIME_FILES = [
   "transports/mcpx",
   "transports/mcpx-hub",
   "transports/stdio",
+  "transports/stdio-spawn",
   "features/subscriptions",
   "http/fetch",
   "http/sse",
@@ -153,7 +154,7 @@ export const RUNTIME_FILES = [
  * (`out/<rev>/stdio.js`, at the top of the revision folder whatever the runtime's folder): with the
  * shared runtime, each is a re-export of `../runtime/<folder>/<name>.js`.
  */
-export const REEXPORTED_RUNTIME_FILES: readonly (typeof RUNTIME_FILES)[number][] = ["transports/stdio"];
+export const REEXPORTED_RUNTIME_FILES: readonly (typeof RUNTIME_FILES)[number][] = ["transports/stdio", "transports/stdio-spawn"];
 
 /**
  * The first revision with the Streamable HTTP transport and its sessions (2025-03-26 basic/transports:

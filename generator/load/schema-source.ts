@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { StubgenError } from "../errors.js";
+import { fsReason } from "../fs-reason.js";
 import { defaultCacheDir, MANIFEST_PATH } from "../project.js";
 import { readSchemaDocument, sha256Hex, type SchemaDocument } from "./schema-document.js";
 
@@ -46,12 +47,17 @@ export function readManifest(path: string = MANIFEST_PATH): Manifest {
   return JSON.parse(readFileSync(path, "utf8")) as Manifest;
 }
 
-export function revisionInfo(manifest: Manifest, id: string): RevisionInfo {
+/**
+ * The known revision `id`; an unknown one is an error listing the known ones and naming the
+ * flag of the command at hand that takes a schema of one's own (`schemaFlag`, e.g.
+ * `--from-schema` for diff; null: the command has none).
+ */
+export function revisionInfo(manifest: Manifest, id: string, schemaFlag: string | null = "--schema"): RevisionInfo {
   const info = manifest.revisions.find((r) => r.id === id);
   if (!info) {
     throw new StubgenError(
-      `unknown revision ${JSON.stringify(id)}; expected one of ${manifest.revisions.map((r) => r.id).join(", ")} ` +
-        `(or give --schema PATH_OR_URL for another schema)`,
+      `unknown revision ${JSON.stringify(id)}; expected one of ${manifest.revisions.map((r) => r.id).join(", ")}` +
+        (schemaFlag === null ? "" : ` (or give ${schemaFlag} PATH_OR_URL for another schema)`),
     );
   }
   return info;
@@ -108,9 +114,7 @@ export async function readSourceText(source: string, fetchImpl: typeof fetch = f
   try {
     return readFileSync(source, "utf8");
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file (ENOENT)" : (code ?? (err as Error).message);
-    throw new StubgenError(`cannot read the schema: ${why}`, { file: label });
+    throw new StubgenError(`cannot read the schema: ${fsReason(err, source, { ENOENT: "no such file" })}`, { file: label });
   }
 }
 
@@ -166,7 +170,11 @@ export async function pullSchemas(names: readonly string[], options: PullOptions
   const fetched: Array<{ target: PullTarget; source: string; text: string }> = [];
   for (const target of wanted) {
     const source = targetSource(target, manifest, options);
-    const text = await readSourceText(source, options.fetchImpl);
+    const text = await readSourceText(source, options.fetchImpl).catch((err: unknown) => {
+      // Offline, or GitHub out of reach: the way that needs no network is --from.
+      if (options.from !== undefined || !isUrl(source) || !(err instanceof StubgenError)) throw err;
+      throw new StubgenError(`${err.message}; without network, copy the schemas from a local folder: mcp-stubgen schema pull --from DIR (DIR/<revision>/schema.json)`, err.location);
+    });
     const actual = sha256Hex(text);
     if (actual !== target.info.sha256) {
       throw new StubgenError(
@@ -197,7 +205,8 @@ function pullTarget(manifest: Manifest, name: string): PullTarget {
   throw new StubgenError(
     `unknown revision ${JSON.stringify(name)}; expected one of ${manifest.revisions.map((r) => r.id).join(", ")}` +
       (extensions.length > 0 ? ` or an extension: ${extensions.join(", ")}` : "") +
-      ` (or give --schema PATH_OR_URL for another schema)`,
+      // pull takes no --schema: a schema of one's own is not cached, generate reads it where it is.
+      ` (a schema of your own needs no pull: give it to generate or catalog with --schema PATH_OR_URL)`,
   );
 }
 
@@ -259,14 +268,18 @@ export function localExtensionSource(from: string, info: ExtensionInfo): string 
 }
 
 function writeFileAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
   try {
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(tmp, text);
     renameSync(tmp, path);
   } catch (err) {
-    rmSync(tmp, { force: true });
-    throw new StubgenError(`cannot write the cache: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing was written there (ENOTDIR: the folder could not even be made)
+    }
+    throw new StubgenError(`cannot write the cache: ${fsReason(err, path)}`, {
       file: path,
     });
   }

@@ -14,6 +14,7 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { StubgenError } from "../errors.js";
+import { fsReason } from "../fs-reason.js";
 import { RUNTIME_DIR } from "../emit/output-options.js";
 import type { FileSet } from "../emit/render.js";
 import { isMarker, MARKER_FILE, ROOT_FOLDER } from "./module-marker.js";
@@ -30,16 +31,13 @@ const REASONS: Readonly<Record<string, string>> = {
   EACCES: "permission denied",
   EPERM: "operation not permitted",
   EEXIST: "a file is in the way of a folder",
-  ENOTDIR: "part of the path is a file, not a folder",
   EROFS: "read-only file system",
   ENOSPC: "no space left on the device",
   EXDEV: "cannot move files across file systems",
 };
 
-const reason = (err: unknown) => {
-  const code = (err as NodeJS.ErrnoException).code;
-  return code === undefined ? (err as Error).message : `${REASONS[code] ?? "failed"} (${code})`;
-};
+/** Why it failed; ENOTDIR names the file that is in the way of a folder (fsReason). */
+const reason = (err: unknown, outDir: string) => fsReason(err, (err as NodeJS.ErrnoException).path ?? outDir, REASONS);
 
 /** What a write changed, as paths relative to outDir. */
 export interface WriteReport {
@@ -112,7 +110,7 @@ export function writeOutput(outDir: string, output: Output, options: WriteOption
   try {
     for (const [revision, files] of output) plans.set(revision, planRevision(revision === ROOT_FOLDER ? readRoot(target, files) : readTree(join(target, revision)), files));
   } catch (err) {
-    throw new StubgenError(`cannot read the output folder: ${reason(err)}`, { file: outDir });
+    throw new StubgenError(`cannot read the output folder: ${reason(err, outDir)}`, { file: outDir });
   }
   const report: WriteReport = {
     written: [...plans].flatMap(([rev, plan]) => plan.write.map(([path]) => join(rev, path))),
@@ -128,7 +126,7 @@ export function writeOutput(outDir: string, output: Output, options: WriteOption
     staging = mkdtempSync(join(target, ".mcp-stubgen-tmp-"));
   } catch (err) {
     if (createdTarget) removeQuietly(target);
-    throw new StubgenError(`cannot write the output folder: ${reason(err)}`, { file: outDir });
+    throw new StubgenError(`cannot write the output folder: ${reason(err, outDir)}`, { file: outDir });
   }
   const done: Step[] = [];
   const step = (s: Step, apply: () => void) => {
@@ -180,7 +178,7 @@ export function writeOutput(outDir: string, output: Output, options: WriteOption
     rollBack(done);
     rmSync(staging, { recursive: true, force: true });
     if (createdTarget) removeQuietly(target);
-    throw new StubgenError(`cannot write the output folder: ${reason(err)}`, { file: outDir });
+    throw new StubgenError(`cannot write the output folder: ${reason(err, outDir)}`, { file: outDir });
   }
   rmSync(staging, { recursive: true, force: true });
   return report;
@@ -200,7 +198,7 @@ export function sharedRuntimeUsers(outDir: string, except: readonly string[]): s
       .filter((name) => [...readTree(join(outDir, name)).values()].some((text) => text.includes(marker)))
       .sort();
   } catch (err) {
-    throw new StubgenError(`cannot read the output folder: ${reason(err)}`, { file: outDir });
+    throw new StubgenError(`cannot read the output folder: ${reason(err, outDir)}`, { file: outDir });
   }
 }
 

@@ -5,7 +5,17 @@ export interface ReadmeBlock {
 }
 export declare function readmeBlocks(readme?: string): { section: string; blocks: ReadmeBlock[] };
 export declare const README_COMMANDS: readonly string[];
+export interface PlainConsumerResult {
+  readonly packageJsonBefore: Record<string, unknown>;
+  readonly packageJsonAfter: Record<string, unknown>;
+  readonly pulled: string;
+  readonly generated: string;
+  readonly client: string;
+}
 export interface ConsumerCheckResult {
+  readonly installOutput: string;
+  readonly installedScripts: string[];
+  readonly plain: PlainConsumerResult;
   readonly packedFiles: string[];
   readonly build: string;
   readonly start: string;

@@ -1,7 +1,8 @@
 // The consumer-project check: does what README.md's "Use it in your project" section tells a
 // new user to do, with the package packed as npm would publish it, in a fresh folder.
 //
-//   1. npm pack this package into a temporary folder (which runs `prepare`, i.e. the build);
+//   1. npm pack this package into a temporary folder (as built: `prepack` builds dist/ on a real
+//      pack; the packed manifest has no `prepare`, which npm would flag when installing a tarball);
 //   2. npm init -y a consumer project beside a `shared/mcp-schema` folder (the published
 //      schemas, so the README's `--from ../shared/mcp-schema` is used as written);
 //   3. npm install --save-dev the tarball and typescript;
@@ -9,6 +10,11 @@
 //      src/client.ts exactly as the README shows them (taken from its code blocks);
 //   5. npm run build (prebuild: schema pull + generate; then tsc) and npm start; then
 //      npm run build again, which must leave the generated files and the cache untouched.
+//   6. A second project as `npm init -y` leaves it ("type": "commonjs", package.json never
+//      edited): the tarball installed, `generate --emit js`, and a CommonJS client that imports
+//      the output and starts examples/stdio-server.ts with StdioClientTransport (plainConsumer).
+//   7. (Reserved: an HTTP client with an SDK auth provider against a server that requires a
+//      bearer token, issue 30 item 5; it goes beside step 6, in this same plain project.)
 //
 // Run it alone with `npm run check:consumer`; test/consumer/consumer.test.ts runs it under
 // vitest and asserts on what it returns. Needs the npm registry (or npm's cache) for
@@ -45,7 +51,7 @@ function block(blocks, name) {
 /** The commands the check runs in the consumer project, as the README writes them. */
 export const README_COMMANDS = [
   "npm init -y",
-  "npm install --save-dev mcp-stubgen typescript",
+  "npm install --save-dev mcp-stubgen typescript @types/node",
   "npm run build",
   "npm start",
 ];
@@ -63,13 +69,74 @@ function stamps(dir) {
     .join("\n");
 }
 
-function run(cmd, args, cwd, log) {
+/** Runs a command; its stdout (with `both`, stdout and stderr: npm warns on stderr). */
+function run(cmd, args, cwd, log, both = false) {
   log(`$ ${[cmd, ...args].join(" ")}    (in ${cwd})`);
   try {
-    return execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_update_notifier: "false" } });
+    const options = { cwd, encoding: "utf8", env: { ...process.env, npm_config_update_notifier: "false" } };
+    if (!both) return execFileSync(cmd, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    // stderr into the same pipe, through a shell that merges it (execFileSync returns stdout only)
+    return execFileSync("sh", ["-c", '"$0" "$@" 2>&1', cmd, ...args], { ...options, stdio: ["ignore", "pipe", "pipe"] });
   } catch (err) {
     throw new Error(`${cmd} ${args.join(" ")} failed (exit ${err.status}):\n${err.stdout ?? ""}\n${err.stderr ?? ""}`);
   }
+}
+
+/**
+ * The client of step 6, CommonJS as a default project's .js files are: it imports the
+ * `--emit js` output (ES modules, which the output's own package.json marks as such), starts
+ * examples/stdio-server.ts from this repository with StdioClientTransport, calls `echo`, cancels
+ * `sleep`, closes, and prints one line per step.
+ */
+const PLAIN_CLIENT = `"use strict";
+async function main() {
+  const { McpClient } = await import("./mcp/2025-11-25/index.js");
+  const { StdioClientTransport } = await import("./mcp/2025-11-25/stdio-spawn.js");
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", "tsx", "examples/stdio-server.ts"],
+    cwd: process.argv[2],
+    stderr: "ignore",
+  });
+  const client = new McpClient({ logger: null });
+  await client.connect(transport);
+  const init = await client.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "plain", version: "1.0.0" } });
+  console.log("connected to " + init.serverInfo.name + " (pid " + (typeof transport.pid) + ")");
+  const echoed = await client.callTool({ name: "echo", arguments: { text: "from a commonjs project" } });
+  console.log("echo: " + echoed.content[0].text);
+  const stop = new AbortController();
+  const sleeping = client.callTool({ name: "sleep", arguments: { ms: 60000 } }, { signal: stop.signal });
+  stop.abort("enough");
+  await sleeping.catch((err) => console.log("sleep: " + err.name));
+  await client.close();
+  console.log("server exit: " + JSON.stringify(transport.exit));
+}
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
+`;
+
+/** Step 6: a project exactly as `npm init -y` leaves it, the tarball, `--emit js`, the CommonJS client above. */
+function plainConsumer(tmp, tarball, log) {
+  const dir = join(tmp, "plain");
+  mkdirSync(dir);
+  run("npm", ["init", "-y"], dir, log);
+  const pkgText = readFileSync(join(dir, "package.json"), "utf8");
+  run("npm", ["install", "--save-dev", tarball, ...NPM_FLAGS], dir, log);
+  const bin = join(dir, "node_modules", ".bin", "mcp-stubgen");
+  const pulled = run(bin, ["schema", "pull", "2025-11-25", "--from", "../shared/mcp-schema"], dir, log);
+  const generated = run(bin, ["generate", "-r", "2025-11-25", "--emit", "js", "--out", "mcp"], dir, log);
+  writeFileSync(join(dir, "client.js"), PLAIN_CLIENT);
+  const client = run(process.execPath, ["client.js", root], dir, log);
+  return {
+    // as npm init -y wrote it, and after: only npm install's devDependencies may differ
+    packageJsonBefore: JSON.parse(pkgText),
+    packageJsonAfter: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")),
+    pulled,
+    generated,
+    client,
+  };
 }
 
 /**
@@ -94,7 +161,7 @@ export function runConsumerCheck({ schemas, log = () => {}, keep = false } = {})
     run("npm", ["init", "-y"], app, log);
 
     // 3. the tarball instead of the registry's mcp-stubgen
-    run("npm", ["install", "--save-dev", tarball, "typescript", ...NPM_FLAGS], app, log);
+    const installed = run("npm", ["install", "--save-dev", tarball, "typescript", "@types/node", ...NPM_FLAGS], app, log, true);
 
     // 4. the README's files
     const pkgPath = join(app, "package.json");
@@ -117,15 +184,19 @@ export function runConsumerCheck({ schemas, log = () => {}, keep = false } = {})
     run("npm", ["run", "build"], app, log);
     const rebuildTouchedNothing = watched() === before;
     const config = JSON.parse(block(blocks, "mcp-stubgen.config.json"));
-    const installed = join(app, "node_modules", "mcp-stubgen");
+    const installedDir = join(app, "node_modules", "mcp-stubgen");
+    const manifest = JSON.parse(readFileSync(join(installedDir, "package.json"), "utf8"));
     return {
+      installOutput: installed,
+      installedScripts: Object.keys(manifest.scripts ?? {}).sort(),
+      plain: plainConsumer(tmp, tarball, log),
       packedFiles,
       build,
       start,
       expectedStart: block(blocks, "output"),
-      licenseInstalled: existsSync(join(installed, "LICENSE")),
+      licenseInstalled: existsSync(join(installedDir, "LICENSE")),
       cacheInProject: existsSync(join(app, config.cache, "2025-11-25", "schema.json")),
-      cacheInPackage: existsSync(join(installed, "schema", "2025-11-25")),
+      cacheInPackage: existsSync(join(installedDir, "schema", "2025-11-25")),
       compiled: ["client.js", "server.js"].filter((f) => existsSync(join(app, "dist", f))),
       rebuildTouchedNothing,
     };

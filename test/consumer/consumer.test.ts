@@ -27,11 +27,14 @@ describe("a consumer project set up as the README says", () => {
   });
 
   it(
-    "npm pack → npm init → install → prebuild (schema pull, generate) → tsc → start: the call is cancelled on both sides",
+    "npm pack → npm init → install → prebuild (schema pull, generate) → tsc → start: the call is cancelled on both sides; and a project as npm init -y leaves it runs the --emit js output and a spawned stdio server",
     () => {
       const schemas = existsSync(SHARED_SCHEMAS) ? SHARED_SCHEMAS : TEST_CACHE_DIR;
       const log: string[] = [];
       const r = runConsumerCheck({ schemas, log: (line: string) => log.push(line) });
+      // the packed manifest runs nothing on install: no prepare (npm flags it for a tarball), no install scripts
+      expect(r.installedScripts.filter((name) => /^(pre|post)?(install|prepare)$/.test(name))).toEqual([]);
+      expect(r.installOutput).not.toMatch(/install-scripts|mcp-stubgen@0\.1\.0 \((prepare|install|postinstall)/);
       expect(r.packedFiles).toContain("LICENSE");
       expect(r.packedFiles).toContain("schema/revisions.json");
       expect(r.licenseInstalled).toBe(true);
@@ -52,6 +55,21 @@ describe("a consumer project set up as the README says", () => {
         "client: ping answered",
         "",
       ]);
+      // step 6: a project as npm init -y leaves it ("type": "commonjs"), package.json edited by nobody but npm install
+      const plain = r.plain;
+      expect(plain.packageJsonBefore["type"]).toBe("commonjs");
+      expect({ ...plain.packageJsonAfter, devDependencies: null }).toEqual({ ...plain.packageJsonBefore, devDependencies: null });
+      expect(Object.keys(plain.packageJsonAfter["devDependencies"] as object)).toEqual(["mcp-stubgen"]);
+      expect(plain.generated).toMatch(/^wrote mcp\/2025-11-25\/ \(types\.js, types\.d\.ts, .*stdio-spawn\.js, stdio-spawn\.d\.ts, .*\)$/m);
+      // the CommonJS client ran the --emit js output and a server it spawned over stdio
+      expect(plain.client.split("\n")).toEqual([
+        "connected to mcp-stubgen-example (pid number)",
+        "echo: from a commonjs project",
+        "sleep: AbortError",
+        'server exit: {"code":0,"signal":null,"requested":true}',
+        "",
+      ]);
+      // step 7 (issue 30 item 5, to come): an HTTP client with an SDK auth provider, in this plain project
     },
     300_000,
   );

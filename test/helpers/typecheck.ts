@@ -24,8 +24,8 @@ export interface CheckedDiagnostic {
 }
 
 /** Type-checks the given files (and what they import) on disk; returns every diagnostic. */
-export function typecheckFiles(files: readonly string[]): CheckedDiagnostic[] {
-  const project = new Project({ compilerOptions: STRICT_OPTIONS, skipAddingFilesFromTsConfig: true });
+export function typecheckFiles(files: readonly string[], extraOptions: ts.CompilerOptions = {}): CheckedDiagnostic[] {
+  const project = new Project({ compilerOptions: { ...STRICT_OPTIONS, ...extraOptions }, skipAddingFilesFromTsConfig: true });
   project.addSourceFilesAtPaths([...files]);
   project.resolveSourceFileDependencies();
   return project.getPreEmitDiagnostics().map(describe);

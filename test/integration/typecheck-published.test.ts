@@ -68,6 +68,13 @@ describe("generated output of every published revision", () => {
     expect(lines.filter((line) => /type '(?:T\.)?InputRequiredResult'/.test(line))).toEqual([]);
   });
 
+  it("passes the type-level tests of StdioClientTransport (test/type-tests/stdio-spawn-2025-11-25.types.ts)", () => {
+    const target = join(out, "2025-11-25", "stdio-spawn.types.ts");
+    copyFileSync(join(PACKAGE_ROOT, "test", "type-tests", "stdio-spawn-2025-11-25.types.ts"), target);
+    // with @types/node, as a stdio client's project has it (the test passes Node's own spawn)
+    expect(typecheckFiles([target], { types: ["node"] })).toEqual([]);
+  });
+
   it("exports every schema definition as a type, named as the schema names it", () => {
     for (const revision of REVISIONS) {
       const schema = JSON.parse(readFileSync(join(TEST_CACHE_DIR, revision, "schema.json"), "utf8")) as Record<string, object>;

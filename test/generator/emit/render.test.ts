@@ -110,8 +110,8 @@ describe("renderRevision (runtime inline)", () => {
     expect(compileAll((name) => name === "types.ts" || name === "catalog.ts" || name === "core/protocol.ts" || name === "core/json.ts")).toEqual([]);
   });
 
-  it("type-checks everything but the Node-only stdio transport (facades and runtime) with zero diagnostics", () => {
-    expect(compileAll((name) => name !== "transports/stdio.ts")).toEqual([]);
+  it("type-checks everything but the Node-only stdio transports (facades and runtime) with zero diagnostics", () => {
+    expect(compileAll((name) => name !== "transports/stdio.ts" && name !== "transports/stdio-spawn.ts")).toEqual([]);
   });
 });
 
@@ -156,6 +156,9 @@ describe("renderRevision (runtime shared)", () => {
     expect(files.get("stdio.ts")!.split("\n").filter((line) => line !== "" && !line.startsWith("//"))).toEqual([
       'export * from "../runtime/transports/stdio.js";',
     ]);
+    expect(files.get("stdio-spawn.ts")!.split("\n").filter((line) => line !== "" && !line.startsWith("//"))).toEqual([
+      'export * from "../runtime/transports/stdio-spawn.js";',
+    ]);
   });
 
   it("imports the runtime from ../runtime/ and differs from the inline rendering in those specifiers only", async () => {
@@ -169,9 +172,9 @@ describe("renderRevision (runtime shared)", () => {
 
   it("type-checks with the shared runtime beside it, with zero diagnostics", () => {
     const files: Record<string, string> = {};
-    for (const [name, text] of renderRuntime()) if (name !== "transports/stdio.ts") files[`/out/runtime/${name}`] = text;
+    for (const [name, text] of renderRuntime()) if (name !== "transports/stdio.ts" && name !== "transports/stdio-spawn.ts") files[`/out/runtime/${name}`] = text;
     for (const [fixture, set] of rendered) {
-      for (const [name, text] of set) if (name !== "stdio.ts") files[`/out/${fixture.replace(/\.json$/, "")}/${name}`] = text;
+      for (const [name, text] of set) if (name !== "stdio.ts" && name !== "stdio-spawn.ts") files[`/out/${fixture.replace(/\.json$/, "")}/${name}`] = text;
     }
     expect(typecheckInMemory(files)).toEqual([]);
   });

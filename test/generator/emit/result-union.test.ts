@@ -72,8 +72,8 @@ export const server = new McpServer({
 });
 `;
     const all: Record<string, string> = { "/out/fixture/consumer.ts": consumer };
-    for (const [name, text] of renderRuntime()) if (name !== "stdio.ts") all[`/out/runtime/${name}`] = text;
-    for (const [name, text] of files) if (name !== "stdio.ts") all[`/out/fixture/${name}`] = text;
+    for (const [name, text] of renderRuntime()) if (!name.endsWith("stdio-spawn.ts")) all[`/out/runtime/${name}`] = text;
+    for (const [name, text] of files) if (name !== "stdio.ts" && name !== "stdio-spawn.ts") all[`/out/fixture/${name}`] = text;
     expect(typecheckInMemory(all)).toEqual([]);
   });
 });

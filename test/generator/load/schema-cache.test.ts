@@ -172,10 +172,10 @@ describe("schema pull: the names and --from it accepts", () => {
 
   it("an unknown name lists the revisions and, when there are any, the extensions", async () => {
     expect((await rejectionOf(pullSchemas(["x"], { manifest, cacheDir }))).message).toBe(
-      'unknown revision "x"; expected one of r1, r2 or an extension: ext (or give --schema PATH_OR_URL for another schema)',
+      'unknown revision "x"; expected one of r1, r2 or an extension: ext (a schema of your own needs no pull: give it to generate or catalog with --schema PATH_OR_URL)',
     );
     expect((await rejectionOf(pullSchemas(["x"], { manifest: noExtensions, cacheDir }))).message).toBe(
-      'unknown revision "x"; expected one of r1, r2 (or give --schema PATH_OR_URL for another schema)',
+      'unknown revision "x"; expected one of r1, r2 (a schema of your own needs no pull: give it to generate or catalog with --schema PATH_OR_URL)',
     );
   });
 

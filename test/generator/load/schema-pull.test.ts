@@ -78,9 +78,20 @@ describe("schema pull by download", () => {
     rmSync(cacheDir, { recursive: true, force: true });
   });
 
-  it("reports an HTTP error with the URL", async () => {
+  it("reports an HTTP error with the URL, and the way that needs no download (--from)", async () => {
     const error = (await pullSchemas(["r1"], { manifest, cacheDir: tmpdir(), urlFor: () => `${base}/missing.json` }).catch((e: unknown) => e)) as StubgenError;
-    expect(error.format()).toBe(`${base}/missing.json: cannot download the schema: HTTP 404`);
+    expect(error.format()).toBe(
+      `${base}/missing.json: cannot download the schema: HTTP 404; without network, copy the schemas from a local folder: mcp-stubgen schema pull --from DIR (DIR/<revision>/schema.json)`,
+    );
+  });
+
+  it("offline (the connection fails): the error names --from", async () => {
+    const offline = (() => Promise.reject(Object.assign(new TypeError("fetch failed"), { cause: { code: "ENOTFOUND" } }))) as typeof fetch;
+    const error = (await pullSchemas(["r1"], { manifest, cacheDir: tmpdir(), fetchImpl: offline }).catch((e: unknown) => e)) as StubgenError;
+    expect(error).toBeInstanceOf(StubgenError);
+    expect(error.message).toBe(
+      "cannot download the schema: fetch failed (ENOTFOUND); without network, copy the schemas from a local folder: mcp-stubgen schema pull --from DIR (DIR/<revision>/schema.json)",
+    );
   });
 });
 

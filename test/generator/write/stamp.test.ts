@@ -34,10 +34,11 @@ describe("generate() and its stamp", () => {
     expect(readFileSync(join(out, "package.json"), "utf8")).toContain('"type": "module"');
     // A file of the user's at the root is not the output's: the run stays up to date.
     writeFileSync(join(out, "README.md"), "# mine\n");
-    expect(await generate({ revisions: [REV], out, cacheDir, emit: "js" })).toEqual({ ...first, upToDate: true });
+    expect(await generate({ revisions: [REV], out, cacheDir, emit: "js" })).toEqual({ ...first, changed: [], upToDate: true });
     rmSync(join(out, "package.json"));
     const again = await generate({ revisions: [REV], out, cacheDir, emit: "js" });
     expect(again.upToDate).toBeUndefined();
+    expect(again.changed).toEqual(["package.json"]);
     expect(readFileSync(join(out, "package.json"), "utf8")).toContain('"type": "module"');
     expect(readFileSync(join(out, "README.md"), "utf8")).toBe("# mine\n");
   });
@@ -47,9 +48,11 @@ describe("generate() and its stamp", () => {
     const first = await generate({ revisions: [REV], out, cacheDir });
     expect(first.upToDate).toBeUndefined();
     const second = await generate({ revisions: [REV], out, cacheDir });
-    expect(second).toEqual({ ...first, upToDate: true });
+    expect(first.changed?.length).toBe(first.runtime.length + (first.revisions[0]?.files.length ?? 0));
+    expect(second).toEqual({ ...first, changed: [], upToDate: true });
+    // forced over files already as generated: nothing written, which `changed` says
     const forced = await generate({ revisions: [REV], out, cacheDir, force: true });
-    expect(forced).toEqual(first);
+    expect(forced).toEqual({ ...first, changed: [] });
   });
 
   it("a strict-objects run is not the default run's", async () => {

@@ -21,6 +21,7 @@ import { numberOption } from "../../../templates/runtime/core/options.js";
 import { createAnswerInput } from "../../../templates/runtime/features/mrtr.js";
 import { ClientTask, InMemoryTaskStore, TaskManager, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
 import { StdioTransport } from "../../../templates/runtime/transports/stdio.js";
+import { StdioClientTransport } from "../../../templates/runtime/transports/stdio-spawn.js";
 import { createMcpxGateway, createMcpxTransport } from "../../../templates/runtime/transports/mcpx.js";
 import { createMcpxHub } from "../../../templates/runtime/transports/mcpx-hub.js";
 import { attachMcpxGateway } from "../../../templates/runtime/addons/mcpx-ws/gateway.js";
@@ -77,6 +78,7 @@ const unopened = { prefix: "x:", key: (...parts: string[]) => `x:${parts.join(":
 const server = (options: R.McpServerOptions = {}) => new R.McpServer({ logger: null, ...options });
 const legacyServer = () => new Legacy.McpServer({ logger: null });
 const sessionServer = () => new Session.McpServer({ logger: null });
+const spawned = (options: Partial<ConstructorParameters<typeof StdioClientTransport>[0]>) => new StdioClientTransport({ command: "node", ...options });
 const stdio = (options: Partial<ConstructorParameters<typeof StdioTransport>[0]>) => new StdioTransport({ input: new PassThrough(), output: new PassThrough(), ...options });
 const quietFetch: R.FetchLike = () => Promise.resolve(new Response(null, { status: 202 }));
 const HANDLE = { resultType: "task", taskId: "t-1", status: "working", createdAt: "2026-01-01T00:00:00.000Z", lastUpdatedAt: "2026-01-01T00:00:00.000Z", ttlMs: null };
@@ -254,6 +256,12 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "RedisEventStoreOptions.ttlMs": { read: (v) => new RedisEventStore(unopened, { ttlMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "RedisEventStoreOptions.maxEventBytes": { read: (v) => new RedisEventStore(unopened, { maxEventBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "RedisSessionRegistryOptions.maxRecordBytes": { read: (v) => new RedisSessionRegistry(unopened, { maxRecordBytes: v }), ok: 256, tooSmall: 255, fraction: 256.5 },
+  // read at construction: nothing is spawned
+  "StdioClientTransportOptions.closeGraceMs": { read: (v) => spawned({ closeGraceMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "StdioClientTransportOptions.killGraceMs": { read: (v) => spawned({ killGraceMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "StdioClientTransportOptions.maxStderrLineBytes": { read: (v) => spawned({ maxStderrLineBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "StdioClientTransportOptions.maxMessageBytes": { read: (v) => spawned({ maxMessageBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "StdioClientTransportOptions.maxQueuedBytes": { read: (v) => spawned({ maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
 };
 
 /** The error `read(value)` throws or rejects with; undefined when it accepts the value. */
