@@ -36,7 +36,10 @@ export class RemoteServer {
 
   static async start(side: ServerKey): Promise<RemoteServer> {
     const entry = fileURLToPath(new URL("./child.ts", import.meta.url));
-    const child = fork(entry, [side], { execArgv: ["--expose-gc", "--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    // BENCH_CPU_PROF=<dir>: each server process writes CPU profiles to <dir>/<side>/ when it exits (the largest is its main thread) (docs/benchmarks.md, Profiles).
+    const profile = process.env["BENCH_CPU_PROF"];
+    const execArgv = ["--expose-gc", ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}/${side}`] : []), "--import", "tsx"];
+    const child = fork(entry, [side], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
     const url = await new Promise<string>((resolve, reject) => {
       child.once("message", (message) => resolve((message as Ready).url));
       child.once("exit", (code) => reject(new Error(`the ${side} server process exited (${code}) before it listened`)));
