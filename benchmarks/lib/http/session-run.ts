@@ -50,6 +50,7 @@ export async function runSessionHttp(runs: number, sizes: SessionSizes, log: (li
     log("HTTP sessions: warming up…");
     for (const clients of sizes.clients) await each(1, (s) => sessionEchoThroughput(s, clients, Math.ceil(sizes.calls / 5)));
     await each(1, (s) => sessionCancelStorm(s, Math.ceil(sizes.storm / 5)));
+    await each(1, (s) => idleSessionMemory(s, Math.ceil(sizes.idle / 5)));
     const throughput: SessionFigure[] = [];
     const cpuPerCall: SessionFigure[] = [];
     for (const clients of sizes.clients) {
