@@ -737,6 +737,10 @@ export class Endpoint {
       response = { jsonrpc: "2.0", id, result: this.#withResultMeta(isObject(result) ? result : {}) };
       becameTask = this.#options.tasks !== undefined && isObject(result) && result["resultType"] === "task";
     } catch (error) {
+      // Cancelled, ended or closed meanwhile: the entry left the in-flight table when it was
+      // aborted (incoming.ts), so finish() below would refuse to answer; the error response is not
+      // even built. A handler rejecting after its abort is the common end of a cancelled request.
+      if (entry.aborted) return;
       response =
         error instanceof McpError
           ? this.#errorResponse(id, error.code, error.message, error.data)
