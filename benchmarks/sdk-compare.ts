@@ -4,16 +4,22 @@
 // revision it speaks best that has the row's methods. Over HTTP on loopback (lib/http/): our
 // generated 2026-07-28 handler against SDK 2.x's createMcpHandler, each in its own server process
 // behind the same node:http bridge, driven by fetch: tools/call with N concurrent clients, and a
-// cancel storm of aborted streams. Prints machine info and Markdown tables of medians
-// (docs/benchmarks.md explains the rows).
+// cancel storm of aborted streams. Over HTTP with sessions (lib/http/session-*.ts): our generated
+// 2025-11-25 session handler against SDK 1.x's and SDK 2.x's session transports, the same way:
+// tools/call, a cancel storm by notifications/cancelled, memory per idle session. Every HTTP table
+// has a no-MCP floor. Prints machine info and Markdown tables of medians (docs/benchmarks.md
+// explains the rows).
 //
 // Run with `npm run bench` (node --expose-gc --import tsx). Environment:
 //   BENCH_RUNS   runs per measurement (default 5; latency uses at most 3, heap growth and listeners 1)
 //   BENCH_SCALE  multiplies every workload size (default 1; e.g. 0.1 for a quick check)
-//   BENCH_ONLY   "memory", "http", "mcpx" or "redis" to run one part only (mcpx: lib/mcpx.ts; redis: lib/redis.ts, the Redis add-on's rows)
+//   BENCH_ONLY   "memory", "http" (2026-07-28), "sessions" (2025-11-25 over HTTP), "mcpx" or "redis" to run one part only
+//                (mcpx: lib/mcpx.ts; redis: lib/redis.ts, the Redis add-on's rows)
 import { stormFloor } from "./lib/floor.js";
 import { httpReport } from "./lib/http/report.js";
 import { runHttp, type HttpSizes } from "./lib/http/run.js";
+import { sessionReport } from "./lib/http/session-report.js";
+import { runSessionHttp, type SessionSizes } from "./lib/http/session-run.js";
 import { describeMachine, machineInfo } from "./lib/machine.js";
 import { mcpxReport, runMcpx } from "./lib/mcpx.js";
 import { report, type Figure, type Results, type Sizes } from "./lib/report.js";
@@ -38,6 +44,8 @@ const SIZES: Sizes = {
 };
 const REDIS_SIZES: RedisSizes = { tasks: scaled(2_000), fanOut: scaled(500), calls: scaled(5_000) };
 const HTTP_SIZES: HttpSizes = { calls: scaled(2_000), clients: [1, 16, 64], storm: scaled(1_000) };
+/** At most 1,000 idle sessions: our handler's default maxSessions is 1,024. */
+const SESSION_SIZES: SessionSizes = { calls: scaled(2_000), clients: [1, 16, 64], storm: scaled(1_000), idle: Math.min(1_000, scaled(1_000)) };
 /** Heap growth cancels in batches of this many at once. */
 const HEAP_BATCH = Math.min(1_000, SIZES.heap);
 /** Cancels on the same connection before the first heap reading (see heapGrowth). */
@@ -115,17 +123,20 @@ async function runMemory(): Promise<Results> {
 
 const machine = machineInfo();
 const names = { ours: contenders.ours.name, sdk1: contenders.sdk1.name, sdk2: contenders.sdk2.name };
-const memory = ONLY === undefined || ONLY === "memory" ? await runMemory() : undefined;
-const http = ONLY === undefined || ONLY === "http" ? await runHttp(RUNS, HTTP_SIZES, log) : undefined;
+const runs = (part: "memory" | "http" | "sessions" | "mcpx" | "redis"): boolean => ONLY === undefined || ONLY === part;
+const memory = runs("memory") ? await runMemory() : undefined;
+const http = runs("http") ? await runHttp(RUNS, HTTP_SIZES, log) : undefined;
+const sessions = runs("sessions") ? await runSessionHttp(RUNS, SESSION_SIZES, log) : undefined;
 const MCPX_SIZES = { envelopes: scaled(20_000), aborts: scaled(500) };
-const mcpx = ONLY === undefined || ONLY === "mcpx" ? await runMcpx(RUNS, MCPX_SIZES, log) : undefined;
-const redis = ONLY === undefined || ONLY === "redis" ? await runRedis(RUNS, REDIS_SIZES, log) : undefined;
+const mcpx = runs("mcpx") ? await runMcpx(RUNS, MCPX_SIZES, log) : undefined;
+const redis = runs("redis") ? await runRedis(RUNS, REDIS_SIZES, log) : undefined;
 console.log(describeMachine(machine));
 console.log(
   `Medians of ${RUNS} runs (in memory: latency ${LATENCY_RUNS}, heap growth and listeners 1), after a warm-up; a fresh connection per run${SCALE === 1 ? "" : `; sizes × ${SCALE}`}.`,
 );
 if (memory !== undefined) console.log(`\n${report(names, SIZES, memory)}`);
 if (http !== undefined) console.log(`\n${httpReport(names, HTTP_SIZES, http)}`);
+if (sessions !== undefined) console.log(`\n${sessionReport(names, SESSION_SIZES, sessions)}`);
 if (mcpx !== undefined) console.log(`\n${mcpxReport(MCPX_SIZES, mcpx)}`);
 if (redis !== undefined) console.log(`\n${redisReport(REDIS_SIZES, redis)}`);
 console.log(`\nTotal benchmark time: ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,5 +1,6 @@
 // The in-memory result table: one row per measurement, the three implementations, the revision
-// each ran on, ours against each SDK, and the targets of issue 4 (set against SDK 1.x).
+// each ran on, ours against each SDK, and the targets of issue 33 (set against SDK 2.x and the
+// platform floor: ≥ 10× SDK 2.x on every throughput row, the cancel storm within 1.5× its floor).
 import type { Revision } from "./contender.js";
 import type { Side, Sides } from "./runner.js";
 import { fmt, ratio, renderTable, verdict } from "./table.js";
@@ -37,6 +38,11 @@ export interface Results {
   /** The storm's platform floor (lib/floor.ts), ms. */
   readonly stormFloorMs: number;
 }
+
+/** Issue 33's targets: every in-memory throughput row at least this many times SDK 2.x… */
+export const TARGET_VS_SDK2 = 10;
+/** …and the cancel storm within this many times its platform floor (lib/floor.ts). */
+export const TARGET_STORM_VS_FLOOR = 1.5;
 
 /**
  * Growth within ±0.5 MB is noise (a one-off large object or JIT code appears in some runs, never
@@ -76,17 +82,25 @@ export function rows(sizes: Sizes, r: Results): string[][] {
   const k = fmt.count;
   const ms3 = (x: number): string => fmt.ms(x, 3);
   const v = (f: Figure): Sides<number> => f.values;
+  /** Throughput rows: at least TARGET_VS_SDK2 times SDK 2.x. */
+  const tenfold = (f: Figure): string => verdict(`≥ ${TARGET_VS_SDK2}× 2.x`, v(f).ours >= TARGET_VS_SDK2 * v(f).sdk2);
   const specs: RowSpec[] = [
-    { measure: `ping, sequential (${k(sizes.pings)})`, figure: r.pings, format: fmt.rate, better: "higher", target: verdict("≥ 5×", v(r.pings).ours >= 5 * v(r.pings).sdk1) },
-    { measure: `tools/call, ${k(sizes.calls)} concurrent`, figure: r.calls, format: fmt.rate, better: "higher", target: verdict("≥ 5×", v(r.calls).ours >= 5 * v(r.calls).sdk1) },
-    { measure: `cancel storm, ${k(sizes.storm)} calls: total`, figure: r.stormMs, format: fmt.ms, better: "lower", target: verdict("≥ 5×", v(r.stormMs).sdk1 >= 5 * v(r.stormMs).ours) },
+    { measure: `ping, sequential (${k(sizes.pings)})`, figure: r.pings, format: fmt.rate, better: "higher", target: tenfold(r.pings) },
+    { measure: `tools/call, ${k(sizes.calls)} concurrent`, figure: r.calls, format: fmt.rate, better: "higher", target: tenfold(r.calls) },
+    {
+      measure: `cancel storm, ${k(sizes.storm)} calls: total`,
+      figure: r.stormMs,
+      format: fmt.ms,
+      better: "lower",
+      target: verdict(`≤ ${TARGET_STORM_VS_FLOOR}× floor`, v(r.stormMs).ours <= TARGET_STORM_VS_FLOOR * r.stormFloorMs),
+    },
     { measure: "cancel storm: handlers that saw the abort", figure: r.stormSawAbort, format: (x) => `${k(x)} / ${k(sizes.storm)}`, better: "none", target: verdict("all", v(r.stormSawAbort).ours === sizes.storm) },
     { measure: `abort → handler signal, p50 (${k(sizes.latency)})`, figure: r.p50, format: ms3, better: "lower" },
     { measure: `abort → handler signal, p99 (${k(sizes.latency)})`, figure: r.p99, format: ms3, better: "lower", target: verdict("< 1 ms", v(r.p99).ours < 1) },
     { measure: `heap growth after ${k(sizes.heap)} cancelled`, figure: r.heap, format: fmt.mb, better: "heap", target: verdict("< 1 MB", v(r.heap).ours < 1) },
     { measure: `abort listeners left on 1 signal (${k(sizes.listeners)} settled)`, figure: r.listeners, format: k, better: "none", target: verdict("0", v(r.listeners).ours === 0) },
-    { measure: `JSON pipe: ping, sequential (${k(sizes.pings)})`, figure: r.jsonPings, format: fmt.rate, better: "higher" },
-    { measure: `JSON pipe: tools/call, ${k(sizes.calls)} concurrent`, figure: r.jsonCalls, format: fmt.rate, better: "higher" },
+    { measure: `JSON pipe: ping, sequential (${k(sizes.pings)})`, figure: r.jsonPings, format: fmt.rate, better: "higher", target: tenfold(r.jsonPings) },
+    { measure: `JSON pipe: tools/call, ${k(sizes.calls)} concurrent`, figure: r.jsonCalls, format: fmt.rate, better: "higher", target: tenfold(r.jsonCalls) },
   ];
   return specs.map(row);
 }
@@ -96,12 +110,13 @@ export function report(names: Sides<string>, sizes: Sizes, r: Results): string {
   const floor = r.stormFloorMs;
   const storm = r.stormMs.values;
   const above = (side: Side): string => fmt.ms(storm[side] - floor);
-  const header = ["Measurement", "Revisions (ours / 1.x / 2.x)", names.ours, names.sdk1, names.sdk2, `vs ${names.sdk1}`, `vs ${names.sdk2}`, "Target (vs 1.x)"];
+  const header = ["Measurement", "Revisions (ours / 1.x / 2.x)", names.ours, names.sdk1, names.sdk2, `vs ${names.sdk1}`, `vs ${names.sdk2}`, "Target (vs 2.x, floor)"];
   return [
     renderTable(header, rows(sizes, r)),
     "",
     "vs columns: > 1 means mcp-stubgen is better (throughput: ours ÷ SDK; time and memory: SDK ÷ ours); — where a ratio means nothing.",
     `Cancel-storm floor (the same AbortSignal, DOMException and listener work with no protocol, lib/floor.ts): ${fmt.ms(floor)};` +
+      ` mcp-stubgen ÷ floor = ${(storm.ours / floor).toFixed(2)}× (target ≤ ${TARGET_STORM_VS_FLOOR}×);` +
       ` no implementation can beat ${names.sdk1} ÷ floor = ${(storm.sdk1 / floor).toFixed(1)}×, ${names.sdk2} ÷ floor = ${(storm.sdk2 / floor).toFixed(1)}× here.` +
       ` Above the floor: mcp-stubgen ${above("ours")}, ${names.sdk1} ${above("sdk1")}, ${names.sdk2} ${above("sdk2")}` +
       ` (${ratio(storm.ours - floor, storm.sdk1 - floor, "lower")} and ${ratio(storm.ours - floor, storm.sdk2 - floor, "lower")}).` +

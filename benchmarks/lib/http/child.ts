@@ -1,25 +1,34 @@
-// The server process of one HTTP contender (argv[2]: ours | sdk2): its handler behind the
+// The server process of one HTTP contender (argv[2]: a ServerKey of servers.ts): its handler behind the
 // node:http bridge on 127.0.0.1, and a probe the bench reads over IPC. The server runs in its own
 // process so that it has a core to itself and the fetch clients do not share its event loop.
 import { Probe } from "../probe.js";
-import { within } from "../stats.js";
+import { collect, within } from "../stats.js";
 import { epochNow, type Answer, type Ask, type Ready } from "./ipc.js";
 import { listen } from "./node-bridge.js";
-import { HTTP_SERVERS, isHttpSide } from "./servers.js";
+import { ALL_SERVERS, isServerKey } from "./servers.js";
 
 const side = process.argv[2];
-if (!isHttpSide(side) || process.send === undefined) throw new Error("run by the bench (fork) with argv ours | sdk2");
+if (!isServerKey(side) || process.send === undefined) throw new Error(`run by the bench (fork) with argv one of ${Object.keys(ALL_SERVERS).join(" | ")}`);
 const send = process.send.bind(process);
 const probe = new Probe();
-const listening = await listen(HTTP_SERVERS[side](probe));
+const listening = await listen(ALL_SERVERS[side](probe));
 
-function answer(id: number): Answer {
+function answer(id: number, heapBytes = 0): Answer {
   const { started, aborted, lastAbortAt } = probe;
   const cpu = process.cpuUsage();
-  return { id, now: epochNow(), started, aborted, lastAbortAt: lastAbortAt === 0 ? 0 : performance.timeOrigin + lastAbortAt, cpuUs: cpu.user + cpu.system };
+  return { id, now: epochNow(), started, aborted, lastAbortAt: lastAbortAt === 0 ? 0 : performance.timeOrigin + lastAbortAt, cpuUs: cpu.user + cpu.system, heapBytes };
+}
+
+/** heapUsed after full collections (the process runs with --expose-gc), with a turn in between for finalizers. */
+async function heapUsed(): Promise<number> {
+  collect();
+  await new Promise((resolve) => setImmediate(resolve));
+  collect();
+  return process.memoryUsage().heapUsed;
 }
 
 async function handle(ask: Ask): Promise<void> {
+  if (ask.op === "heap") return void send(answer(ask.id, await heapUsed()));
   if (ask.op === "reset") probe.reset();
   if (ask.op === "untilAborted") await within(probe.untilAborted(ask.n), ask.timeoutMs);
   send(answer(ask.id));

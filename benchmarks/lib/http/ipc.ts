@@ -6,6 +6,8 @@ export type Ask =
   | { readonly id: number; readonly op: "reset" }
   | { readonly id: number; readonly op: "clock" }
   | { readonly id: number; readonly op: "counts" }
+  /** heapUsed after full collections, in the answer's heapBytes. */
+  | { readonly id: number; readonly op: "heap" }
   /** Answered once n handlers saw their abort, or after timeoutMs. */
   | { readonly id: number; readonly op: "untilAborted"; readonly n: number; readonly timeoutMs: number };
 
@@ -18,6 +20,8 @@ export interface Answer {
   readonly lastAbortAt: number;
   /** CPU time the server process has used so far (user + system, µs). */
   readonly cpuUs: number;
+  /** heapUsed after full collections (bytes); 0 unless asked by op "heap". */
+  readonly heapBytes: number;
 }
 
 export interface Ready {

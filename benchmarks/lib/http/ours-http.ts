@@ -1,6 +1,8 @@
 // Our generated 2026-07-28 server over HTTP: createHttpHandler(server) from out/2026-07-28 (the
 // generated Streamable HTTP handler, web-standard) around one McpServer, with its defaults
-// (Host/Origin validation on for a loopback bind).
+// (Host/Origin validation on for a loopback bind) except maxInFlightPerPrincipal, raised to the
+// default maxInFlight (4,096) so that the storm's 1,000 streams from one anonymous client all get
+// in, as a server sized for such a client would be configured (the SDK has no such bound).
 //
 // Read from the module at run time: a generated output without createHttpHandler (older
 // templates) leaves the HTTP rows without our column instead of failing the whole bench.
@@ -8,7 +10,7 @@ import * as v2026 from "../../../out/2026-07-28/index.js";
 import { ECHO_RESULT_COMPLETE, slowToolWithProgress, type Probe } from "../probe.js";
 import type { WebHandler } from "./node-bridge.js";
 
-type CreateHttpHandler = (server: v2026.McpServer) => WebHandler;
+type CreateHttpHandler = (server: v2026.McpServer, options: { readonly maxInFlightPerPrincipal: number }) => WebHandler;
 
 const generated: Readonly<Record<string, unknown>> = v2026;
 
@@ -26,6 +28,9 @@ const TOOLS: v2026.ListToolsResult = {
 /** Whether out/2026-07-28 has the HTTP handler (else the HTTP rows show ours as missing). */
 export const oursHasHttp = typeof generated["createHttpHandler"] === "function";
 
+/** maxInFlightPerPrincipal: above the storm's 1,000 streams (the default is 256). */
+const IN_FLIGHT_PER_PRINCIPAL = 4096;
+
 export function oursHandler(probe: Probe): WebHandler {
   const create = generated["createHttpHandler"];
   if (typeof create !== "function") throw new Error("out/2026-07-28 has no createHttpHandler: regenerate (npm run build && npm run generate)");
@@ -38,5 +43,5 @@ export function oursHandler(probe: Probe): WebHandler {
       "tools/list": () => TOOLS,
     },
   });
-  return (create as CreateHttpHandler)(server);
+  return (create as CreateHttpHandler)(server, { maxInFlightPerPrincipal: IN_FLIGHT_PER_PRINCIPAL });
 }

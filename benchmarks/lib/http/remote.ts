@@ -2,7 +2,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { epochNow, type Answer, type Ask, type Ready } from "./ipc.js";
-import type { HttpSide } from "./servers.js";
+import type { ServerKey } from "./servers.js";
 
 /** An Ask without its id (Omit over each member of the union). */
 type Question<T = Ask> = T extends Ask ? Omit<T, "id"> : never;
@@ -23,7 +23,7 @@ export class RemoteServer {
   #offset = 0;
 
   private constructor(
-    readonly side: HttpSide,
+    readonly side: ServerKey,
     readonly url: string,
     readonly child: ChildProcess,
   ) {
@@ -34,9 +34,12 @@ export class RemoteServer {
     });
   }
 
-  static async start(side: HttpSide): Promise<RemoteServer> {
+  static async start(side: ServerKey): Promise<RemoteServer> {
     const entry = fileURLToPath(new URL("./child.ts", import.meta.url));
-    const child = fork(entry, [side], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    // BENCH_CPU_PROF=<dir>: each server process writes CPU profiles to <dir>/<side>/ when it exits (the largest is its main thread) (docs/benchmarks.md, Profiles).
+    const profile = process.env["BENCH_CPU_PROF"];
+    const execArgv = ["--expose-gc", ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}/${side}`] : []), "--import", "tsx"];
+    const child = fork(entry, [side], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
     const url = await new Promise<string>((resolve, reject) => {
       child.once("message", (message) => resolve((message as Ready).url));
       child.once("exit", (code) => reject(new Error(`the ${side} server process exited (${code}) before it listened`)));
@@ -70,6 +73,11 @@ export class RemoteServer {
   /** CPU time the server process has used so far (µs). */
   async cpuUs(): Promise<number> {
     return (await this.#ask({ op: "counts" })).cpuUs;
+  }
+
+  /** The server's heapUsed after full collections (bytes). */
+  async heapBytes(): Promise<number> {
+    return (await this.#ask({ op: "heap" })).heapBytes;
   }
 
   async reset(): Promise<void> {

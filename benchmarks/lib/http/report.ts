@@ -1,38 +1,85 @@
-// The HTTP result table: ours and SDK 2.x on 2026-07-28 behind the same node:http bridge.
-import { fmt, ratio, renderTable } from "../table.js";
+// The HTTP result table: ours and SDK 2.x on 2026-07-28 behind the same node:http bridge, the
+// no-MCP floor, and the targets of issue 33: server CPU per call within 1.1× the floor at every
+// concurrency, and ahead of SDK 2.x on every row, the cancel storm included.
+import { fmt, ratio, renderTable, verdict } from "../table.js";
 import type { HttpFigure, HttpResults, HttpSizes } from "./run.js";
 import { HTTP_REVISION } from "./client.js";
 
 const MISSING = "n/a";
+/** Server CPU per tools/call at most this many times the floor's. */
+export const TARGET_CPU_VS_FLOOR = 1.1;
 
 function cell(value: number | undefined, format: (x: number) => string): string {
   return value === undefined ? MISSING : format(value);
 }
 
-function row(measure: string, figure: HttpFigure, format: (x: number) => string, better: "higher" | "lower" | "none"): string[] {
+type Better = "higher" | "lower" | "none";
+
+/** Ours against the floor, as a cost: ours ÷ floor for time and CPU, floor ÷ ours for throughput (1.00×: at the floor). */
+function overFloor(figure: HttpFigure, better: Better): string {
+  const { ours, floor } = figure;
+  if (better === "none" || ours === undefined || floor === undefined || !(ours > 0) || !(floor > 0)) return "—";
+  return `${(better === "lower" ? ours / floor : floor / ours).toFixed(2)}×`;
+}
+
+/** Ahead of SDK 2.x: higher throughput, or less time or CPU. */
+function ahead(figure: HttpFigure, better: "higher" | "lower"): boolean {
+  const { ours, sdk2 } = figure;
+  if (ours === undefined || sdk2 === undefined) return false;
+  return better === "higher" ? ours > sdk2 : ours < sdk2;
+}
+
+interface Spec {
+  readonly measure: string;
+  readonly figure: HttpFigure;
+  readonly format: (x: number) => string;
+  readonly better: Better;
+  readonly target: string;
+}
+
+function row({ measure, figure, format, better, target }: Spec): string[] {
   const { ours, sdk2, floor } = figure;
   const versus = better === "none" || ours === undefined || sdk2 === undefined ? "—" : ratio(ours, sdk2, better);
-  return [measure, cell(ours, format), cell(sdk2, format), versus, cell(floor, format)];
+  return [measure, cell(ours, format), cell(sdk2, format), versus, cell(floor, format), overFloor(figure, better), target];
 }
 
 export function httpReport(names: { readonly ours: string; readonly sdk2: string }, sizes: HttpSizes, r: HttpResults): string {
   const k = fmt.count;
   const us = (x: number): string => `${x.toFixed(0)} µs`;
-  const rows = [
-    ...sizes.clients.flatMap((clients, i) => [
-      row(`tools/call, ${clients} concurrent client${clients === 1 ? "" : "s"} (${k(sizes.calls)} calls)`, r.throughput[i] ?? {}, fmt.rate, "higher"),
-      row(`tools/call, ${clients} client${clients === 1 ? "" : "s"}: server CPU per call`, r.cpuPerCall[i] ?? {}, us, "lower"),
-    ]),
-    row(`cancel storm, ${k(sizes.storm)} streams: abort → last handler abort`, r.stormMs, fmt.ms, "lower"),
-    row("cancel storm: server CPU per aborted stream", r.stormCpu, us, "lower"),
-    row("cancel storm: handlers that saw the abort", r.stormSawAbort, (x) => `${k(x)} / ${k(sizes.storm)}`, "none"),
+  const beats = (f: HttpFigure, better: "higher" | "lower"): string => verdict("ahead of 2.x", ahead(f, better));
+  const specs: Spec[] = [
+    ...sizes.clients.flatMap((clients, i): Spec[] => {
+      const rate = r.throughput[i] ?? {};
+      const cpu = r.cpuPerCall[i] ?? {};
+      const nearFloor = cpu.ours !== undefined && cpu.floor !== undefined && cpu.ours <= TARGET_CPU_VS_FLOOR * cpu.floor;
+      return [
+        { measure: `tools/call, ${clients} concurrent client${clients === 1 ? "" : "s"} (${k(sizes.calls)} calls)`, figure: rate, format: fmt.rate, better: "higher", target: beats(rate, "higher") },
+        {
+          measure: `tools/call, ${clients} client${clients === 1 ? "" : "s"}: server CPU per call`,
+          figure: cpu,
+          format: us,
+          better: "lower",
+          target: `${verdict(`≤ ${TARGET_CPU_VS_FLOOR}× floor`, nearFloor)}; ${beats(cpu, "lower")}`,
+        },
+      ];
+    }),
+    { measure: `cancel storm, ${k(sizes.storm)} streams: abort → last handler abort`, figure: r.stormMs, format: fmt.ms, better: "lower", target: beats(r.stormMs, "lower") },
+    { measure: "cancel storm: server CPU per aborted stream", figure: r.stormCpu, format: us, better: "lower", target: beats(r.stormCpu, "lower") },
+    {
+      measure: "cancel storm: handlers that saw the abort",
+      figure: r.stormSawAbort,
+      format: (x) => `${k(x)} / ${k(sizes.storm)}`,
+      better: "none",
+      target: verdict("all", r.stormSawAbort.ours === sizes.storm),
+    },
   ];
   const notes = [
     `All rows on ${HTTP_REVISION}; each server in its own process behind the same node:http bridge (lib/http/node-bridge.ts) on 127.0.0.1; clients are fetch (undici) in the bench process.`,
-    `vs column: > 1 means mcp-stubgen is better (throughput: ours ÷ SDK; time and CPU: SDK ÷ ours).`,
+    `vs column: > 1 means mcp-stubgen is better (throughput: ours ÷ SDK; time and CPU: SDK ÷ ours). cost vs floor: ours ÷ floor for time and CPU, floor ÷ ours for throughput; 1.00× is the floor.`,
     "Server CPU per call: user + system time of the server process over the run ÷ calls; the server's own cost even where the fetch clients are the bottleneck.",
     "floor: the same requests and streams answered with no MCP at all (lib/http/floor-http.ts): what fetch, node:http and the bridge cost. No server on this bridge beats it by more than the noise; the storm's wall time is mostly connection teardown, so there the noise can reorder the three.",
   ];
   if (!r.sides.includes("ours")) notes.push(`${MISSING}: out/2026-07-28 has no createHttpHandler (regenerate with the HTTP server templates).`);
-  return [renderTable(["HTTP (loopback)", names.ours, names.sdk2, `vs ${names.sdk2}`, "floor (no MCP)"], rows), "", ...notes].join("\n");
+  const header = ["HTTP (loopback)", names.ours, names.sdk2, `vs ${names.sdk2}`, "floor (no MCP)", "cost vs floor", "Target"];
+  return [renderTable(header, specs.map(row)), "", ...notes].join("\n");
 }

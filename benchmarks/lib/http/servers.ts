@@ -4,6 +4,7 @@ import { floorHandler } from "./floor-http.js";
 import type { WebHandler } from "./node-bridge.js";
 import { oursHandler, oursHasHttp } from "./ours-http.js";
 import { sdk2Handler } from "./sdk2-http.js";
+import { SESSION_SERVERS, type SessionSide } from "./session-servers.js";
 
 /** Ours, SDK 2.x, and the floor: the same exchanges without MCP (floor-http.ts). */
 export type HttpSide = "ours" | "sdk2" | "floor";
@@ -19,6 +20,17 @@ export function availableHttpSides(): HttpSide[] {
   return oursHasHttp ? ["ours", "sdk2", "floor"] : ["sdk2", "floor"];
 }
 
-export function isHttpSide(value: string | undefined): value is HttpSide {
-  return value !== undefined && Object.hasOwn(HTTP_SERVERS, value);
+/** A server process's handler: a 2026-07-28 side, or a session-era side (`session-ours`, …). */
+export type ServerKey = HttpSide | `session-${SessionSide}`;
+
+export const ALL_SERVERS: Readonly<Record<ServerKey, (probe: Probe) => WebHandler>> = {
+  ...HTTP_SERVERS,
+  "session-ours": SESSION_SERVERS.ours,
+  "session-sdk1": SESSION_SERVERS.sdk1,
+  "session-sdk2": SESSION_SERVERS.sdk2,
+  "session-floor": SESSION_SERVERS.floor,
+};
+
+export function isServerKey(value: string | undefined): value is ServerKey {
+  return value !== undefined && Object.hasOwn(ALL_SERVERS, value);
 }

@@ -294,7 +294,8 @@ export class Endpoint {
   readonly #rules: CancellationRules;
   readonly #mayCancel: boolean;
   readonly #peerMayCancel: boolean;
-  readonly #outgoing: OutgoingRequests;
+  /** The send path's table, made on first use (#outgoing): most connections of a server never send a request. */
+  #outgoingMade: OutgoingRequests | undefined;
   readonly #incoming = new IncomingRequests();
   readonly #handlers: ReadonlyMap<string, AnyRequestHandler>;
   readonly #notificationHandlers: ReadonlyMap<string, AnyNotificationHandler>;
@@ -338,7 +339,22 @@ export class Endpoint {
     this.#tables = tables;
     this.#handlers = tables.handlers;
     this.#notificationHandlers = tables.notificationHandlers;
-    this.#outgoing = new OutgoingRequests(
+  }
+
+  /**
+   * The send path's table. Made when first needed, not with the endpoint: a server's HTTP POST
+   * gets a connection of its own (openConnection) that usually only answers, and the table's maps,
+   * sets and hooks were most of what such a connection cost to make.
+   */
+  get #outgoing(): OutgoingRequests {
+    return (this.#outgoingMade ??= this.#makeOutgoing());
+  }
+
+  #makeOutgoing(): OutgoingRequests {
+    const rules = this.#rules;
+    const options = this.#options;
+    const tables = this.#tables;
+    return new OutgoingRequests(
       {
         send: (message, related) => this.#send(message, related),
         report: (event) => this.#report(event),
@@ -385,10 +401,10 @@ export class Endpoint {
 
   /** Requests sent and awaiting a response, and requests received and being handled, on this endpoint and its open connections. */
   get inFlight(): { readonly sent: number; readonly received: number } {
-    let sent = this.#outgoing.size;
+    let sent = this.#outgoingMade?.size ?? 0;
     let received = this.#incoming.size;
     for (const connection of this.#connections ?? []) {
-      sent += connection.#outgoing.size;
+      sent += connection.#outgoingMade?.size ?? 0;
       received += connection.#incoming.size;
     }
     return { sent, received };
@@ -671,7 +687,8 @@ export class Endpoint {
   #onCancel(params: unknown): void {
     const parsed = parseCancelParams(params);
     if (parsed !== null) {
-      const ended = this.#outgoing.endByPeer(parsed.requestId, parsed.reason);
+      // No send path yet: no request of ours for the peer to end.
+      const ended = this.#outgoingMade?.endByPeer(parsed.requestId, parsed.reason);
       if (ended !== undefined) return this.#report(ended);
       if (!this.#peerMayCancel) return this.#report({ type: "ignored", cause: "not-permitted", requestId: parsed.requestId, reason: parsed.reason });
     }
@@ -720,6 +737,10 @@ export class Endpoint {
       response = { jsonrpc: "2.0", id, result: this.#withResultMeta(isObject(result) ? result : {}) };
       becameTask = this.#options.tasks !== undefined && isObject(result) && result["resultType"] === "task";
     } catch (error) {
+      // Cancelled, ended or closed meanwhile: the entry left the in-flight table when it was
+      // aborted (incoming.ts), so finish() below would refuse to answer; the error response is not
+      // even built. A handler rejecting after its abort is the common end of a cancelled request.
+      if (entry.aborted) return;
       response =
         error instanceof McpError
           ? this.#errorResponse(id, error.code, error.message, error.data)
@@ -767,6 +788,6 @@ export class Endpoint {
     const parent = this.#parent;
     if (parent !== undefined) parent.#connections?.delete(this);
     this.#incoming.abortAll("Connection closed");
-    this.#outgoing.closeAll();
+    this.#outgoingMade?.closeAll();
   }
 }

@@ -47,23 +47,28 @@ export function cancelRule(policy: MethodPolicy | undefined, params: JsonObject 
   return policy === undefined || policy.cancellable ? "cancellable" : "uncancellable";
 }
 
-/** A set of the most recent ids, bounded so long-lived connections do not grow it forever. */
+/**
+ * A set of the most recent ids, bounded so long-lived connections do not grow it forever. Its Set
+ * is made by the first add: a connection per HTTP request has three of these and mostly adds to
+ * one at most.
+ */
 export class RecentIds {
-  readonly #ids = new Set<RequestId>();
+  #ids: Set<RequestId> | undefined;
   readonly limit: number;
   constructor(limit: number) {
     this.limit = limit;
   }
   add(id: RequestId): void {
-    this.#ids.delete(id);
-    this.#ids.add(id);
-    if (this.#ids.size > this.limit) this.#ids.delete(this.#ids.values().next().value as RequestId);
+    const ids = (this.#ids ??= new Set());
+    ids.delete(id);
+    ids.add(id);
+    if (ids.size > this.limit) ids.delete(ids.values().next().value as RequestId);
   }
   delete(id: RequestId): boolean {
-    return this.#ids.delete(id);
+    return this.#ids?.delete(id) ?? false;
   }
   has(id: RequestId): boolean {
-    return this.#ids.has(id);
+    return this.#ids?.has(id) ?? false;
   }
 }
 
@@ -207,8 +212,18 @@ export class OutgoingRequests {
         hardTimer: undefined,
       };
       this.#pending.set(id, entry);
-      if (timeoutMs !== undefined) entry.timer = setTimeout(() => this.#timeout(entry, timeoutMs), timeoutMs);
-      if (maxTotalMs !== undefined) entry.hardTimer = setTimeout(() => this.#timeout(entry, maxTotalMs), maxTotalMs);
+      // Without resetTimeoutOnProgress neither deadline moves, so the earlier one is the only one
+      // that can fire: one timer instead of two (2026-07-28 arms both by default on every request).
+      // With it, the timeout restarts on progress while the cap stays: both are armed.
+      // A tie goes to the timeout, which the two timers also fired first (armed first, same delay).
+      let soft = timeoutMs;
+      let hard = maxTotalMs;
+      if (!entry.resetTimeoutOnProgress && soft !== undefined && hard !== undefined) {
+        if (soft <= hard) hard = undefined;
+        else soft = undefined;
+      }
+      if (soft !== undefined) entry.timer = setTimeout(() => this.#timeout(entry, soft), soft);
+      if (hard !== undefined) entry.hardTimer = setTimeout(() => this.#timeout(entry, hard), hard);
       if (signal !== undefined) this.#watch(entry, signal);
 
       const message: JsonRpcMessage = outParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: outParams };

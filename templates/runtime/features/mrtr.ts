@@ -889,12 +889,12 @@ async function requestWithInput(
   const signal = options?.signal;
   const total = timerDelay("timeoutMs", options?.timeoutMs ?? path.defaultTimeoutMs);
   const deadline = total === undefined ? undefined : Date.now() + total;
-  const base: JsonObject = { ...params };
-  delete base["inputResponses"];
-  delete base["requestState"];
+  // The params of a retry, made only when the server asks for input (most calls end in round 0).
+  let base: JsonObject | undefined;
   let retry: JsonObject = params ?? {};
   for (let round = 0; ; round++) {
-    const remaining = deadline === undefined ? undefined : Math.max(1, deadline - Date.now());
+    // Round 0 starts now: its timeout is the whole of `total`.
+    const remaining = deadline === undefined ? undefined : round === 0 ? total : Math.max(1, deadline - Date.now());
     let result: unknown;
     try {
       result = await path.send(method, round === 0 ? params : retry, { ...options, timeoutMs: remaining ?? 0 }, related);
@@ -913,6 +913,11 @@ async function requestWithInput(
     if (round >= answer.maxRounds) throw new InputRequiredError(method, "rounds", result, `more than ${answer.maxRounds} rounds`);
     const inputResponses = inputRequests === undefined ? undefined : await answerInputs(path, answer, method, result, inputRequests, signal, deadline, total);
     if (signal?.aborted) throw new RequestCancelledError(method, undefined, signal.reason);
+    if (base === undefined) {
+      base = { ...params };
+      delete base["inputResponses"];
+      delete base["requestState"];
+    }
     retry = { ...base };
     if (inputResponses !== undefined) retry["inputResponses"] = inputResponses;
     if (typeof requestState === "string") retry["requestState"] = requestState;

@@ -45,12 +45,21 @@ const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(["localhost", "127.0.0.1
  * by nothing or a port, and a port is digits up to 65535, so `[::1]evil` and
  * `localhost:evil.example` are no Host at all (RFC 9112 3.2: answered with 400).
  */
-export function parseHost(host: string): { readonly name: string; readonly port: string } | null {
+export function parseHost(host: string): ParsedHost | null {
+  // A handler parses each request's Host twice (its syntax, then the Host/Origin rule), and a
+  // client sends the same Host every time: the last answer is kept (one string, one frozen result).
+  if (host === lastHost) return lastParsed;
   const match = /^(\[[0-9a-f:.]+\]|[a-z0-9._~!$&'()*+,;=%-]+)(?::([0-9]{0,5}))?$/.exec(host.toLowerCase());
-  if (match === null) return null;
-  const port = match[2] ?? "";
-  return port !== "" && Number(port) > 65535 ? null : { name: match[1] ?? "", port };
+  const port = match?.[2] ?? "";
+  const parsed = match === null || (port !== "" && Number(port) > 65535) ? null : Object.freeze({ name: match[1] ?? "", port });
+  lastHost = host;
+  lastParsed = parsed;
+  return parsed;
 }
+
+type ParsedHost = { readonly name: string; readonly port: string };
+let lastHost: string | undefined;
+let lastParsed: ParsedHost | null = null;
 
 /**
  * Why a request's `Host` header is no Host (RFC 9112 3.2: 400), or null. The one syntax rule of
@@ -189,15 +198,19 @@ export function envelopeProblem(request: Request): Refusal | null {
 // ---------------------------------------------------------------------------------------------
 // The body
 
+/** The 413 of readRequestBody, made only for a body that is too large (not for every request). */
+function tooLarge(max: number): Refusal {
+  return { status: 413, message: `Payload Too Large: the body exceeds ${max} bytes`, headers: { connection: "close" } };
+}
+
 /**
  * The body, read up to `max` bytes, or the refusal: 413 past the bound (a declared
  * Content-Length over it is refused unread; the connection is then closed), 400 when the stream
  * fails (the client went away mid-body, typically).
  */
 export async function readRequestBody(request: Request, max: number): Promise<Uint8Array | Refusal> {
-  const tooLarge: Refusal = { status: 413, message: `Payload Too Large: the body exceeds ${max} bytes`, headers: { connection: "close" } };
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > max) return tooLarge;
+  if (declared !== null && Number(declared) > max) return tooLarge(max);
   const body = request.body;
   if (body === null) return new Uint8Array(0);
   let bytes: Uint8Array | typeof TOO_LARGE;
@@ -206,7 +219,7 @@ export async function readRequestBody(request: Request, max: number): Promise<Ui
   } catch {
     return { status: 400, message: "Bad Request: the body could not be read" };
   }
-  return bytes === TOO_LARGE ? tooLarge : bytes;
+  return bytes === TOO_LARGE ? tooLarge(max) : bytes;
 }
 
 // ---------------------------------------------------------------------------------------------

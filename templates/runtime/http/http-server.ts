@@ -188,10 +188,15 @@ function callOwn(server: HttpServable, method: string, params: JsonObject): Prom
       void connection.close().catch(() => undefined);
     }, OWN_REQUEST_TIMEOUT_MS);
     unref(timer);
+    // Method shorthand, not arrow properties: nothing to name per call where a transpiler keeps names (tsx).
     const transport: Transport = {
-      start: () => RESOLVED,
-      close: () => RESOLVED,
-      send: (message) => {
+      start() {
+        return RESOLVED;
+      },
+      close() {
+        return RESOLVED;
+      },
+      send(message) {
         if ("method" in message) return RESOLVED;
         clearTimeout(timer);
         if ("error" in message) reject(new Error(`${method} failed: ${message.error.message}`));
@@ -300,18 +305,23 @@ function inFlightLimit(name: "maxInFlight" | "maxInFlightPerPrincipal", value: n
   return numberOption(name, value, fallback, { min: 1, infinity: true });
 }
 
-/** One request's place in the in-flight counts; released once, by whoever ends the request. */
+/**
+ * One request's place in the in-flight counts; released once, by whoever ends the request. It
+ * holds its quota and owner rather than a closure: one object per request, not two.
+ */
 class Slot {
   /** The response is an SSE stream: its exchange releases the slot when the stream ends. */
   kept = false;
-  #release: (() => void) | undefined;
-  constructor(release: () => void) {
-    this.#release = release;
+  #quota: InFlightQuota | undefined;
+  readonly #owner: string | undefined;
+  constructor(quota: InFlightQuota, owner: string | undefined) {
+    this.#quota = quota;
+    this.#owner = owner;
   }
   release(): void {
-    const release = this.#release;
-    this.#release = undefined;
-    release?.();
+    const quota = this.#quota;
+    this.#quota = undefined;
+    quota?.release(this.#owner);
   }
 }
 
@@ -337,12 +347,15 @@ class InFlightQuota {
     if (this.#total >= this.#max) return `Too Many Requests: ${this.#max} requests are in flight (maxInFlight)`;
     this.#byPrincipal.set(owner, held + 1);
     this.#total++;
-    return new Slot(() => {
-      this.#total--;
-      const left = (this.#byPrincipal.get(owner) ?? 1) - 1;
-      if (left > 0) this.#byPrincipal.set(owner, left);
-      else this.#byPrincipal.delete(owner);
-    });
+    return new Slot(this, owner);
+  }
+
+  /** A slot of `owner` ends (Slot.release, once per slot). */
+  release(owner: string | undefined): void {
+    this.#total--;
+    const left = (this.#byPrincipal.get(owner) ?? 1) - 1;
+    if (left > 0) this.#byPrincipal.set(owner, left);
+    else this.#byPrincipal.delete(owner);
   }
 }
 
@@ -402,7 +415,8 @@ class Exchange implements Transport {
     // A client already gone has nothing to cancel: the request is never handled.
     if (this.#signal.aborted) return Promise.resolve(new Response(null, { status: 499 }));
     this.#connection = server.openConnection(this);
-    this.#signal.addEventListener("abort", this.#onAbort);
+    // The exchange is its own listener (handleEvent): no closure per request.
+    this.#signal.addEventListener("abort", this);
     this.onmessage?.(message);
     return this.response;
   }
@@ -473,7 +487,10 @@ class Exchange implements Transport {
     return RESOLVED;
   }
 
-  readonly #onAbort = (): void => this.#clientGone();
+  /** The request's signal aborted (EventListener object: the exchange listens as itself). */
+  handleEvent(): void {
+    this.#clientGone();
+  }
 
   /**
    * The client went away (its signal aborted, or it cancelled the response body), or its stream
@@ -552,7 +569,7 @@ class Exchange implements Transport {
     this.#finished = true;
     this.#state = "done";
     this.#slot.release();
-    this.#signal.removeEventListener("abort", this.#onAbort);
+    this.#signal.removeEventListener("abort", this);
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
     this.#wake();
     try {

@@ -287,6 +287,46 @@ describe("progress", () => {
       vi.useRealTimers();
     }
   });
+
+  it("without resetTimeoutOnProgress, only the earlier of timeoutMs and maxTotalTimeoutMs is armed, and it fires with its own ms", async () => {
+    for (const [timeoutMs, maxTotalTimeoutMs, fires] of [
+      [40, 150, 40],
+      [150, 30, 30],
+      [50, 50, 50],
+    ] as const) {
+      const { client, wire } = await clientWithRawPeer();
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+      try {
+        const call = client.callTool({ name: "x" }, { timeoutMs, maxTotalTimeoutMs }).catch((e: unknown) => e);
+        await vi.advanceTimersByTimeAsync(0);
+        // One deadline cannot move, so one timer covers both (the 2026-07-28 defaults arm 60 s and 600 s on every request).
+        expect(vi.getTimerCount()).toBe(1);
+        await vi.advanceTimersByTimeAsync(fires - 1);
+        expect(wire.cancels()).toEqual([]);
+        await vi.advanceTimersByTimeAsync(1);
+        expect(await call).toMatchObject({ name: "TimeoutError", timeoutMs: fires });
+        expect(wire.cancels()).toEqual([cancelOf(1, `Request timed out after ${fires} ms`)]);
+        expect(vi.getTimerCount()).toBe(0);
+      } finally {
+        vi.useRealTimers();
+      }
+    }
+  });
+
+  it("with resetTimeoutOnProgress, both deadlines are armed (the timeout moves, the cap does not)", async () => {
+    const { client } = await clientWithRawPeer();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      const call = client.callTool({ name: "x" }, { onProgress: () => {}, timeoutMs: 40, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 150 }).catch((e: unknown) => e);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(2);
+      await vi.advanceTimersByTimeAsync(40);
+      expect(await call).toMatchObject({ name: "TimeoutError", timeoutMs: 40 });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe("connection close", () => {
