@@ -13,8 +13,9 @@
 //   6. A second project as `npm init -y` leaves it ("type": "commonjs", package.json never
 //      edited): the tarball installed, `generate --emit js`, and a CommonJS client that imports
 //      the output and starts examples/stdio-server.ts with StdioClientTransport (plainConsumer).
-//   7. (Reserved: an HTTP client with an SDK auth provider against a server that requires a
-//      bearer token, issue 30 item 5; it goes beside step 6, in this same plain project.)
+// The third part of the first-day check, an HTTP client with an SDK auth provider against a
+// server that requires a bearer token (also from the tarball, in an untouched `npm init -y`
+// project), is test/consumer/auth-check.mjs, run by test/consumer/auth.test.ts.
 //
 // Run it alone with `npm run check:consumer`; test/consumer/consumer.test.ts runs it under
 // vitest and asserts on what it returns. Needs the npm registry (or npm's cache) for

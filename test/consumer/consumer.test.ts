@@ -69,7 +69,7 @@ describe("a consumer project set up as the README says", () => {
         'server exit: {"code":0,"signal":null,"requested":true}',
         "",
       ]);
-      // step 7 (issue 30 item 5, to come): an HTTP client with an SDK auth provider, in this plain project
+      // The HTTP client with an SDK auth provider: test/consumer/auth.test.ts (auth-check.mjs).
     },
     300_000,
   );
