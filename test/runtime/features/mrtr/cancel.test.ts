@@ -8,7 +8,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
 import { StdioTransport } from "../../../generated/2026-07-28/stdio.js";
-import { aborted, deferred } from "../../../helpers/async.js";
+import { aborted, deferred, waitFor } from "../../../helpers/async.js";
 import { ALL_CAPS, askString, KEY, RawClient, scenarioServer, settle } from "./support.js";
 
 const resultOf = (r: { result?: unknown }) => r.result as { requestState?: string; [k: string]: unknown };
@@ -75,7 +75,10 @@ describe("cancelling a round", () => {
     const r1 = await client.call("tools/call", { name: "t" });
     cancelDuringVerify = true;
     await client.sendRequest(7, "tools/call", { name: "t", requestState: resultOf(r1).requestState });
-    await settle(20);
+    // Verification is asynchronous (WebCrypto): wait until the request has left the server's
+    // books (however long a loaded machine takes), then check that it did so without a run.
+    await waitFor("request 7 to end", () => (server.inFlight.received === 0 ? true : undefined));
+    await settle();
     expect(runs).toBe(1);
     expect(client.responsesTo(7)).toEqual([]);
     expect(server.inFlight.received).toBe(0);
