@@ -29,8 +29,8 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** The next SSE event, or a clear failure after 5 s. */
-const next = <T>(events: AsyncGenerator<T>) => within("an SSE event", events.next(), 5000);
+/** The next SSE event, or a clear failure after 15 s (a bound for a loaded machine, not a timing claim). */
+const next = <T>(events: AsyncGenerator<T>) => within("an SSE event", events.next(), 15_000);
 
 const name = (index: number): string => instances[index]!.name;
 const other = (instance: string | null): number => (instance === "A" ? 1 : 0);
