@@ -176,6 +176,12 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "McpxGatewayOptions.maxQueuedEnvelopes": { read: (v) => createMcpxGateway({ maxQueuedEnvelopes: v }), ok: 16, tooSmall: 15, fraction: 16.5 },
   "McpxTransportOptions.maxBacklog": { read: (v) => createMcpxTransport({ participantId: "a", peerId: "b", link: createMcpxGateway().join("a"), maxBacklog: v }), ok: 16, tooSmall: 15, fraction: 16.5 },
   "StdioTransportOptions.maxQueuedBytes": { read: (v) => stdio({ maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "RegistryOptions.pageSize": { read: (v) => new Session.McpServer({ registrations: { pageSize: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "RegistryOptions.cache": { read: (v) => new R.McpServer({ registrations: { cache: { ttlMs: v } } }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "JsonSchemaValidatorOptions.maxDepth": { read: (v) => Session.createJsonSchemaValidator({ maxDepth: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "JsonSchemaValidatorOptions.maxNodes": { read: (v) => Session.createJsonSchemaValidator({ maxNodes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "JsonSchemaValidatorOptions.maxPatternLength": { read: (v) => Session.createJsonSchemaValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "JsonSchemaValidatorOptions.maxSteps": { read: (v) => Session.createJsonSchemaValidator({ maxSteps: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
 };
 
 /** The error `read(value)` throws or rejects with; undefined when it accepts the value. */
