@@ -49,7 +49,16 @@ export function registryView(model: SchemaModel, listen: boolean) {
   const has = (kind: "request" | "notification", from: "client" | "server", method: string) =>
     model.methods.some((m) => m.kind === kind && m.method === method && m.from.includes(from));
   const since = (key: keyof typeof SINCE) => model.revision >= SINCE[key];
-  const methods = REGISTRY_METHODS.filter((m) => has("request", "client", m));
+  // A kind is served where the revision has its requests and the definitions its registerX types name.
+  const defined = (...names: string[]) => names.every((name) => model.definitions.includes(name));
+  const kindOf = (method: string) => (method.startsWith("tools/") ? "tools" : method.startsWith("prompts/") ? "prompts" : method.startsWith("resources/") ? "resources" : "completion");
+  const DEFINITIONS: Readonly<Record<string, readonly string[]>> = {
+    tools: ["Tool", "CallToolResult"],
+    prompts: ["Prompt", "GetPromptResult"],
+    resources: ["Resource", "ReadResourceResult"],
+    completion: [],
+  };
+  const methods = REGISTRY_METHODS.filter((m) => has("request", "client", m) && defined(...(DEFINITIONS[kindOf(m)] ?? [])));
   return {
     methods,
     notifications: REGISTRY_NOTIFICATIONS.filter((m) => has("notification", "server", m)),
@@ -64,6 +73,6 @@ export function registryView(model: SchemaModel, listen: boolean) {
     tools: methods.includes("tools/call"),
     prompts: methods.includes("prompts/get"),
     resources: methods.includes("resources/read"),
-    templates: methods.includes("resources/templates/list"),
+    templates: methods.includes("resources/templates/list") && defined("ResourceTemplate"),
   };
 }

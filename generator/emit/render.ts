@@ -121,6 +121,7 @@ export const RUNTIME_FILES = [
   "features/pattern",
   "features/json-schema",
   "features/registry",
+  "features/tool-output",
   "transports/in-memory",
   "transports/mcpx",
   "transports/stdio",

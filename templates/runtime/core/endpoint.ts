@@ -151,6 +151,12 @@ export interface EndpointOptions {
    * Sent: a handle that arrives after this side cancelled the request is cancelled at once.
    */
   readonly tasks?: { readonly cancelRequest: string } | undefined;
+  /**
+   * Sees the result of every request this side sends (its own, not those of the hooks above)
+   * before the caller does: returns it, or throws to reject the request with that error (the
+   * client's check of tools' structured results, features/tool-output.ts).
+   */
+  readonly checkResult?: ((method: string, params: JsonObject | undefined, result: unknown) => unknown) | undefined;
 }
 
 
@@ -436,7 +442,9 @@ export class Endpoint {
   request(method: string, params: object | undefined, options?: RequestOptions, related?: RequestId): Promise<unknown> {
     if (this.#transport === undefined) return Promise.reject(new Error(`${method}: not connected`));
     const taken = this.#options.answerInput?.request(this.#sendPath, method, params as JsonObject | undefined, options, related);
-    return taken ?? this.#outgoing.start(method, this.#withRequestMeta(params as JsonObject | undefined), options, related);
+    const sent = taken ?? this.#outgoing.start(method, this.#withRequestMeta(params as JsonObject | undefined), options, related);
+    const check = this.#options.checkResult;
+    return check === undefined ? sent : sent.then((result) => check(method, params as JsonObject | undefined, result));
   }
 
   /** What the send-path hook uses of this endpoint (made once). */

@@ -220,6 +220,7 @@ describe("generate --all", () => {
       "features/pattern.ts",
       "features/registry.ts",
       "features/subscriptions.ts",
+      "features/tool-output.ts",
       "features/tasks.ts",
       "http/event-store.ts",
       "http/fallback-client.ts",

@@ -181,6 +181,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "JsonSchemaValidatorOptions.maxDepth": { read: (v) => Session.createJsonSchemaValidator({ maxDepth: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxNodes": { read: (v) => Session.createJsonSchemaValidator({ maxNodes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxPatternLength": { read: (v) => Session.createJsonSchemaValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "ToolOutputOptions.maxTools": { read: (v) => new Session.McpClient({ toolOutput: { maxTools: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxSteps": { read: (v) => Session.createJsonSchemaValidator({ maxSteps: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
 };
 
