@@ -23,7 +23,13 @@ export type AddonTable = Readonly<Record<string, AddonSpec>>;
 export const ADDON_DIR = "addons";
 
 /** Every add-on the generator can copy into an output, by name. */
-export const ADDONS: AddonTable = {};
+export const ADDONS: AddonTable = {
+  ajv: {
+    files: ["ajv/validator"],
+    packages: { ajv: "^8.17.0" },
+    describe: "createAjvValidator(): registrations and tools' structured results validated by ajv (JSON Schema 2020-12), patterns matched in linear time",
+  },
+};
 
 /** The add-ons a run asked for, checked against the table: unique and sorted (a stable output and stamp). Pure. */
 export function checkAddons(names: readonly string[], table: AddonTable = ADDONS): string[] {
