@@ -21,10 +21,11 @@
  *
  * DNS rebinding protection: only loopback Host and Origin headers are served, in both eras.
  *
- * The MCP behaviour is the generated McpServers': one handler per method, each given the
- * runtime's context (cancellation signal, progress, notifications on the request's own stream).
- * The tools, resources and prompts are tables in examples/everything/ (shared by both eras where
- * their content is the same) and examples/everything-2026/.
+ * The MCP behaviour is the generated McpServers': the tools, resources and prompts are registered
+ * on them (registerTool and the others: lists, calls with validated arguments, reads, completion,
+ * subscriptions), from tables in examples/everything/ (shared by both eras where their content is
+ * the same) and examples/everything-2026/; a handler for each other method, given the runtime's
+ * context (cancellation signal, progress, notifications on the request's own stream).
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -32,23 +33,15 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import {
-  ErrorCode,
-  McpError,
-  McpServer,
-  type ClientCapabilities,
-  type LoggingLevel,
-  type ServerCapabilities,
-} from "../out/2025-11-25/index.js";
+import { ErrorCode, McpServer, type ClientCapabilities, type LoggingLevel, type ServerCapabilities } from "../out/2025-11-25/index.js";
 import { createHttpHandler, toNodeListener } from "../out/2026-07-28/index.js";
 import { InMemoryEventStore } from "./everything/event-store.js";
-import { complete } from "./everything/completion.js";
-import { findPrompt, PROMPTS } from "./everything/prompts.js";
-import { readResource, RESOURCES, TEMPLATES } from "./everything/resources.js";
+import { registerPrompts } from "./everything/prompts.js";
+import { registerResources } from "./everything/resources.js";
 import { SessionTransport } from "./everything/session-transport.js";
 import { isModern } from "./everything-2026/era.js";
 import { createEverything2026Server } from "./everything-2026/server.js";
-import { findTool, TOOLS, type ToolEnv } from "./everything/tools.js";
+import { registerTools } from "./everything/tools.js";
 
 const SERVER_INFO = { name: "mcp-stubgen-everything", version: "0.1.0" };
 /** The revision the session half was generated from, the only one its initialize agrees to (2026-07-28 needs no initialize). */
@@ -60,8 +53,6 @@ const CAPABILITIES: ServerCapabilities = {
   logging: {},
   completions: {},
 };
-/** MCP's error code for resources/read of an unknown URI (Resources, Error Handling). */
-const RESOURCE_NOT_FOUND = -32002;
 /** The SSE `retry` field (ms) of each stream's priming event: how soon a client reconnects. */
 const SSE_RETRY_MS = 500;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -78,8 +69,6 @@ interface SessionState {
   client: ClientCapabilities;
   /** Set by logging/setLevel; until then the server sends info and above. */
   logLevel: LoggingLevel;
-  /** URIs of resources/subscribe (nothing here changes, so no notifications/resources/updated follow). */
-  readonly subscriptions: Set<string>;
 }
 
 interface Session {
@@ -88,7 +77,7 @@ interface Session {
 }
 
 function createMcpServer(state: SessionState, transport: SessionTransport): McpServer {
-  return new McpServer({
+  const server = new McpServer({
     handlers: {
       initialize: (params) => {
         state.client = params.capabilities;
@@ -106,63 +95,9 @@ function createMcpServer(state: SessionState, transport: SessionTransport): McpS
       // promptly with an empty response" (Utilities, Ping).
       ping: () => ({}),
 
-      "tools/list": () => ({ tools: TOOLS.map((entry) => entry.tool) }),
-      "tools/call": (params, ctx) => {
-        const entry = findTool(params.name);
-        // An unknown tool is a protocol error; a tool that fails says so in its result (isError).
-        if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-        const env: ToolEnv = {
-          ctx,
-          client: state.client,
-          // ctx.notify sends on this request's stream (relatedRequestId), before the result.
-          log: (level, data) => (atLeast(level, state.logLevel) ? ctx.notify("notifications/message", { level, logger: "everything", data }) : Promise.resolve()),
-          closeStream: () => {
-            // The SDK hands closeSSEStream only to requests whose client got a priming event id
-            // (protocol version 2025-11-25 or later, event store configured): only they can resume.
-            const close = transport.extra(ctx.requestId)?.closeSSEStream;
-            close?.();
-            return close !== undefined;
-          },
-        };
-        return entry.run(params.arguments ?? {}, env);
-      },
-
-      "resources/list": () => ({ resources: RESOURCES.map((entry) => entry.resource) }),
-      "resources/templates/list": () => ({ resourceTemplates: TEMPLATES.map((entry) => entry.template) }),
-      "resources/read": ({ uri }) => {
-        const contents = readResource(uri);
-        if (contents === undefined) throw new McpError(RESOURCE_NOT_FOUND, "Resource not found", { uri });
-        return { contents };
-      },
-      "resources/subscribe": ({ uri }) => {
-        if (readResource(uri) === undefined) throw new McpError(RESOURCE_NOT_FOUND, "Resource not found", { uri });
-        state.subscriptions.add(uri);
-        return {};
-      },
-      "resources/unsubscribe": ({ uri }) => {
-        state.subscriptions.delete(uri);
-        return {};
-      },
-
-      "prompts/list": () => ({ prompts: PROMPTS.map((entry) => entry.prompt) }),
-      "prompts/get": ({ name, arguments: args = {} }) => {
-        const entry = findPrompt(name);
-        if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-        const missing = (entry.prompt.arguments ?? []).filter((arg) => arg.required === true && args[arg.name] === undefined);
-        if (missing.length > 0) throw new McpError(ErrorCode.InvalidParams, `Missing required arguments: ${missing.map((arg) => arg.name).join(", ")}`);
-        return { messages: entry.messages(args) };
-      },
-
       "logging/setLevel": ({ level }) => {
         state.logLevel = level;
         return {};
-      },
-
-      "completion/complete": ({ ref, argument }) => {
-        const completion = complete(ref, argument);
-        // Completion, Error Handling: an invalid prompt name is -32602.
-        if (completion === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.type === "ref/prompt" ? ref.name : ref.uri}`);
-        return { completion };
       },
     },
     notificationHandlers: {
@@ -174,6 +109,25 @@ function createMcpServer(state: SessionState, transport: SessionTransport): McpS
     },
     onError: (error) => console.error(`[session ${transport.sessionId ?? "-"}] ${error.message}`),
   });
+  // Tools, resources and prompts: registered. tools/list and tools/call, resources/list,
+  // templates/list, read, subscribe and unsubscribe, prompts/list and get, completion/complete
+  // are the registrations' (they follow the capabilities declared above).
+  registerTools(server, (ctx) => ({
+    ctx,
+    client: state.client,
+    // ctx.notify sends on this request's stream (relatedRequestId), before the result.
+    log: (level, data) => (atLeast(level, state.logLevel) ? ctx.notify("notifications/message", { level, logger: "everything", data }) : Promise.resolve()),
+    closeStream: () => {
+      // The SDK hands closeSSEStream only to requests whose client got a priming event id
+      // (protocol version 2025-11-25 or later, event store configured): only they can resume.
+      const close = transport.extra(ctx.requestId)?.closeSSEStream;
+      close?.();
+      return close !== undefined;
+    },
+  }));
+  registerResources(server);
+  registerPrompts(server);
+  return server;
 }
 
 const sessions = new Map<string, Session>();
@@ -196,7 +150,7 @@ async function openSession(): Promise<Session> {
     const id = transport.sessionId;
     if (id !== undefined && sessions.delete(id)) console.log(`session ${id} closed (${sessions.size} open)`);
   });
-  const server = createMcpServer({ client: {}, logLevel: "info", subscriptions: new Set() }, transport);
+  const server = createMcpServer({ client: {}, logLevel: "info" }, transport);
   const session: Session = { transport, server };
   await server.connect(transport);
   return session;

@@ -110,8 +110,16 @@ export type ToolReturn<Result, Out> = [Out] extends [undefined]
       | (Filled<Result, FilledKey | "content" | "structuredContent" | "isError"> & { readonly structuredContent: Infer<Out>; readonly isError?: false | undefined })
       | (Filled<Result, FilledKey | "structuredContent" | "isError"> & { readonly isError: true; readonly structuredContent?: undefined });
 
-/** A tool's handler: its arguments typed by the input schema (validated before the call). */
-export type ToolHandler<In, Out, Result> = (args: [In] extends [undefined] ? { readonly [key: string]: unknown } : Infer<In>, ctx: HandlerContext) => ToolReturn<Result, Out> | Promise<ToolReturn<Result, Out>>;
+/**
+ * A tool's handler: its arguments typed by the input schema (validated before the call). `Ctx` is
+ * the revision's tools/call context (ctx.input where the revision has multi round-trip requests),
+ * `Other` what tools/call may answer besides a CallToolResult (InputRequiredResult, a task):
+ * those go out as they are, unchecked.
+ */
+export type ToolHandler<In, Out, Result, Ctx = HandlerContext, Other = never> = (
+  args: [In] extends [undefined] ? { readonly [key: string]: unknown } : Infer<In>,
+  ctx: Ctx,
+) => ToolReturn<Result, Out> | Other | Promise<ToolReturn<Result, Out> | Other>;
 
 /** A registration's config: the listed fields of `Item` (the revision's Tool, Prompt, …) but those the registry sets. */
 export type ItemConfig<Item, Set extends string> = { readonly [K in keyof Item as K extends Set ? never : K]?: Item[K] };
@@ -131,18 +139,22 @@ export type PromptConfig<Prompt, Args> = ItemConfig<Prompt, "name"> & {
   readonly complete?: { readonly [argument: string]: Completer } | undefined;
 };
 
-export type PromptHandler<Args, Result> = (
+export type PromptHandler<Args, Result, Ctx = HandlerContext, Other = never> = (
   args: [Args] extends [undefined] ? { readonly [name: string]: string } : Infer<Args>,
-  ctx: HandlerContext,
-) => Filled<Result> | Promise<Filled<Result>>;
+  ctx: Ctx,
+) => Filled<Result> | Other | Promise<Filled<Result> | Other>;
 
 /** A resource template's registration: its listed fields, and completers of its variables. */
 export type TemplateConfig<Template> = ItemConfig<Template, "name" | "uriTemplate"> & {
   readonly complete?: { readonly [variable: string]: Completer } | undefined;
 };
 
-export type ResourceReader<Result> = (uri: string, ctx: HandlerContext) => Filled<Result> | Promise<Filled<Result>>;
-export type TemplateReader<Result> = (uri: string, variables: { readonly [name: string]: string }, ctx: HandlerContext) => Filled<Result> | Promise<Filled<Result>>;
+export type ResourceReader<Result, Ctx = HandlerContext, Other = never> = (uri: string, ctx: Ctx) => Filled<Result> | Other | Promise<Filled<Result> | Other>;
+export type TemplateReader<Result, Ctx = HandlerContext, Other = never> = (
+  uri: string,
+  variables: { readonly [name: string]: string },
+  ctx: Ctx,
+) => Filled<Result> | Other | Promise<Filled<Result> | Other>;
 
 /** A registration: change it, take it off the lists for a while, or remove it. Each announces the change. */
 export interface Registered<Config> {
@@ -543,9 +555,14 @@ export class Registry {
     return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
 
-  /** A result with what this revision requires of it filled where the handler left it out. */
+  /** Whether a handler's result is another kind than a complete result (InputRequiredResult, a task): sent as it is. */
+  static #otherKind(result: JsonObject): boolean {
+    return result["resultType"] !== undefined && result["resultType"] !== "complete";
+  }
+
+  /** A complete result with what this revision requires of it filled where the handler left it out. */
   #complete_(method: string, result: JsonObject): JsonObject {
-    if (!this.#rules.resultType && !this.#rules.cacheable.includes(method)) return result;
+    if ((!this.#rules.resultType && !this.#rules.cacheable.includes(method)) || Registry.#otherKind(result)) return result;
     const out: JsonObject = { ...result };
     if (this.#rules.resultType && out["resultType"] === undefined) out["resultType"] = "complete";
     if (this.#rules.cacheable.includes(method)) {
@@ -613,6 +630,7 @@ export class Registry {
    * gets the structured content as text (for clients that read only content: SHOULD, same section).
    */
   async #checkStructured(tool: ToolEntry, result: JsonObject): Promise<JsonObject> {
+    if (Registry.#otherKind(result)) return result;
     const structured = result["structuredContent"];
     if (tool.output !== undefined && result["isError"] !== true && this.#validate) {
       if (structured === undefined) throw new McpError(ErrorCode.InternalError, `tool ${tool.name} has an outputSchema but returned no structuredContent`);
