@@ -16,6 +16,7 @@ import { httpReport } from "./lib/http/report.js";
 import { runHttp, type HttpSizes } from "./lib/http/run.js";
 import { describeMachine, machineInfo } from "./lib/machine.js";
 import { report, type Figure, type Results, type Sizes } from "./lib/report.js";
+import { registrationsReport, runRegistrations } from "./lib/registrations.js";
 import { contenders, fewest, measure, medians, pick, type Measured } from "./lib/runner.js";
 import { abortLatency, cancelStorm, concurrentCalls, heapGrowth, listenersLeft, sequentialPings } from "./lib/scenarios.js";
 import { collect, median } from "./lib/stats.js";
@@ -114,10 +115,13 @@ const machine = machineInfo();
 const names = { ours: contenders.ours.name, sdk1: contenders.sdk1.name, sdk2: contenders.sdk2.name };
 const memory = ONLY === "http" ? undefined : await runMemory();
 const http = ONLY === "memory" ? undefined : await runHttp(RUNS, HTTP_SIZES, log);
+// tools/call through a registered tool, validation on and off (lib/registrations.ts); with the in-memory part.
+const registrations = ONLY === "http" ? undefined : await runRegistrations(RUNS, scaled(5_000), log);
 console.log(describeMachine(machine));
 console.log(
   `Medians of ${RUNS} runs (in memory: latency ${LATENCY_RUNS}, heap growth and listeners 1), after a warm-up; a fresh connection per run${SCALE === 1 ? "" : `; sizes × ${SCALE}`}.`,
 );
 if (memory !== undefined) console.log(`\n${report(names, SIZES, memory)}`);
 if (http !== undefined) console.log(`\n${httpReport(names, HTTP_SIZES, http)}`);
+if (registrations !== undefined) console.log(`\n${registrationsReport(registrations)}`);
 console.log(`\nTotal benchmark time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
