@@ -152,11 +152,12 @@ export interface EndpointOptions {
    */
   readonly tasks?: { readonly cancelRequest: string } | undefined;
   /**
-   * Sees the result of every request this side sends (its own, not those of the hooks above)
-   * before the caller does: returns it, or throws to reject the request with that error (the
-   * client's check of tools' structured results, features/tool-output.ts).
+   * Sees the result of each request of `methods` this side sends (its own, not those of the hooks
+   * above) before the caller does: `check` returns it, or throws to reject the request with that
+   * error (the client's check of tools' structured results, features/tool-output.ts). Other
+   * methods do not pass through it (no extra step on their path).
    */
-  readonly checkResult?: ((method: string, params: JsonObject | undefined, result: unknown) => unknown) | undefined;
+  readonly checkResult?: { readonly methods: ReadonlySet<string>; check(method: string, params: JsonObject | undefined, result: unknown): unknown } | undefined;
 }
 
 
@@ -444,7 +445,7 @@ export class Endpoint {
     const taken = this.#options.answerInput?.request(this.#sendPath, method, params as JsonObject | undefined, options, related);
     const sent = taken ?? this.#outgoing.start(method, this.#withRequestMeta(params as JsonObject | undefined), options, related);
     const check = this.#options.checkResult;
-    return check === undefined ? sent : sent.then((result) => check(method, params as JsonObject | undefined, result));
+    return check === undefined || !check.methods.has(method) ? sent : sent.then((result) => check.check(method, params as JsonObject | undefined, result));
   }
 
   /** What the send-path hook uses of this endpoint (made once). */

@@ -43,8 +43,14 @@ interface Known {
   compiled: CompiledSchema | null | undefined;
 }
 
+/** The methods whose results the check sees. */
+const CHECKED = new Set(["tools/list", "tools/call"]);
+
 /** The `checkResult` of the client's endpoint: remembers output schemas from tools/list, checks tools/call results. */
-export function createToolOutputCheck(options: ToolOutputOptions = {}): (method: string, params: JsonObject | undefined, result: unknown) => unknown {
+export function createToolOutputCheck(options: ToolOutputOptions = {}): {
+  readonly methods: ReadonlySet<string>;
+  check(method: string, params: JsonObject | undefined, result: unknown): unknown;
+} {
   const validator = options.validator ?? defaultValidator;
   const maxTools = numberOption("maxTools", options.maxTools, 1000, { min: 1 });
   const known = new Map<string, Known>();
@@ -81,11 +87,14 @@ export function createToolOutputCheck(options: ToolOutputOptions = {}): (method:
     const checked = schema.validate(result["structuredContent"]);
     return checked instanceof Promise ? checked.then(settle) : settle(checked);
   };
-  return (method, params, result) => {
-    if (method === "tools/list") {
-      remember(result);
-      return result;
-    }
-    return method === "tools/call" ? checkCall(params?.["name"], result) : result;
+  return {
+    methods: CHECKED,
+    check(method, params, result) {
+      if (method === "tools/list") {
+        remember(result);
+        return result;
+      }
+      return method === "tools/call" ? checkCall(params?.["name"], result) : result;
+    },
   };
 }
