@@ -19,6 +19,7 @@ import { numberOption } from "../../../templates/runtime/core/options.js";
 import { createAnswerInput } from "../../../templates/runtime/features/mrtr.js";
 import { ClientTask, InMemoryTaskStore, TaskManager, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
 import { StdioTransport } from "../../../templates/runtime/transports/stdio.js";
+import { createAjvValidator } from "../../../templates/runtime/addons/ajv/validator.js";
 import { createMcpxGateway, createMcpxTransport } from "../../../templates/runtime/transports/mcpx.js";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
 import { KEY, RawClient } from "../features/mrtr/support.js";
@@ -182,6 +183,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "JsonSchemaValidatorOptions.maxNodes": { read: (v) => Session.createJsonSchemaValidator({ maxNodes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxPatternLength": { read: (v) => Session.createJsonSchemaValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "ToolOutputOptions.maxTools": { read: (v) => new Session.McpClient({ toolOutput: { maxTools: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "AjvValidatorOptions.maxPatternLength": { read: (v) => createAjvValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxSteps": { read: (v) => Session.createJsonSchemaValidator({ maxSteps: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
 };
 

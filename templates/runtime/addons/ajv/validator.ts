@@ -8,6 +8,7 @@
 
 import { Ajv2020, type Options } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
+import { numberOption } from "../../core/options.js";
 import type { JsonObject } from "../../core/protocol.js";
 import type { CompiledSchema, ValidationResult, Validator } from "../../features/json-schema.js";
 import { compilePattern } from "../../features/pattern.js";
@@ -38,8 +39,7 @@ function linearRegExp(maxLength: number) {
 
 /** A Validator backed by ajv: compile() is ajv.compile (its errors throw at registration), validate() reports ajv's first error. */
 export function createAjvValidator(options: AjvValidatorOptions = {}): Validator {
-  const maxPatternLength = options.maxPatternLength ?? 1000;
-  if (!Number.isInteger(maxPatternLength) || maxPatternLength < 1) throw new RangeError(`maxPatternLength must be an integer ≥ 1, got ${String(maxPatternLength)}`);
+  const maxPatternLength = numberOption("maxPatternLength", options.maxPatternLength, 1000, { min: 1, max: 100_000 });
   const ajv =
     options.ajv ??
     new Ajv2020({
