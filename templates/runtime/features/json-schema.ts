@@ -116,10 +116,12 @@ class BoundExceeded extends Error {}
 class Run {
   steps = 0;
   readonly path: Array<string | number> = [];
-  constructor(
-    readonly maxSteps: number,
-    readonly maxDepth: number,
-  ) {}
+  readonly maxSteps: number;
+  readonly maxDepth: number;
+  constructor(maxSteps: number, maxDepth: number) {
+    this.maxSteps = maxSteps;
+    this.maxDepth = maxDepth;
+  }
 
   step(depth: number): void {
     if (++this.steps > this.maxSteps) throw new BoundExceeded(`validation took more than ${this.maxSteps} steps`);

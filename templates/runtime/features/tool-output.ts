@@ -17,16 +17,21 @@ import { defaultValidator, type CompiledSchema, type ValidationIssue, type Valid
 /** A tools/call result whose structuredContent is missing or breaks the tool's outputSchema. */
 export class ToolOutputError extends Error {
   override name = "ToolOutputError";
-  constructor(
-    readonly tool: string,
-    readonly issue: ValidationIssue | null,
-    readonly result: JsonObject,
-  ) {
+  /** The tool called. */
+  readonly tool: string;
+  /** Where structuredContent breaks the schema; null: it is missing. */
+  readonly issue: ValidationIssue | null;
+  /** The result as the server sent it. */
+  readonly result: JsonObject;
+  constructor(tool: string, issue: ValidationIssue | null, result: JsonObject) {
     super(
       issue === null
         ? `tool ${tool} has an outputSchema but its result has no structuredContent`
         : `tool ${tool}: structuredContent breaks its outputSchema at ${issue.pointer === "" ? "(root)" : issue.pointer}: ${issue.message}`,
     );
+    this.tool = tool;
+    this.issue = issue;
+    this.result = result;
   }
 }
 
