@@ -48,12 +48,9 @@ interface Known {
   compiled: CompiledSchema | null | undefined;
 }
 
-/** The methods whose results the check sees. */
-const CHECKED = new Set(["tools/list", "tools/call"]);
-
 /** The `checkResult` of the client's endpoint: remembers output schemas from tools/list, checks tools/call results. */
 export function createToolOutputCheck(options: ToolOutputOptions = {}): {
-  readonly methods: ReadonlySet<string>;
+  wants(method: string, params: JsonObject | undefined): boolean;
   check(method: string, params: JsonObject | undefined, result: unknown): unknown;
 } {
   const validator = options.validator ?? defaultValidator;
@@ -93,7 +90,8 @@ export function createToolOutputCheck(options: ToolOutputOptions = {}): {
     return checked instanceof Promise ? checked.then(settle) : settle(checked);
   };
   return {
-    methods: CHECKED,
+    // tools/list always (its schemas are remembered); tools/call of a tool with a schema remembered.
+    wants: (method, params) => method === "tools/list" || (method === "tools/call" && typeof params?.["name"] === "string" && known.has(params["name"])),
     check(method, params, result) {
       if (method === "tools/list") {
         remember(result);
