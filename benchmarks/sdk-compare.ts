@@ -23,6 +23,7 @@ import { runSessionHttp, type SessionSizes } from "./lib/http/session-run.js";
 import { describeMachine, machineInfo } from "./lib/machine.js";
 import { mcpxReport, runMcpx } from "./lib/mcpx.js";
 import { report, type Figure, type Results, type Sizes } from "./lib/report.js";
+import { registrationsReport, runRegistrations } from "./lib/registrations.js";
 import { contenders, fewest, measure, medians, pick, type Measured } from "./lib/runner.js";
 import { abortLatency, cancelStorm, concurrentCalls, heapGrowth, listenersLeft, sequentialPings } from "./lib/scenarios.js";
 import { collect, median } from "./lib/stats.js";
@@ -130,12 +131,15 @@ const sessions = runs("sessions") ? await runSessionHttp(RUNS, SESSION_SIZES, lo
 const MCPX_SIZES = { envelopes: scaled(20_000), aborts: scaled(500) };
 const mcpx = runs("mcpx") ? await runMcpx(RUNS, MCPX_SIZES, log) : undefined;
 const redis = runs("redis") ? await runRedis(RUNS, REDIS_SIZES, log) : undefined;
+// tools/call through a registered tool, validation on and off (lib/registrations.ts); with the in-memory part.
+const registrations = runs("memory") ? await runRegistrations(RUNS, scaled(5_000), log) : undefined;
 console.log(describeMachine(machine));
 console.log(
   `Medians of ${RUNS} runs (in memory: latency ${LATENCY_RUNS}, heap growth and listeners 1), after a warm-up; a fresh connection per run${SCALE === 1 ? "" : `; sizes × ${SCALE}`}.`,
 );
 if (memory !== undefined) console.log(`\n${report(names, SIZES, memory)}`);
 if (http !== undefined) console.log(`\n${httpReport(names, HTTP_SIZES, http)}`);
+if (registrations !== undefined) console.log(`\n${registrationsReport(registrations)}`);
 if (sessions !== undefined) console.log(`\n${sessionReport(names, SESSION_SIZES, sessions)}`);
 if (mcpx !== undefined) console.log(`\n${mcpxReport(MCPX_SIZES, mcpx)}`);
 if (redis !== undefined) console.log(`\n${redisReport(REDIS_SIZES, redis)}`);

@@ -36,8 +36,6 @@ import {
   createEraRouter,
   createLegacySseHandler,
   createSessionHttpHandler,
-  ErrorCode,
-  McpError,
   McpServer,
   toNodeListener,
   type ClientCapabilities,
@@ -48,12 +46,11 @@ import {
   type ServerCapabilities,
 } from "../out/2025-11-25/index.js";
 import { createHttpHandler } from "../out/2026-07-28/index.js";
-import { complete } from "./everything/completion.js";
-import { findPrompt, PROMPTS } from "./everything/prompts.js";
-import { readResource, RESOURCES, TEMPLATES } from "./everything/resources.js";
+import { registerPrompts } from "./everything/prompts.js";
+import { registerResources } from "./everything/resources.js";
 import { openSharedState, STATE_FLAGS, stateArgs } from "./everything/state.js";
 import { createEverything2026Server } from "./everything-2026/server.js";
-import { findTool, TOOLS, type ToolEnv } from "./everything/tools.js";
+import { registerTools } from "./everything/tools.js";
 
 const SERVER_INFO = { name: "mcp-stubgen-everything", version: "0.1.0" };
 /**
@@ -70,8 +67,6 @@ const CAPABILITIES: ServerCapabilities = {
   logging: {},
   completions: {},
 };
-/** MCP's error code for resources/read of an unknown URI (Resources, Error Handling). */
-const RESOURCE_NOT_FOUND = -32002;
 /** The SSE `retry` field (ms) of each stream's priming event: how soon a client reconnects. */
 const SSE_RETRY_MS = 500;
 /** The paths served: Streamable HTTP (both eras), and HTTP+SSE's two (createLegacySseHandler's defaults). */
@@ -89,8 +84,6 @@ interface SessionState {
   client: ClientCapabilities;
   /** Set by logging/setLevel; until then the server sends info and above. */
   logLevel: LoggingLevel;
-  /** URIs of resources/subscribe (nothing here changes, so no notifications/resources/updated follow). */
-  readonly subscriptions: Set<string>;
 }
 
 /**
@@ -100,9 +93,9 @@ interface SessionState {
 const states = new WeakMap<HttpRequestContext, SessionState>();
 function stateOf(ctx: { readonly http: HttpRequestContext | undefined }): SessionState {
   const key = ctx.http;
-  if (key === undefined) return { client: {}, logLevel: "info", subscriptions: new Set() };
+  if (key === undefined) return { client: {}, logLevel: "info" };
   let state = states.get(key);
-  if (state === undefined) states.set(key, (state = { client: {}, logLevel: "info", subscriptions: new Set() }));
+  if (state === undefined) states.set(key, (state = { client: {}, logLevel: "info" }));
   return state;
 }
 
@@ -110,7 +103,7 @@ function stateOf(ctx: { readonly http: HttpRequestContext | undefined }): Sessio
 type CloseStream = (sessionId: string, requestId: RequestId) => boolean;
 
 function createMcpServer(versions: readonly string[], closeRequestStream: CloseStream): McpServer {
-  return new McpServer({
+  const server = new McpServer({
     protocolVersions: versions,
     handlers: {
       initialize: (params, ctx) => {
@@ -130,70 +123,38 @@ function createMcpServer(versions: readonly string[], closeRequestStream: CloseS
       // promptly with an empty response" (Utilities, Ping).
       ping: () => ({}),
 
-      "tools/list": () => ({ tools: TOOLS.map((entry) => entry.tool) }),
-      "tools/call": (params, ctx) => {
-        const state = stateOf(ctx);
-        const entry = findTool(params.name);
-        // An unknown tool is a protocol error; a tool that fails says so in its result (isError).
-        if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-        const env: ToolEnv = {
-          ctx,
-          client: state.client,
-          // ctx.notify sends on this request's stream (relatedRequestId), before the result.
-          log: (level, data) => (atLeast(level, state.logLevel) ? ctx.notify("notifications/message", { level, logger: "everything", data }) : Promise.resolve()),
-          closeStream: () => {
-            // Only a Streamable HTTP session whose client got a priming event id (2025-11-25)
-            // can resume; closeStream says false for the others (HTTP+SSE has one stream).
-            const sessionId = ctx.http?.headers.get("mcp-session-id");
-            return sessionId !== null && sessionId !== undefined && closeRequestStream(sessionId, ctx.requestId);
-          },
-        };
-        return entry.run(params.arguments ?? {}, env);
-      },
-
-      "resources/list": () => ({ resources: RESOURCES.map((entry) => entry.resource) }),
-      "resources/templates/list": () => ({ resourceTemplates: TEMPLATES.map((entry) => entry.template) }),
-      "resources/read": ({ uri }) => {
-        const contents = readResource(uri);
-        if (contents === undefined) throw new McpError(RESOURCE_NOT_FOUND, "Resource not found", { uri });
-        return { contents };
-      },
-      "resources/subscribe": ({ uri }, ctx) => {
-        if (readResource(uri) === undefined) throw new McpError(RESOURCE_NOT_FOUND, "Resource not found", { uri });
-        stateOf(ctx).subscriptions.add(uri);
-        return {};
-      },
-      "resources/unsubscribe": ({ uri }, ctx) => {
-        stateOf(ctx).subscriptions.delete(uri);
-        return {};
-      },
-
-      "prompts/list": () => ({ prompts: PROMPTS.map((entry) => entry.prompt) }),
-      "prompts/get": ({ name, arguments: args = {} }) => {
-        const entry = findPrompt(name);
-        if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-        const missing = (entry.prompt.arguments ?? []).filter((arg) => arg.required === true && args[arg.name] === undefined);
-        if (missing.length > 0) throw new McpError(ErrorCode.InvalidParams, `Missing required arguments: ${missing.map((arg) => arg.name).join(", ")}`);
-        return { messages: entry.messages(args) };
-      },
-
       "logging/setLevel": ({ level }, ctx) => {
         stateOf(ctx).logLevel = level;
         return {};
       },
 
-      "completion/complete": ({ ref, argument }) => {
-        const completion = complete(ref, argument);
-        // Completion, Error Handling: an invalid prompt name is -32602.
-        if (completion === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.type === "ref/prompt" ? ref.name : ref.uri}`);
-        return { completion };
-      },
     },
     notificationHandlers: {
       "notifications/initialized": () => {},
     },
     onError: (error) => console.error(`[session] ${error.message}`),
   });
+  // Tools, resources and prompts: registered. tools/list and tools/call, resources/list,
+  // templates/list, read, subscribe and unsubscribe, prompts/list and get, completion/complete
+  // are the registrations' (they follow the capabilities declared above).
+  registerTools(server, (ctx) => {
+    const state = stateOf(ctx);
+    return {
+      ctx,
+      client: state.client,
+      // ctx.notify sends on this request's stream (relatedRequestId), before the result.
+      log: (level, data) => (atLeast(level, state.logLevel) ? ctx.notify("notifications/message", { level, logger: "everything", data }) : Promise.resolve()),
+      closeStream: () => {
+        // Only a Streamable HTTP session whose client got a priming event id (2025-11-25)
+        // can resume; closeStream says false for the others (HTTP+SSE has one stream).
+        const sessionId = ctx.http?.headers.get("mcp-session-id");
+        return sessionId !== null && sessionId !== undefined && closeRequestStream(sessionId, ctx.requestId);
+      },
+    };
+  });
+  registerResources(server);
+  registerPrompts(server);
+  return server;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,8 +19,6 @@
  *   memory (behind a load balancer the TaskManager would be given a shared TaskStore).
  */
 import {
-  ErrorCode,
-  McpError,
   McpServer,
   Subscriptions,
   TaskManager,
@@ -30,11 +28,10 @@ import {
   type ServerNotificationMap,
   type ServerRequestMap,
 } from "../../out/2026-07-28/index.js";
-import { complete } from "../everything/completion.js";
-import { findPrompt, PROMPTS } from "../everything/prompts.js";
-import { readResource, RESOURCES, TEMPLATES } from "../everything/resources.js";
+import { PROMPTS, promptRegistration } from "../everything/prompts.js";
+import { resourceRegistrations } from "../everything/resources.js";
 import { INPUT_PROMPT } from "./input.js";
-import { findTool, TOOLS, type ListChanges, type ToolEnv } from "./tools.js";
+import { registerTools, type ListChanges, type ToolEnv } from "./tools.js";
 import type { SharedState } from "../everything/state.js";
 
 export const SERVER_INFO = { name: "mcp-stubgen-everything", version: "0.1.0" };
@@ -102,55 +99,34 @@ export function createEverything2026Server(options: Everything2026Options = {}):
     ...(options.state?.taskStore === undefined ? {} : { store: options.state.taskStore }),
     onError: (error) => options.onError?.(error instanceof Error ? error : new Error(String(error))),
   });
-  return new McpServer({
+  const server = new McpServer({
     serverInfo: SERVER_INFO,
     capabilities: CAPABILITIES,
     subscriptions,
     tasks,
     requestState: options.state?.requestState,
     instructions: "The test_* tools, test:// resources and test_* prompts are those of the MCP conformance suite.",
-    handlers: {
-      "tools/list": () => ({ resultType: "complete", tools: TOOLS.map((entry) => entry.tool), ...CACHE }),
-      "tools/call": (params, ctx) => {
-        const entry = findTool(params.name);
-        // An unknown tool is a protocol error; a tool that fails says so in its result (isError).
-        if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-        return entry.run(params.arguments ?? {}, { ctx, log: requestLogger(ctx), changes, tasks });
-      },
-
-      "resources/list": () => ({ resultType: "complete", resources: RESOURCES.map((entry) => entry.resource), ...CACHE }),
-      "resources/templates/list": () => ({ resultType: "complete", resourceTemplates: TEMPLATES.map((entry) => entry.template), ...CACHE }),
-      "resources/read": ({ uri }) => {
-        const contents = readResource(uri);
-        // Resources, Error Handling (SEP-2164): an unknown resource is Invalid Params with the URI
-        // in data, never an empty contents array.
-        if (contents === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
-        return { resultType: "complete", contents, ...CACHE };
-      },
-
-      "prompts/list": () => ({ resultType: "complete", prompts: [...PROMPTS.map((entry) => entry.prompt), INPUT_PROMPT.prompt], ...CACHE }),
-      "prompts/get": ({ name, arguments: args = {} }, ctx) => {
-        if (name === INPUT_PROMPT.prompt.name) {
-          // prompts/get may answer an InputRequiredResult too (mrtr, Supported Requests).
-          const got = ctx.input.responses(INPUT_PROMPT.ask);
-          if (got === undefined) return ctx.input.required(INPUT_PROMPT.ask);
-          const context = got.user_context.action === "accept" ? got.user_context.content?.["context"] : undefined;
-          return INPUT_PROMPT.render(String(context ?? "none"));
-        }
-        const entry = findPrompt(name);
-        if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-        const missing = (entry.prompt.arguments ?? []).filter((arg) => arg.required === true && args[arg.name] === undefined);
-        if (missing.length > 0) throw new McpError(ErrorCode.InvalidParams, `Missing required arguments: ${missing.map((arg) => arg.name).join(", ")}`);
-        return { resultType: "complete", messages: entry.messages(args) };
-      },
-
-      "completion/complete": ({ ref, argument }) => {
-        const completion = complete(ref, argument);
-        // Completion, Error Handling: an invalid prompt name is -32602.
-        if (completion === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.type === "ref/prompt" ? ref.name : ref.uri}`);
-        return { resultType: "complete", completion };
-      },
-    },
+    // The registrations fill resultType in every result, and these caching fields in the lists and in resources/read.
+    registrations: { cache: CACHE },
     onError: options.onError,
   });
+  registerTools(server, (ctx) => ({ ctx, log: requestLogger(ctx), changes, tasks }));
+  // Resources, Error Handling (SEP-2164): the registrations answer an unknown resource with
+  // Invalid Params and the URI in data, never an empty contents array.
+  const { resources, templates } = resourceRegistrations();
+  for (const { name, uri, config, contents } of resources) server.registerResource(name, uri, config, () => ({ contents }));
+  for (const { name, uriTemplate, config, read } of templates) server.registerResourceTemplate(name, uriTemplate, config, (uri, vars) => ({ contents: [read(uri, vars)] }));
+  for (const entry of PROMPTS) {
+    const { name, config } = promptRegistration(entry);
+    server.registerPrompt(name, config, (args) => ({ messages: entry.messages(args) }));
+  }
+  // prompts/get may answer an InputRequiredResult too (mrtr, Supported Requests).
+  const { name: inputPrompt, ...inputConfig } = INPUT_PROMPT.prompt;
+  server.registerPrompt(inputPrompt, inputConfig, (_args, ctx) => {
+    const got = ctx.input.responses(INPUT_PROMPT.ask);
+    if (got === undefined) return ctx.input.required(INPUT_PROMPT.ask);
+    const context = got.user_context.action === "accept" ? got.user_context.content?.["context"] : undefined;
+    return INPUT_PROMPT.render(String(context ?? "none"));
+  });
+  return server;
 }

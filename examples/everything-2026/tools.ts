@@ -3,14 +3,14 @@
  * examples/everything/content-tools.ts, plus the fixtures the conformance suite's 2026-07-28
  * scenarios call by name (server-stateless, the input-required-result-* scenarios, the
  * x-mcp-header validation). Each entry is a definition (what tools/list shows) beside the
- * function that runs it.
+ * function that runs it, registered with registerTools (McpServer.registerTool).
  *
  * There is no server->client request in this revision: a tool that needs the client (a sampling
  * reply, an answer from the user, its roots) answers an InputRequiredResult and reads the
  * client's responses on the retry (multi round-trip requests, basic/patterns/mrtr): those tools
  * are in input.ts.
  */
-import type { CallToolResult, LoggingLevel, McpServerOptions, TaskManager, Tool } from "../../out/2026-07-28/index.js";
+import type { CallToolResult, LoggingLevel, McpServer, McpServerOptions, TaskManager, Tool } from "../../out/2026-07-28/index.js";
 import { CONTENT_TOOLS, NO_ARGS, ok, text, type ContentResult, type ToolArgs } from "../everything/content-tools.js";
 import { INPUT_TOOLS } from "./input.js";
 import { TASK_TOOLS } from "./tasks.js";
@@ -104,6 +104,15 @@ export const TOOLS: readonly ToolEntry[] = [
   ...TASK_TOOLS,
 ];
 
-const BY_NAME = new Map(TOOLS.map((entry) => [entry.tool.name, entry]));
-
-export const findTool = (name: string): ToolEntry | undefined => BY_NAME.get(name);
+/**
+ * Registers every tool on `server`; `envOf` gives a call what it needs besides the runtime's
+ * context. The registrations answer tools/list (with the server's caching fields) and
+ * tools/call; an argument that breaks a tool's inputSchema comes back as a tool execution error
+ * naming it, before the tool runs. An InputRequiredResult or a task handle goes out as it is.
+ */
+export function registerTools(server: McpServer, envOf: (ctx: ToolsCallContext) => ToolEnv): void {
+  for (const { tool, run } of TOOLS) {
+    const { name, outputSchema: _none, ...config } = tool;
+    server.registerTool(name, config, (args, ctx) => run(args, envOf(ctx)));
+  }
+}

@@ -1,5 +1,10 @@
-/** The prompts of the everything server: definition (prompts/list) and messages (prompts/get). */
-import type { Prompt, PromptMessage } from "../../out/2025-11-25/index.js";
+/**
+ * The prompts of the everything server: definition (prompts/list) and messages (prompts/get),
+ * registered with registerPrompts (McpServer.registerPrompt: the registrations check required
+ * arguments and complete argument values).
+ */
+import type { McpServer, Prompt, PromptMessage } from "../../out/2025-11-25/index.js";
+import { suggest } from "./completion.js";
 import { RED_PIXEL_PNG } from "./media.js";
 
 interface PromptEntry {
@@ -50,6 +55,16 @@ export const PROMPTS: readonly PromptEntry[] = [
   },
 ];
 
-const BY_NAME = new Map(PROMPTS.map((entry) => [entry.prompt.name, entry]));
+/** The registration of a prompt: its definition, and the completers of its arguments. */
+export function promptRegistration({ prompt, complete }: PromptEntry) {
+  const { name, ...config } = prompt;
+  return { name, config: { ...config, ...(complete === undefined ? {} : { complete: suggest(complete) }) } };
+}
 
-export const findPrompt = (name: string): PromptEntry | undefined => BY_NAME.get(name);
+/** Registers every prompt on `server` (the 2025-11-25 one; the 2026-07-28 server registers the same table). */
+export function registerPrompts(server: McpServer): void {
+  for (const entry of PROMPTS) {
+    const { name, config } = promptRegistration(entry);
+    server.registerPrompt(name, config, (args) => ({ messages: entry.messages(args) }));
+  }
+}

@@ -1,8 +1,12 @@
 /**
  * The resources of the everything server: direct resources (resources/list) and one resource
- * template (resources/templates/list), each with what resources/read returns for it.
+ * template (resources/templates/list), each with what resources/read returns for it, registered
+ * with registerResources (McpServer.registerResource and registerResourceTemplate: the
+ * registrations list them, match a URI against the template, answer an unknown URI with the
+ * revision's error and serve resources/subscribe where the revision has it).
  */
-import type { BlobResourceContents, Resource, ResourceTemplate, TextResourceContents } from "../../out/2025-11-25/index.js";
+import type { BlobResourceContents, McpServer, Resource, ResourceTemplate, TextResourceContents } from "../../out/2025-11-25/index.js";
+import { suggest } from "./completion.js";
 import { RED_PIXEL_PNG } from "./media.js";
 
 export type ResourceContents = TextResourceContents | BlobResourceContents;
@@ -53,33 +57,24 @@ export const TEMPLATES: readonly TemplateEntry[] = [
   },
 ];
 
-/**
- * Matches a URI against a level-1 URI template (RFC 6570: only `{name}` expressions, each
- * standing for one non-empty path segment); the variables' values, or undefined.
- */
-export function matchTemplate(uriTemplate: string, uri: string): Record<string, string> | undefined {
-  const names: string[] = [];
-  const pattern = uriTemplate
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      const name = /^\{([^}]+)\}$/.exec(part)?.[1];
-      if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      names.push(name);
-      return "([^/]+)";
-    })
-    .join("");
-  const match = new RegExp(`^${pattern}$`).exec(uri);
-  if (match === null) return undefined;
-  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? "")]));
-}
+/** The contents of a direct resource. */
+export const contentsOf = ({ resource, body }: DirectResource): ResourceContents[] => [{ uri: resource.uri, mimeType: resource.mimeType, ...body }];
 
-/** What resources/read returns for `uri`, or undefined when no resource or template has it. */
-export function readResource(uri: string): ResourceContents[] | undefined {
-  const direct = RESOURCES.find((entry) => entry.resource.uri === uri);
-  if (direct !== undefined) return [{ uri, mimeType: direct.resource.mimeType, ...direct.body }];
-  for (const entry of TEMPLATES) {
-    const vars = matchTemplate(entry.template.uriTemplate, uri);
-    if (vars !== undefined) return [entry.read(uri, vars)];
-  }
-  return undefined;
+/** What registerResource and registerResourceTemplate take of each entry, the same in both eras. */
+export const resourceRegistrations = () => ({
+  resources: RESOURCES.map((entry) => {
+    const { name, uri, ...config } = entry.resource;
+    return { name, uri, config, contents: contentsOf(entry) };
+  }),
+  templates: TEMPLATES.map((entry) => {
+    const { name, uriTemplate, ...config } = entry.template;
+    return { name, uriTemplate, config: { ...config, complete: suggest(entry.complete) }, read: entry.read };
+  }),
+});
+
+/** Registers every resource and template on `server` (the 2025-11-25 one). */
+export function registerResources(server: McpServer): void {
+  const { resources, templates } = resourceRegistrations();
+  for (const { name, uri, config, contents } of resources) server.registerResource(name, uri, config, () => ({ contents }));
+  for (const { name, uriTemplate, config, read } of templates) server.registerResourceTemplate(name, uriTemplate, config, (uri, vars) => ({ contents: [read(uri, vars)] }));
 }

@@ -1,6 +1,8 @@
 /**
  * The tools of the 2025-11-25 everything server: one table entry per tool, its definition (what
- * tools/list shows) beside the function that runs it. The era-neutral ones come from
+ * tools/list shows) beside the function that runs it, registered on the server with
+ * registerTools (McpServer.registerTool: the registrations list them, validate each call's
+ * arguments against the tool's inputSchema, and run it). The era-neutral ones come from
  * content-tools.ts (shared with the 2026-07-28 server); the ones here ask the client for input
  * with server->client requests on the call's stream (sampling, elicitation) or close that stream
  * (SEP-1699), which only the session-based era has. Names, arguments and results follow the
@@ -13,6 +15,7 @@ import type {
   CreateMessageResult,
   ElicitRequestFormParams,
   LoggingLevel,
+  McpServer,
   ServerNotificationMap,
   ServerRequestMap,
   Tool,
@@ -178,6 +181,14 @@ export const TOOLS: readonly ToolEntry[] = [
   },
 ];
 
-const BY_NAME = new Map(TOOLS.map((entry) => [entry.tool.name, entry]));
-
-export const findTool = (name: string): ToolEntry | undefined => BY_NAME.get(name);
+/**
+ * Registers every tool on `server`; `envOf` gives a call what it needs of its session besides the
+ * runtime's context. The registrations answer tools/list and tools/call; an argument that breaks
+ * a tool's inputSchema comes back as a tool execution error naming it, before the tool runs.
+ */
+export function registerTools(server: McpServer, envOf: (ctx: ToolEnv["ctx"]) => ToolEnv): void {
+  for (const { tool, run } of TOOLS) {
+    const { name, outputSchema: _none, ...config } = tool;
+    server.registerTool(name, config, (args, ctx) => run(args, envOf(ctx)));
+  }
+}

@@ -24,6 +24,11 @@ export const ADDON_DIR = "addons";
 
 /** Every add-on the generator can copy into an output, by name. */
 export const ADDONS: AddonTable = {
+  ajv: {
+    files: ["ajv/validator"],
+    packages: { ajv: "^8.17.0" },
+    describe: "createAjvValidator(): registrations and tools' structured results validated by ajv (JSON Schema 2020-12), patterns matched in linear time",
+  },
   "mcpx-ws": {
     files: ["mcpx-ws/token", "mcpx-ws/gateway", "mcpx-ws/link"],
     packages: { jose: "^6.2.18", ws: "^8.23.0" },

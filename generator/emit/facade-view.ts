@@ -4,7 +4,22 @@ import { formatResult, formatTypeExpr, type Side } from "../model/vocabulary.js"
 import type { RevisionPolicy } from "../model/policy.js";
 
 /** Members of the generated McpClient/McpServer classes that a method name must not shadow. */
-const RESERVED = new Set(["connect", "close", "request", "notify", "inFlight", "openConnection", "httpBinding", "constructor"]);
+const RESERVED = new Set([
+  "connect",
+  "close",
+  "request",
+  "notify",
+  "inFlight",
+  "openConnection",
+  "httpBinding",
+  "constructor",
+  // The server's registrations (features/registry.ts).
+  "registerTool",
+  "registerPrompt",
+  "registerResource",
+  "registerResourceTemplate",
+  "resourceUpdated",
+]);
 
 /**
  * The typed method name of a request: its type name without `Request`, in lower camel case

@@ -5,6 +5,7 @@ import { facadeView, tasksExtension } from "./facade-view.js";
 import type { HttpBinding } from "../model/http-binding.js";
 import type { LifecycleModel } from "../model/lifecycle.js";
 import type { subscriptionsTemplateView } from "./subscriptions-view.js";
+import { registryView } from "./registry-view.js";
 import type { ResultDefaultsRecord } from "../model/result-defaults.js";
 
 /**
@@ -85,5 +86,7 @@ export function serverView(
     serverInfoMetaKey: http !== null && lifecycle !== null && lifecycle.kind === "discover" ? http.serverInfoMetaKey : null,
     serverInfoType,
     tasks: taskRuntime === undefined || missingCapabilityCode === null ? null : { cancelRequest: taskRuntime.policy.cancelRequest, missingCapabilityCode },
+    /** REGISTRY: the rules of the server's registrations (registerTool and the others). */
+    registry: registryView(model, subscriptions !== null && subscriptions !== undefined),
   };
 }

@@ -151,6 +151,16 @@ export interface EndpointOptions {
    * Sent: a handle that arrives after this side cancelled the request is cancelled at once.
    */
   readonly tasks?: { readonly cancelRequest: string } | undefined;
+  /**
+   * Sees the result of each request this side sends (its own, not those of the hooks above) that
+   * `wants` names, before the caller does: `check` returns it, or throws to reject the request
+   * with that error (the client's check of tools' structured results, features/tool-output.ts).
+   * The others do not pass through it: no extra step on their path, their outcome as timely.
+   */
+  readonly checkResult?: {
+    wants(method: string, params: JsonObject | undefined): boolean;
+    check(method: string, params: JsonObject | undefined, result: unknown): unknown;
+  } | undefined;
 }
 
 
@@ -452,7 +462,9 @@ export class Endpoint {
   request(method: string, params: object | undefined, options?: RequestOptions, related?: RequestId): Promise<unknown> {
     if (this.#transport === undefined) return Promise.reject(new Error(`${method}: not connected`));
     const taken = this.#options.answerInput?.request(this.#sendPath, method, params as JsonObject | undefined, options, related);
-    return taken ?? this.#outgoing.start(method, this.#withRequestMeta(params as JsonObject | undefined), options, related);
+    const sent = taken ?? this.#outgoing.start(method, this.#withRequestMeta(params as JsonObject | undefined), options, related);
+    const check = this.#options.checkResult;
+    return check === undefined || !check.wants(method, params as JsonObject | undefined) ? sent : sent.then((result) => check.check(method, params as JsonObject | undefined, result));
   }
 
   /** What the send-path hook uses of this endpoint (made once). */

@@ -10,6 +10,7 @@ import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from
 import type { AnswerInputOptions, InputRequiredRules } from "../features/mrtr.js";
 import type { JsonObject } from "../core/protocol.js";
 import { numberOption } from "../core/options.js";
+import { createToolOutputCheck, type ToolOutputOptions } from "../features/tool-output.js";
 
 /** One revision's client, as data: everything the runtime needs to know of it (client.ts's CLIENT). */
 export interface ClientDescriptor {
@@ -43,6 +44,7 @@ export interface ClientFacadeOptions extends FacadeOptions {
   readonly clientInfo?: object | undefined;
   readonly maxInputRounds?: number | undefined;
   readonly returnInputRequired?: boolean | undefined;
+  readonly toolOutput?: ToolOutputOptions | false | undefined;
 }
 
 /** Retries of one request that answers InputRequiredResult, where the client sets no bound. */
@@ -75,6 +77,8 @@ export function clientEndpointOptions(client: ClientDescriptor, options: ClientF
     ...(client.tasks === null ? {} : { tasks: { cancelRequest: client.tasks.cancelRequest } }),
     handlers: untypedHandlers(options.handlers),
     notificationHandlers: untypedNotificationHandlers(options.notificationHandlers),
+    // Tools' structured results checked against the outputSchema of tools/list (unless turned off).
+    ...(options.toolOutput === false ? {} : { checkResult: createToolOutputCheck(options.toolOutput) }),
     // InputRequiredResult answered through the handlers and retried, unless the caller drives
     // the rounds (returnInputRequired here, or in a call's options, which win).
     ...(client.inputRequired === null

@@ -93,6 +93,16 @@ export interface CapabilityDeclaringHub {
 }
 
 /**
+ * What the runtime needs of a server's registrations (features/registry.ts's Registry): the
+ * handlers made from them, and the capabilities they add. Registrations change after the server
+ * is made, so what it declares is worked out when a client asks (initialize, server/discover).
+ */
+export interface RegistrySource {
+  handlers(): Readonly<Record<string, AnyRequestHandler>>;
+  declare(capabilities: JsonObject): JsonObject;
+}
+
+/**
  * The options of a generated McpServer the runtime reads; the generated McpServerOptions (of any
  * revision) is assignable to it. Anything else in them goes to the endpoint as it is.
  */
@@ -106,6 +116,8 @@ export interface ServerFacadeOptions extends FacadeOptions {
   readonly serverInfoInResults?: boolean | undefined;
   readonly requestState?: RequestStateOptions | undefined;
   readonly resultDefaults?: ResultDefaultsOptions | undefined;
+  /** The server's registrations (McpServer.registerTool and the others); set by the generated McpServer. */
+  readonly registry?: RegistrySource | undefined;
 }
 
 /**
@@ -226,7 +238,8 @@ export function deriveCapabilities(rules: readonly CapabilityRule[], handlers: o
  * its `subscriptions` hub delivers (Subscriptions.declare) where the revision serves them.
  */
 export function declaredCapabilities(server: ServerDescriptor, options: ServerFacadeOptions): JsonObject {
-  const capabilities = (options.capabilities as JsonObject | undefined) ?? deriveCapabilities(server.capabilities, options.handlers);
+  const given = (options.capabilities as JsonObject | undefined) ?? deriveCapabilities(server.capabilities, options.handlers);
+  const capabilities = options.registry === undefined ? given : options.registry.declare(given);
   return server.subscriptions === null || options.subscriptions === undefined ? capabilities : options.subscriptions.declare(capabilities);
 }
 
@@ -239,6 +252,16 @@ export function advertisedCapabilities(server: ServerDescriptor, options: Server
   if (server.tasks === null || options.tasks === undefined) return capabilities;
   const extensions = capabilities["extensions"] as JsonObject | undefined;
   return { ...capabilities, extensions: { ...extensions, [server.tasks.extension]: {} } };
+}
+
+/**
+ * advertisedCapabilities, made once; with registrations, worked out on each call instead (they
+ * change after the server is made).
+ */
+function capabilitiesSource(server: ServerDescriptor, options: ServerFacadeOptions): () => JsonObject {
+  if (options.registry !== undefined) return () => advertisedCapabilities(server, options);
+  const fixed = advertisedCapabilities(server, options);
+  return () => fixed;
 }
 
 /** The protocol versions this server speaks, newest first (`protocolVersions`, default: its revision). */
@@ -259,12 +282,12 @@ const LIFECYCLE_HANDLERS: { readonly [K in LifecycleRule["kind"]]: LifecycleHand
    */
   initialize: (server, _rule, options) => {
     const versions = versionsOf(server, options);
-    const capabilities = advertisedCapabilities(server, options);
+    const capabilities = capabilitiesSource(server, options);
     const serverInfo = options.serverInfo ?? DEFAULT_SERVER_INFO;
     return (params) => {
       const requested = params?.["protocolVersion"];
       const protocolVersion = typeof requested === "string" && versions.includes(requested) ? requested : (versions[0] ?? server.revision);
-      const result: JsonObject = { protocolVersion, capabilities, serverInfo };
+      const result: JsonObject = { protocolVersion, capabilities: capabilities(), serverInfo };
       if (options.instructions !== undefined) result["instructions"] = options.instructions;
       return result;
     };
@@ -277,16 +300,17 @@ const LIFECYCLE_HANDLERS: { readonly [K in LifecycleRule["kind"]]: LifecycleHand
    * handler to let clients cache it.
    */
   discover: (server, rule, options) => {
+    const capabilities = capabilitiesSource(server, options);
     const result: JsonObject = {
       resultType: "complete",
       supportedVersions: [...versionsOf(server, options)],
-      capabilities: advertisedCapabilities(server, options),
+      capabilities: capabilities(),
       cacheScope: "public",
       ttlMs: 0,
     };
     if (rule.serverInfoKey !== null) result["_meta"] = { [rule.serverInfoKey]: options.serverInfo ?? DEFAULT_SERVER_INFO };
     if (options.instructions !== undefined) result["instructions"] = options.instructions;
-    return () => result;
+    return options.registry === undefined ? () => result : () => ({ ...result, capabilities: capabilities() });
   },
 };
 
@@ -296,10 +320,17 @@ const LIFECYCLE_HANDLERS: { readonly [K in LifecycleRule["kind"]]: LifecycleHand
  * `tasks` manager). A handler of the user's wins over each of them.
  */
 export function defaultHandlers(server: ServerDescriptor, options: ServerFacadeOptions): Readonly<Record<string, (...args: never[]) => unknown>> {
-  const defaults: Record<string, (...args: never[]) => unknown> = {};
+  // Registrations first: the handlers below are more specific, and the user's win over all.
+  const defaults: Record<string, (...args: never[]) => unknown> = { ...options.registry?.handlers() };
   if (server.lifecycle !== null) defaults[server.lifecycle.method] = LIFECYCLE_HANDLERS[server.lifecycle.kind](server, server.lifecycle, options);
   if (server.subscriptions !== null && options.subscriptions !== undefined) {
-    defaults[server.subscriptions.listen] = options.subscriptions.listenHandler(declaredCapabilities(server, options));
+    const hub = options.subscriptions;
+    // With registrations, what is declared changes: each listen request honours what is declared then.
+    defaults[server.subscriptions.listen] =
+      options.registry === undefined
+        ? hub.listenHandler(declaredCapabilities(server, options))
+        : ((params: Parameters<AnyRequestHandler>[0], ctx: Parameters<AnyRequestHandler>[1]) =>
+            (hub.listenHandler(declaredCapabilities(server, options)) as AnyRequestHandler)(params, ctx)) as (...args: never[]) => unknown;
   }
   if (server.tasks !== null && options.tasks !== undefined) Object.assign(defaults, options.tasks.handlersFor(server.tasks.missingCapabilityCode));
   return defaults;

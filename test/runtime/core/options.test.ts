@@ -22,6 +22,7 @@ import { createAnswerInput } from "../../../templates/runtime/features/mrtr.js";
 import { ClientTask, InMemoryTaskStore, TaskManager, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
 import { StdioTransport } from "../../../templates/runtime/transports/stdio.js";
 import { StdioClientTransport } from "../../../templates/runtime/transports/stdio-spawn.js";
+import { createAjvValidator } from "../../../templates/runtime/addons/ajv/validator.js";
 import { createMcpxGateway, createMcpxTransport } from "../../../templates/runtime/transports/mcpx.js";
 import { createMcpxHub } from "../../../templates/runtime/transports/mcpx-hub.js";
 import { attachMcpxGateway } from "../../../templates/runtime/addons/mcpx-ws/gateway.js";
@@ -262,6 +263,14 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "StdioClientTransportOptions.maxStderrLineBytes": { read: (v) => spawned({ maxStderrLineBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "StdioClientTransportOptions.maxMessageBytes": { read: (v) => spawned({ maxMessageBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "StdioClientTransportOptions.maxQueuedBytes": { read: (v) => spawned({ maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "RegistryOptions.pageSize": { read: (v) => new Session.McpServer({ registrations: { pageSize: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "RegistryOptions.cache": { read: (v) => new R.McpServer({ registrations: { cache: { ttlMs: v } } }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "JsonSchemaValidatorOptions.maxDepth": { read: (v) => Session.createJsonSchemaValidator({ maxDepth: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "JsonSchemaValidatorOptions.maxNodes": { read: (v) => Session.createJsonSchemaValidator({ maxNodes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "JsonSchemaValidatorOptions.maxPatternLength": { read: (v) => Session.createJsonSchemaValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "ToolOutputOptions.maxTools": { read: (v) => new Session.McpClient({ toolOutput: { maxTools: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "AjvValidatorOptions.maxPatternLength": { read: (v) => createAjvValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "JsonSchemaValidatorOptions.maxSteps": { read: (v) => Session.createJsonSchemaValidator({ maxSteps: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
 };
 
 /** The error `read(value)` throws or rejects with; undefined when it accepts the value. */
