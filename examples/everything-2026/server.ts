@@ -106,8 +106,8 @@ export function createEverything2026Server(options: Everything2026Options = {}):
     tasks,
     requestState: options.state?.requestState,
     instructions: "The test_* tools, test:// resources and test_* prompts are those of the MCP conformance suite.",
-    // The registrations fill resultType in every result, and these caching fields in the lists and in resources/read.
-    registrations: { cache: CACHE },
+    // The server fills resultType in every result, and these caching fields in the lists and in resources/read.
+    resultDefaults: CACHE,
     onError: options.onError,
   });
   registerTools(server, (ctx) => ({ ctx, log: requestLogger(ctx), changes, tasks }));

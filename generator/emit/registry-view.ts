@@ -22,9 +22,6 @@ const REGISTRY_NOTIFICATIONS = [
   "notifications/resources/updated",
 ] as const;
 
-/** The results that are CacheableResult (`ttlMs`, `cacheScope`) where the schema defines it (2026-07-28). */
-const CACHEABLE = ["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] as const;
-
 /**
  * Facts of the spec's prose, by the first revision they hold in (revision dates compare as strings;
  * "draft" sorts after every date).
@@ -65,8 +62,6 @@ export function registryView(model: SchemaModel, listen: boolean) {
     invalidArguments: since("toolErrorForInvalidArguments") ? "tool-error" : "invalid-params",
     resourceNotFound: since("invalidParamsForMissingResource") ? -32602 : -32002,
     structuredContent: since("structuredContent"),
-    resultType: model.definitions.includes("ResultType"),
-    cacheable: model.definitions.includes("CacheableResult") ? CACHEABLE.filter((m) => methods.includes(m)) : [],
     completionsCapability: since("completionsCapability"),
     announce: listen ? "publish" : "notify",
     /** What the generated registerX methods exist for. */

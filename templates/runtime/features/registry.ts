@@ -35,10 +35,6 @@ export interface RegistryRules {
   readonly resourceNotFound: number;
   /** Whether tools have `outputSchema` and results `structuredContent` (2025-06-18 and later). */
   readonly structuredContent: boolean;
-  /** Whether every result carries `resultType` (2026-07-28). */
-  readonly resultType: boolean;
-  /** The methods whose results are CacheableResult (`ttlMs`, `cacheScope`, 2026-07-28). */
-  readonly cacheable: readonly string[];
   /** Whether the server declares `completions` for completion/complete (2025-03-26 and later). */
   readonly completionsCapability: boolean;
   /** How list changes reach clients: "notify" (2025: notifications on the connection), "publish" (2026-07-28: subscriptions/listen streams). */
@@ -56,8 +52,6 @@ export interface RegistryOptions {
   readonly validate?: boolean | undefined;
   /** Items per page of every list (default 100; a cursor points at the next page). */
   readonly pageSize?: number | undefined;
-  /** 2026-07-28: the caching fields of the list results and of resources/read results that give none (default `ttlMs: 0`, `cacheScope: "private"`). */
-  readonly cache?: { readonly ttlMs?: number | undefined; readonly cacheScope?: "public" | "private" | undefined } | undefined;
   /**
    * Where list changes go instead of the server's own way (a session server that broadcasts to its
    * sessions, for instance); called once per kind and change burst, guarded.
@@ -94,7 +88,11 @@ export type Infer<S> = S extends { readonly "~standard": { readonly types?: infe
     : unknown
   : FromSchema<S>;
 
-/** The fields the runtime fills in a result when the handler leaves them out. */
+/**
+ * The fields the server fills in a result when the handler leaves them out (2026-07-28
+ * `resultType`, and the caching hints of its `resultDefaults` option): facade/server.ts
+ * completingHandlers completes every handler's results, registrations' included.
+ */
 type FilledKey = "resultType" | "ttlMs" | "cacheScope";
 
 /** A result as a registration's handler writes it: the fields the registry fills (`Keys`) are optional. */
@@ -336,7 +334,6 @@ export class Registry {
   readonly #validator: Validator;
   readonly #validate: boolean;
   readonly #pageSize: number;
-  readonly #cache: { readonly ttlMs: number; readonly cacheScope: "public" | "private" };
   readonly #announce: Announcer;
   readonly #tools = new Map<string, ToolEntry>();
   readonly #prompts = new Map<string, PromptEntry>();
@@ -354,10 +351,6 @@ export class Registry {
     this.#validator = options.validator ?? defaultValidator;
     this.#validate = options.validate ?? true;
     this.#pageSize = numberOption("registrations.pageSize", options.pageSize, 100, { min: 1, max: 10_000 });
-    this.#cache = {
-      ttlMs: numberOption("registrations.cache.ttlMs", options.cache?.ttlMs, 0, { min: 0 }),
-      cacheScope: options.cache?.cacheScope ?? "private",
-    };
     this.#announce = options.announce ?? announce;
   }
 
@@ -560,18 +553,6 @@ export class Registry {
     return result["resultType"] !== undefined && result["resultType"] !== "complete";
   }
 
-  /** A complete result with what this revision requires of it filled where the handler left it out. */
-  #complete_(method: string, result: JsonObject): JsonObject {
-    if ((!this.#rules.resultType && !this.#rules.cacheable.includes(method)) || Registry.#otherKind(result)) return result;
-    const out: JsonObject = { ...result };
-    if (this.#rules.resultType && out["resultType"] === undefined) out["resultType"] = "complete";
-    if (this.#rules.cacheable.includes(method)) {
-      if (out["ttlMs"] === undefined) out["ttlMs"] = this.#cache.ttlMs;
-      if (out["cacheScope"] === undefined) out["cacheScope"] = this.#cache.cacheScope;
-    }
-    return out;
-  }
-
   /** One page of a list (basic/utilities/pagination): the cursor is the offset of the page, opaque to the client. */
   #list(kind: Kind, method: string, field: string, tables: ReadonlyArray<ReadonlyMap<string, Entry>>, params: JsonObject | undefined): JsonObject {
     if (!this.#has(kind)) throw this.#notServed(method);
@@ -586,7 +567,7 @@ export class Registry {
     const page = items.slice(start, start + this.#pageSize).map((e) => e.listed);
     const result: JsonObject = { [field]: page };
     if (start + this.#pageSize < items.length) result["nextCursor"] = btoa(`o${start + this.#pageSize}`);
-    return this.#complete_(method, result);
+    return result;
   }
 
   async #call(params: JsonObject | undefined, ctx: HandlerContext): Promise<JsonObject> {
@@ -610,17 +591,17 @@ export class Registry {
       // An McpError is the handler's protocol error; anything else failed in the tool: a tool
       // execution error the model can read (server/tools, Error Handling).
       if (error instanceof McpError) throw error;
-      return this.#complete_("tools/call", { content: [{ type: "text", text: thrownMessage(error) }], isError: true });
+      return { content: [{ type: "text", text: thrownMessage(error) }], isError: true };
     }
     if (!isObject(result)) throw new McpError(ErrorCode.InternalError, `tool ${tool.name} returned ${describeValue(result)}, not a result object`);
-    return this.#complete_("tools/call", await this.#checkStructured(tool, result));
+    return await this.#checkStructured(tool, result);
   }
 
   /** The answer to arguments that break the input schema, as this revision prescribes (RegistryRules.invalidArguments). */
   #invalidArguments(tool: string, issue: ValidationIssue): JsonObject {
     const message = `Invalid arguments for tool ${tool}: ${describeIssue(issue)}`;
     if (this.#rules.invalidArguments === "invalid-params") throw new McpError(ErrorCode.InvalidParams, message, { pointer: issue.pointer });
-    return this.#complete_("tools/call", { content: [{ type: "text", text: message }], isError: true });
+    return { content: [{ type: "text", text: message }], isError: true };
   }
 
   /**
@@ -659,7 +640,7 @@ export class Registry {
     }
     const result = await (prompt.handler as (args: unknown, ctx: HandlerContext) => unknown)(args, ctx);
     if (!isObject(result)) throw new McpError(ErrorCode.InternalError, `prompt ${prompt.name} returned ${describeValue(result)}, not a result object`);
-    return this.#complete_("prompts/get", result);
+    return result;
   }
 
   async #read(params: JsonObject | undefined, ctx: HandlerContext): Promise<JsonObject> {
@@ -675,7 +656,7 @@ export class Registry {
       result = await found.template.read(uri, found.variables, ctx);
     }
     if (!isObject(result)) throw new McpError(ErrorCode.InternalError, `resource ${uri}: the reader returned ${describeValue(result)}, not a result object`);
-    return this.#complete_("resources/read", result);
+    return result;
   }
 
   #matchTemplate(uri: string): { template: TemplateEntry; variables: { [name: string]: string } } | undefined {
@@ -696,7 +677,7 @@ export class Registry {
       if (!this.#subscribed.has(uri) && this.#subscribed.size >= 1024) throw new McpError(ErrorCode.InvalidParams, "too many subscriptions");
       this.#subscribed.add(uri);
     } else this.#subscribed.delete(uri);
-    return this.#complete_(on ? "resources/subscribe" : "resources/unsubscribe", {});
+    return {};
   }
 
   async #complete(params: JsonObject | undefined): Promise<JsonObject> {
@@ -720,9 +701,9 @@ export class Registry {
     } else throw new McpError(ErrorCode.InvalidParams, `completion/complete: unknown ref type ${describeValue(ref["type"])}`);
     const completer = completers !== undefined && Object.hasOwn(completers, argument["name"]) ? completers[argument["name"]] : undefined;
     const values = completer === undefined ? [] : [...(await completer(argument["value"], { arguments: contextArgs }))].filter((v) => typeof v === "string");
-    return this.#complete_("completion/complete", {
+    return {
       completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS },
-    });
+    };
   }
 }
 

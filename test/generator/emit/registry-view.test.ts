@@ -25,14 +25,14 @@ function view(revision: string, listen: boolean) {
 
 describe("REGISTRY by revision", () => {
   it("2024-11-05: -32602 for invalid arguments, no structured content, no completions capability, notifications", () => {
-    expect(R2024).toMatchObject({ invalidArguments: "invalid-params", resourceNotFound: -32002, structuredContent: false, resultType: false, cacheable: [], completionsCapability: false, announce: "notify" });
+    expect(R2024).toMatchObject({ invalidArguments: "invalid-params", resourceNotFound: -32002, structuredContent: false, completionsCapability: false, announce: "notify" });
     expect(R2024.methods).toContain("resources/subscribe");
     expect(R2024.notifications).toEqual(["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed", "notifications/resources/updated"]);
   });
 
   it("2025-06-18 has structured content and still -32602; 2025-11-25 answers invalid arguments with a tool error (SEP-1303)", () => {
     expect(view("2025-06-18", false)).toMatchObject({ invalidArguments: "invalid-params", structuredContent: true, completionsCapability: true });
-    expect(R2025).toMatchObject({ invalidArguments: "tool-error", resourceNotFound: -32002, structuredContent: true, resultType: false, announce: "notify" });
+    expect(R2025).toMatchObject({ invalidArguments: "tool-error", resourceNotFound: -32002, structuredContent: true, announce: "notify" });
     expect(R2025.methods).toEqual([
       "tools/list",
       "tools/call",
@@ -48,8 +48,7 @@ describe("REGISTRY by revision", () => {
   });
 
   it("2026-07-28: -32602 for a missing resource, resultType and caching fields, listen streams, no resources/subscribe", () => {
-    expect(R2026).toMatchObject({ invalidArguments: "tool-error", resourceNotFound: -32602, resultType: true, announce: "publish" });
-    expect(R2026.cacheable).toEqual(["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]);
+    expect(R2026).toMatchObject({ invalidArguments: "tool-error", resourceNotFound: -32602, announce: "publish" });
     expect(R2026.methods).not.toContain("resources/subscribe");
   });
 

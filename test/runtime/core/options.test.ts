@@ -264,7 +264,6 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "StdioClientTransportOptions.maxMessageBytes": { read: (v) => spawned({ maxMessageBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "StdioClientTransportOptions.maxQueuedBytes": { read: (v) => spawned({ maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "RegistryOptions.pageSize": { read: (v) => new Session.McpServer({ registrations: { pageSize: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
-  "RegistryOptions.cache": { read: (v) => new R.McpServer({ registrations: { cache: { ttlMs: v } } }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxDepth": { read: (v) => Session.createJsonSchemaValidator({ maxDepth: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxNodes": { read: (v) => Session.createJsonSchemaValidator({ maxNodes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxPatternLength": { read: (v) => Session.createJsonSchemaValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },

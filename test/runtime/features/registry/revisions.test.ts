@@ -47,7 +47,7 @@ describe("2026-07-28", () => {
 
   it("fills resultType and the caching fields, answers invalid arguments as a tool error and a missing resource with -32602", async () => {
     const hub = new R.Subscriptions();
-    const conn = await connect(hub, { handlers: {}, registrations: { cache: { ttlMs: 5000, cacheScope: "public" } } });
+    const conn = await connect(hub, { handlers: {}, resultDefaults: { ttlMs: 5000, cacheScope: "public" } });
     conn.server.registerTool("digit", { inputSchema: INPUT, outputSchema: { type: "object", properties: { n: { type: "integer" } } } }, (args) => ({ structuredContent: { n: args.n } }));
     conn.server.registerResource("r", "x://r", {}, (uri) => ({ contents: [{ uri, text: "r" }] }));
     await conn.send(request(1, "tools/list"));
