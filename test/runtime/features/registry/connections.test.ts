@@ -42,6 +42,25 @@ describe("registrations announce to every connection of the server", () => {
     expect(methodsOf(third.wire)).toEqual(["notifications/tools/list_changed"]);
   });
 
+  it("a connection whose transport throws on send costs the others nothing, and the registration nothing", async () => {
+    const { client, server, serverWire } = await connectPair();
+    await client.initialize(INITIALIZE_PARAMS);
+    const broken: R.Transport = {
+      start: () => Promise.resolve(),
+      send: () => {
+        throw new Error("broken pipe");
+      },
+      close: () => Promise.resolve(),
+    };
+    server.openConnection(broken);
+    const second = await secondClient(server);
+    expect(server.openConnections).toBe(2);
+    expect(() => server.registerTool("one", {}, () => ({ content: [] }))).not.toThrow();
+    await settle();
+    expect(methodsOf(serverWire)).toEqual(["notifications/tools/list_changed"]);
+    expect(methodsOf(second.wire)).toEqual(["notifications/tools/list_changed"]);
+  });
+
   it("resources/updated is not broadcast: it keeps to connect()'s connection, where the subscription was made", async () => {
     const { client, server, serverWire } = await connectPair();
     server.registerResource("r", "x://r", {}, (uri) => ({ contents: [{ uri, text: "" }] }));
