@@ -23,7 +23,7 @@ import { runSessionHttp, type SessionSizes } from "./lib/http/session-run.js";
 import { describeMachine, machineInfo } from "./lib/machine.js";
 import { mcpxReport, runMcpx } from "./lib/mcpx.js";
 import { report, type Figure, type Results, type Sizes } from "./lib/report.js";
-import { registrationsReport, runRegistrations } from "./lib/registrations.js";
+import { registrationsHttpReport, registrationsReport, runRegistrations, runRegistrationsHttp } from "./lib/registrations.js";
 import { contenders, fewest, measure, medians, pick, type Measured } from "./lib/runner.js";
 import { abortLatency, cancelStorm, concurrentCalls, heapGrowth, listenersLeft, sequentialPings } from "./lib/scenarios.js";
 import { collect, median } from "./lib/stats.js";
@@ -133,6 +133,8 @@ const mcpx = runs("mcpx") ? await runMcpx(RUNS, MCPX_SIZES, log) : undefined;
 const redis = runs("redis") ? await runRedis(RUNS, REDIS_SIZES, log) : undefined;
 // tools/call through a registered tool, validation on and off (lib/registrations.ts); with the in-memory part.
 const registrations = runs("memory") ? await runRegistrations(RUNS, scaled(5_000), log) : undefined;
+// The same over HTTP (2026-07-28, a server process per side); with the HTTP part.
+const registrationsHttp = runs("http") ? await runRegistrationsHttp(RUNS, Math.max(16, scaled(2_000)), log) : undefined;
 console.log(describeMachine(machine));
 console.log(
   `Medians of ${RUNS} runs (in memory: latency ${LATENCY_RUNS}, heap growth and listeners 1), after a warm-up; a fresh connection per run${SCALE === 1 ? "" : `; sizes × ${SCALE}`}.`,
@@ -140,6 +142,7 @@ console.log(
 if (memory !== undefined) console.log(`\n${report(names, SIZES, memory)}`);
 if (http !== undefined) console.log(`\n${httpReport(names, HTTP_SIZES, http)}`);
 if (registrations !== undefined) console.log(`\n${registrationsReport(registrations)}`);
+if (registrationsHttp !== undefined) console.log(`\n${registrationsHttpReport(registrationsHttp)}`);
 if (sessions !== undefined) console.log(`\n${sessionReport(names, SESSION_SIZES, sessions)}`);
 if (mcpx !== undefined) console.log(`\n${mcpxReport(MCPX_SIZES, mcpx)}`);
 if (redis !== undefined) console.log(`\n${redisReport(REDIS_SIZES, redis)}`);

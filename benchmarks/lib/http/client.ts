@@ -76,3 +76,26 @@ export async function openSlow(url: string, id: number, signal: AbortSignal): Pr
   };
   return { ended: drain() };
 }
+
+/**
+ * One tools/call of a registered tool with `args` (the registration rows); throws unless the answer
+ * is a success with the text "ok" for this id (a validation failure is no figure).
+ */
+export async function callRegistered(url: string, id: number, name: string, args: object): Promise<void> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": HTTP_REVISION,
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: META } }),
+  });
+  const text = await response.text();
+  const message = responseOf(response.headers.get("content-type") ?? "", text) as { id?: unknown; result?: { isError?: unknown; content?: { text?: unknown }[] } };
+  if (response.status !== 200 || message.id !== id || message.result?.isError === true || message.result?.content?.[0]?.text !== "ok") {
+    throw new Error(`unexpected answer to ${name} ${id}: ${response.status} ${text.slice(0, 300)}`);
+  }
+}

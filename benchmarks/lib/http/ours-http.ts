@@ -29,7 +29,7 @@ const TOOLS: v2026.ListToolsResult = {
 export const oursHasHttp = typeof generated["createHttpHandler"] === "function";
 
 /** maxInFlightPerPrincipal: above the storm's 1,000 streams (the default is 256). */
-const IN_FLIGHT_PER_PRINCIPAL = 4096;
+export const IN_FLIGHT_PER_PRINCIPAL = 4096;
 
 export function oursHandler(probe: Probe): WebHandler {
   const create = generated["createHttpHandler"];

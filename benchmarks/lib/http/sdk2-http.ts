@@ -27,7 +27,12 @@ function server(probe: Probe): McpServer {
 }
 
 export function sdk2Handler(probe: Probe): WebHandler {
-  const handler = createMcpHandler(() => server(probe));
+  return sdk2Mounted(() => server(probe));
+}
+
+/** createMcpHandler over a per-request server `factory`, behind the localhost Host and Origin checks. */
+export function sdk2Mounted(factory: () => McpServer): WebHandler {
+  const handler = createMcpHandler(factory);
   const hostnames = localhostAllowedHostnames();
   const origins = localhostAllowedOrigins();
   return async (request) => hostHeaderValidationResponse(request, hostnames) ?? originValidationResponse(request, origins) ?? handler.fetch(request);

@@ -3,6 +3,7 @@ import type { Probe } from "../probe.js";
 import { floorHandler } from "./floor-http.js";
 import type { WebHandler } from "./node-bridge.js";
 import { oursHandler, oursHasHttp } from "./ours-http.js";
+import { REGISTERED_SERVERS, type RegisteredKey } from "./registered-servers.js";
 import { sdk2Handler } from "./sdk2-http.js";
 import { SESSION_SERVERS, type SessionSide } from "./session-servers.js";
 
@@ -20,8 +21,8 @@ export function availableHttpSides(): HttpSide[] {
   return oursHasHttp ? ["ours", "sdk2", "floor"] : ["sdk2", "floor"];
 }
 
-/** A server process's handler: a 2026-07-28 side, or a session-era side (`session-ours`, …). */
-export type ServerKey = HttpSide | `session-${SessionSide}`;
+/** A server process's handler: a 2026-07-28 side, a session-era side (`session-ours`, …), or a registered tool's (registered-servers.ts). */
+export type ServerKey = HttpSide | `session-${SessionSide}` | RegisteredKey;
 
 export const ALL_SERVERS: Readonly<Record<ServerKey, (probe: Probe) => WebHandler>> = {
   ...HTTP_SERVERS,
@@ -29,6 +30,7 @@ export const ALL_SERVERS: Readonly<Record<ServerKey, (probe: Probe) => WebHandle
   "session-sdk1": SESSION_SERVERS.sdk1,
   "session-sdk2": SESSION_SERVERS.sdk2,
   "session-floor": SESSION_SERVERS.floor,
+  ...REGISTERED_SERVERS,
 };
 
 export function isServerKey(value: string | undefined): value is ServerKey {

@@ -399,6 +399,32 @@ export class Endpoint {
     return connection;
   }
 
+  /** How many connections are open on this endpoint (openConnection; connect()'s transport aside). */
+  get openConnections(): number {
+    return this.#connections?.size ?? 0;
+  }
+
+  /**
+   * Sends a notification outside any request on connect()'s transport (if any) and on every
+   * connection open on this endpoint (openConnection): a change every peer of a server hears of,
+   * such as a list_changed. Guarded per connection: one that fails (closing, say) costs the others
+   * nothing, and its failure is dropped. A closed connection has left the set already (#closed).
+   * Returns how many connections it was sent on.
+   */
+  broadcast(method: string, params?: object): number {
+    let sent = 0;
+    for (const endpoint of this.#transport === undefined ? this.#connections ?? [] : [this, ...(this.#connections ?? [])]) {
+      if (endpoint.#transport === undefined) continue;
+      try {
+        endpoint.notify(method, params).catch(() => {});
+        sent++;
+      } catch {
+        // notify rejects rather than throws; a throw is dropped all the same.
+      }
+    }
+    return sent;
+  }
+
   /** Closes a request's own stream where the transport has one; a throwing transport counts as none. */
   #closeRequestStream(id: RequestId): boolean {
     try {

@@ -212,6 +212,27 @@ export function completingHandlers(
   return table;
 }
 
+/** What the default announcer uses of the server's endpoint (core/endpoint.ts's Endpoint). */
+export interface AnnouncingEndpoint {
+  notify(method: string, params?: object): Promise<void>;
+  broadcast(method: string, params?: object): number;
+}
+
+/**
+ * The default announcer of registrations on the revisions that announce by notification (2025
+ * revisions; RegistryRules.announce "notify"). A list_changed goes to every peer of the server:
+ * connect()'s and every connection open on it (one per session of the session server and of the
+ * HTTP+SSE server), since a list changed for all of them (server/tools, List Changed Notification:
+ * servers that declared listChanged SHOULD send it "when the list of available tools changes").
+ * Anything else (resources/updated, due only to subscribers) keeps to connect()'s connection.
+ */
+export function notifyingAnnouncer(endpoint: () => AnnouncingEndpoint): (method: string, params?: JsonObject) => void {
+  return (method, params) => {
+    if (method.endsWith("/list_changed")) endpoint().broadcast(method, params);
+    else endpoint().notify(method, params).catch(() => {});
+  };
+}
+
 /** serverInfo of a server that gives none. */
 export const DEFAULT_SERVER_INFO: { readonly name: string; readonly version: string } = { name: "mcp-server", version: "0.0.0" };
 

@@ -41,7 +41,7 @@ export interface RegistryRules {
   readonly announce: "notify" | "publish";
 }
 
-/** Where announcements go: the server wires it to its connection (notify) or its Subscriptions hub (publish). */
+/** Where announcements go: the server wires it to its connections (notify; facade/server.ts's notifyingAnnouncer) or its Subscriptions hub (publish). */
 export type Announcer = (method: string, params?: JsonObject) => void;
 
 /** Options of the registry (McpServerOptions.registrations). */
@@ -53,8 +53,9 @@ export interface RegistryOptions {
   /** Items per page of every list (default 100; a cursor points at the next page). */
   readonly pageSize?: number | undefined;
   /**
-   * Where list changes go instead of the server's own way (a session server that broadcasts to its
-   * sessions, for instance); called once per kind and change burst, guarded.
+   * Where list changes go instead of the server's own way (every connection of the server, or its
+   * Subscriptions hub): a hub of your own, a log, several servers; called once per kind and change
+   * burst, guarded.
    */
   readonly announce?: Announcer | undefined;
 }
