@@ -5,6 +5,7 @@
 
 import {
   CancellationForbiddenError,
+  cancelledInListener,
   ConnectionClosedError,
   describeValue,
   InvalidResponseError,
@@ -299,7 +300,7 @@ export class OutgoingRequests {
       const reason = typeof given === "string" ? given : typeof signal.reason === "string" ? signal.reason : GENERIC_CANCEL_REASON;
       this.#sendCancel(entry, reason, "abort");
     } finally {
-      entry.reject(new RequestCancelledError(entry.method, entry.id, signal.reason));
+      entry.reject(cancelledInListener(entry.method, entry.id, signal.reason));
     }
   }
 

@@ -35,6 +35,7 @@ import { numberOption, type NumberRule } from "../core/options.js";
 import { timerDelay } from "../core/outgoing.js";
 import {
   CancellationForbiddenError,
+  cancelledInListener,
   describeValue,
   ErrorCode,
   McpError,
@@ -962,7 +963,7 @@ function answerInputs(
       controller.abort(reason);
       reject(error);
     };
-    const onAbort = (): void => stop(new RequestCancelledError(method, undefined, signal?.reason), signal?.reason);
+    const onAbort = (): void => stop(cancelledInListener(method, undefined, signal?.reason), signal?.reason);
     const cleanup = (): void => {
       if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
