@@ -123,7 +123,7 @@ interface Pending {
 
 const GENERIC_CANCEL_REASON = "Request cancelled by the caller";
 /** Shared by every watched signal's listener: one options object, not one per request. */
-const ONCE: AddEventListenerOptions = { once: true };
+const ONCE = { once: true } as const;
 /** The cancel notification is best effort: a send that fails leaves nothing to undo. */
 const ignore = (): void => {};
 

@@ -98,14 +98,19 @@ export class RequestCancelledError extends Error {
  * (a signal already aborted at the call, cancelByNotify) keep `new RequestCancelledError`.
  */
 export function cancelledInListener(method: string, requestId: RequestId | undefined, reason: unknown): RequestCancelledError {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
+  const limit = v8Error.stackTraceLimit;
+  // Engines without the V8 knob (or a program that removed it) get the usual error.
+  if (typeof limit !== "number") return new RequestCancelledError(method, requestId, reason);
+  v8Error.stackTraceLimit = 0;
   try {
     return new RequestCancelledError(method, requestId, reason);
   } finally {
-    Error.stackTraceLimit = limit;
+    v8Error.stackTraceLimit = limit;
   }
 }
+
+/** `Error.stackTraceLimit` is an engine extension (V8, JavaScriptCore), not in the language or its lib types: typed here, not from @types/node. */
+const v8Error = Error as unknown as { stackTraceLimit?: unknown };
 
 /** The request's timeout (or its hard cap) elapsed. Distinct from a cancel by the caller. */
 export class RequestTimeoutError extends McpError {
