@@ -5,6 +5,7 @@
 
 import {
   CancellationForbiddenError,
+  cancelledInListener,
   ConnectionClosedError,
   describeValue,
   InvalidResponseError,
@@ -121,6 +122,10 @@ interface Pending {
 }
 
 const GENERIC_CANCEL_REASON = "Request cancelled by the caller";
+/** Shared by every watched signal's listener: one options object, not one per request. */
+const ONCE = { once: true } as const;
+/** The cancel notification is best effort: a send that fails leaves nothing to undo. */
+const ignore = (): void => {};
 
 /** The longest delay setTimeout can arm: 2^31 − 1 ms (about 24.8 days). */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -149,8 +154,10 @@ export class OutgoingRequests {
   /**
    * The requests waiting on each caller signal. A signal gets one abort listener however many
    * requests share it (no MaxListenersExceededWarning), removed when its last request settles.
+   * A signal with one request (the usual case: a controller per call) maps to that request
+   * itself; a set is made only when a second request shares the signal.
    */
-  readonly #bySignal = new Map<AbortSignal, Set<Pending>>();
+  readonly #bySignal = new Map<AbortSignal, Pending | Set<Pending>>();
 
   readonly #hooks: OutgoingHooks;
   readonly #policyOf: (method: string) => MethodPolicy | undefined;
@@ -238,12 +245,14 @@ export class OutgoingRequests {
   /** Adds the request to its signal's set; the first request on a signal adds the one listener. */
   #watch(entry: Pending, signal: AbortSignal): void {
     const waiting = this.#bySignal.get(signal);
-    if (waiting !== undefined) {
+    if (waiting === undefined) {
+      this.#bySignal.set(signal, entry);
+      signal.addEventListener("abort", this.#onSignalAbort, ONCE);
+    } else if (waiting instanceof Set) {
       waiting.add(entry);
-      return;
+    } else {
+      this.#bySignal.set(signal, new Set([waiting, entry]));
     }
-    this.#bySignal.set(signal, new Set([entry]));
-    signal.addEventListener("abort", this.#onSignalAbort, { once: true });
   }
 
   /** The one abort listener of every watched signal: cancels each request still waiting on it. */
@@ -251,7 +260,8 @@ export class OutgoingRequests {
     const signal = event.target as AbortSignal;
     const waiting = this.#bySignal.get(signal);
     this.#bySignal.delete(signal);
-    if (waiting !== undefined) for (const entry of [...waiting]) this.#abort(entry, signal);
+    if (waiting instanceof Set) for (const entry of [...waiting]) this.#abort(entry, signal);
+    else if (waiting !== undefined) this.#abort(waiting, signal);
   };
 
   #isCurrent(entry: Pending): boolean {
@@ -264,8 +274,10 @@ export class OutgoingRequests {
     if (entry.timer !== undefined) clearTimeout(entry.timer);
     if (entry.hardTimer !== undefined) clearTimeout(entry.hardTimer);
     const signal = entry.signal;
-    const waiting = signal === undefined ? undefined : this.#bySignal.get(signal);
-    if (signal !== undefined && waiting !== undefined && waiting.delete(entry) && waiting.size === 0) {
+    if (signal === undefined) return;
+    const waiting = this.#bySignal.get(signal);
+    const last = waiting === entry || (waiting instanceof Set && waiting.delete(entry) && waiting.size === 0);
+    if (last) {
       this.#bySignal.delete(signal);
       signal.removeEventListener("abort", this.#onSignalAbort);
     }
@@ -281,7 +293,7 @@ export class OutgoingRequests {
     }
     this.#hooks
       .send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason } }, entry.related)
-      .catch(() => {});
+      .catch(ignore);
     this.#hooks.report({ type: "sent", requestId: id, method, reason, cause });
   }
 
@@ -299,7 +311,7 @@ export class OutgoingRequests {
       const reason = typeof given === "string" ? given : typeof signal.reason === "string" ? signal.reason : GENERIC_CANCEL_REASON;
       this.#sendCancel(entry, reason, "abort");
     } finally {
-      entry.reject(new RequestCancelledError(entry.method, entry.id, signal.reason));
+      entry.reject(cancelledInListener(entry.method, entry.id, signal.reason));
     }
   }
 

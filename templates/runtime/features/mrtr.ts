@@ -35,6 +35,7 @@ import { numberOption, type NumberRule } from "../core/options.js";
 import { timerDelay } from "../core/outgoing.js";
 import {
   CancellationForbiddenError,
+  cancelledInListener,
   describeValue,
   ErrorCode,
   McpError,
@@ -878,7 +879,7 @@ export class InputRequiredError extends Error {
  * aborting it aborts the handlers in progress and sends no further retry. The timeout
  * (timeoutMs, else the endpoint's default) covers all rounds together.
  */
-async function requestWithInput(
+function requestWithInput(
   path: SendPath,
   answer: AnswerInputOptions,
   method: string,
@@ -886,31 +887,50 @@ async function requestWithInput(
   options: RequestOptions | undefined,
   related: RequestId | undefined,
 ): Promise<unknown> {
-  const signal = options?.signal;
-  const total = timerDelay("timeoutMs", options?.timeoutMs ?? path.defaultTimeoutMs);
+  let total: number | undefined;
+  try {
+    total = timerDelay("timeoutMs", options?.timeoutMs ?? path.defaultTimeoutMs);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const deadline = total === undefined ? undefined : Date.now() + total;
+  // Round 0 is a plain `then`, not an async function: most calls end in it, and so pay for one
+  // promise fewer. Its timeout is the whole of `total`, and its errors are the call's as they are.
+  return path
+    .send(method, params, { ...options, timeoutMs: total ?? 0 }, related)
+    .then((result) => (asksForInput(result) ? laterRounds(path, answer, method, params, options, related, total, deadline, result) : result));
+}
+
+/** isInputRequired, typed for the send path's unknown results. */
+function asksForInput(result: unknown): result is JsonObject {
+  return isObject(result) && result["resultType"] === INPUT_REQUIRED;
+}
+
+/** The rounds after the first: `result` is the InputRequiredResult of round 0. */
+async function laterRounds(
+  path: SendPath,
+  answer: AnswerInputOptions,
+  method: string,
+  params: JsonObject | undefined,
+  options: RequestOptions | undefined,
+  related: RequestId | undefined,
+  total: number | undefined,
+  deadline: number | undefined,
+  first: JsonObject,
+): Promise<unknown> {
+  const signal = options?.signal;
   // The params of a retry, made only when the server asks for input (most calls end in round 0).
   let base: JsonObject | undefined;
-  let retry: JsonObject = params ?? {};
-  for (let round = 0; ; round++) {
-    // Round 0 starts now: its timeout is the whole of `total`.
-    const remaining = deadline === undefined ? undefined : round === 0 ? total : Math.max(1, deadline - Date.now());
-    let result: unknown;
-    try {
-      result = await path.send(method, round === 0 ? params : retry, { ...options, timeoutMs: remaining ?? 0 }, related);
-    } catch (error) {
-      // A later round's timeout is the whole call's.
-      if (round > 0 && error instanceof RequestTimeoutError && total !== undefined) throw new RequestTimeoutError(method, total);
-      throw error;
-    }
-    if (!isObject(result) || result["resultType"] !== "input_required") return result;
+  let result: JsonObject = first;
+  for (let round = 1; ; round++) {
+    // `result` is round - 1's InputRequiredResult.
     const inputRequests = result["inputRequests"];
     const requestState = result["requestState"];
     // Servers MUST include at least one of inputRequests or requestState (Server Requirements).
     if ((inputRequests === undefined && requestState === undefined) || (inputRequests !== undefined && !isObject(inputRequests)) || (requestState !== undefined && typeof requestState !== "string")) {
       throw new InputRequiredError(method, "invalid", result, "it needs inputRequests (an object) or requestState (a string)");
     }
-    if (round >= answer.maxRounds) throw new InputRequiredError(method, "rounds", result, `more than ${answer.maxRounds} rounds`);
+    if (round > answer.maxRounds) throw new InputRequiredError(method, "rounds", result, `more than ${answer.maxRounds} rounds`);
     const inputResponses = inputRequests === undefined ? undefined : await answerInputs(path, answer, method, result, inputRequests, signal, deadline, total);
     if (signal?.aborted) throw new RequestCancelledError(method, undefined, signal.reason);
     if (base === undefined) {
@@ -918,9 +938,20 @@ async function requestWithInput(
       delete base["inputResponses"];
       delete base["requestState"];
     }
-    retry = { ...base };
+    const retry: JsonObject = { ...base };
     if (inputResponses !== undefined) retry["inputResponses"] = inputResponses;
     if (typeof requestState === "string") retry["requestState"] = requestState;
+    const remaining = deadline === undefined ? undefined : Math.max(1, deadline - Date.now());
+    let next: unknown;
+    try {
+      next = await path.send(method, retry, { ...options, timeoutMs: remaining ?? 0 }, related);
+    } catch (error) {
+      // A later round's timeout is the whole call's.
+      if (error instanceof RequestTimeoutError && total !== undefined) throw new RequestTimeoutError(method, total);
+      throw error;
+    }
+    if (!asksForInput(next)) return next;
+    result = next;
   }
 }
 
@@ -962,7 +993,7 @@ function answerInputs(
       controller.abort(reason);
       reject(error);
     };
-    const onAbort = (): void => stop(new RequestCancelledError(method, undefined, signal?.reason), signal?.reason);
+    const onAbort = (): void => stop(cancelledInListener(method, undefined, signal?.reason), signal?.reason);
     const cleanup = (): void => {
       if (timer !== undefined) clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);

@@ -5,6 +5,7 @@
  * timeout with no cap, progress without a timeout, responses to ids never sent, and hostile
  * progress notifications.
  */
+import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
 import { cancelRule, RecentIds, timerDelay, type MethodPolicy } from "../../../../templates/runtime/core/outgoing.js";
 import { RequestCancelledError, RequestTimeoutError } from "../../../generated/2025-11-25/index.js";
@@ -56,6 +57,26 @@ describe("timerDelay", () => {
 });
 
 describe("requests sharing one signal", () => {
+  it("a signal watched by one request loses its listener when that request is answered, and by two when both are", async () => {
+    const { client, peer } = await clientWithRawPeer();
+    const alone = new AbortController();
+    const call = client.callTool({ name: "a" }, { signal: alone.signal });
+    await settle();
+    expect(getEventListeners(alone.signal, "abort")).toHaveLength(1);
+    await peer.send({ jsonrpc: "2.0", id: peer.requests("tools/call")[0]!.id, result: { content: [] } });
+    await call;
+    expect(getEventListeners(alone.signal, "abort")).toHaveLength(0);
+
+    const shared = new AbortController();
+    const both = [client.callTool({ name: "b" }, { signal: shared.signal }), client.callTool({ name: "c" }, { signal: shared.signal })];
+    await settle();
+    expect(getEventListeners(shared.signal, "abort")).toHaveLength(1);
+    for (const request of peer.requests("tools/call").slice(1)) await peer.send({ jsonrpc: "2.0", id: request.id, result: { content: [] } });
+    await Promise.all(both);
+    expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
+    expect(client.inFlight.sent).toBe(0);
+  });
+
   it("after the first is answered, aborting the signal still cancels the second (exactly one cancel, for it)", async () => {
     const { client, peer, wire } = await clientWithRawPeer();
     const controller = new AbortController();

@@ -15,6 +15,26 @@ const cancelOf = (requestId: number, reason: string) => ({
 });
 
 describe("aborting a request", () => {
+  it("rejects an aborted call with an error whose name, message, reason, instanceof and stack read as documented, and leaves Error.stackTraceLimit as it was", async () => {
+    const { client } = await clientWithRawPeer();
+    const limit = Error.stackTraceLimit;
+    const ac = new AbortController();
+    const call = client.callTool({ name: "slow" }, { signal: ac.signal });
+    await settle();
+    ac.abort("stop");
+    const error = (await within("the aborted tools/call", call.catch((e: unknown) => e), 2_000)) as RequestCancelledError;
+    expect(error).toBeInstanceOf(RequestCancelledError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe("AbortError");
+    expect(error.message).toBe("tools/call was cancelled: stop");
+    expect(error.reason).toBe("stop");
+    // Made in the abort listener without capturing frames (issue 33): the stack is still there.
+    expect(typeof error.stack).toBe("string");
+    expect(error.stack?.startsWith("AbortError: tools/call was cancelled: stop")).toBe(true);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error("after").stack).toMatch(/\n\s+at /);
+  });
+
   it("sends exactly one notifications/cancelled with the id and reason, rejects, forgets the request and ignores a late response", async () => {
     const { client, wire, peer, events } = await clientWithRawPeer();
     const ac = new AbortController();
