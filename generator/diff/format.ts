@@ -112,7 +112,12 @@ function definitionLines(changes: readonly DefinitionChange[]): string[] {
   return lines;
 }
 
-function definitionChangeText(c: DefinitionChange): string {
+/**
+ * One definition change in words, for the report and for `--migrate` (its group titles and other
+ * lines): `style` "title" leaves out the word "type" before a property's old and new types, which
+ * the guide's one-line titles repeat for every group.
+ */
+export function definitionChangeText(c: DefinitionChange, style: "report" | "title" = "report"): string {
   switch (c.change) {
     case "property-added":
       return `property ${code(c.property)} added (${c.required ? "required" : "optional"}): ${code(c.type)}`;
@@ -123,7 +128,7 @@ function definitionChangeText(c: DefinitionChange): string {
     case "property-optional":
       return `property ${code(c.property)} now optional`;
     case "property-type":
-      return `property ${code(c.property)}: type ${code(c.before)} → ${code(c.after)}`;
+      return `property ${code(c.property)}: ${style === "report" ? "type " : ""}${code(c.before)} → ${code(c.after)}`;
     case "additional-properties":
       return `additional properties: ${typeOrNone(c.before)} → ${typeOrNone(c.after)}`;
     case "type":

@@ -1,7 +1,7 @@
 import { methodName } from "../emit/facade-view.js";
 import type { MethodRecord, SchemaModel } from "../model/model.js";
 import { finishModel, type RevisionModel } from "../model/revision.js";
-import { code } from "./format.js";
+import { code, definitionChangeText } from "./format.js";
 import { compareText, renderShape, shapeOf } from "./shape.js";
 import type { DefinitionChange, Direction, MethodPresence, RevisionDiff, RevisionInput } from "./types.js";
 
@@ -255,7 +255,7 @@ function repeatedGroups(changes: readonly DefinitionChange[], take: <T>(entries:
     const names = [...new Set(members.map((m) => m.definition))].sort(compareText);
     const property = "property" in first ? first.property : undefined;
     out.push({
-      title: `${members.length} definitions: ${changeText(first)}`,
+      title: `${members.length} definitions: ${definitionChangeText(first, "title")}`,
       count: members.length,
       examples: names.slice(0, EXAMPLES),
       breaking: members.some((m) => m.breaking),
@@ -291,25 +291,6 @@ function changeKey(c: DefinitionChange): string {
   }
 }
 
-function changeText(c: DefinitionChange): string {
-  switch (c.change) {
-    case "property-added":
-      return `property ${code(c.property)} added (${c.required ? "required" : "optional"}): ${code(c.type)}`;
-    case "property-removed":
-      return `property ${code(c.property)} removed (was ${code(c.type)})`;
-    case "property-required":
-      return `property ${code(c.property)} now required`;
-    case "property-optional":
-      return `property ${code(c.property)} now optional`;
-    case "property-type":
-      return `property ${code(c.property)}: ${code(c.before)} → ${code(c.after)}`;
-    case "additional-properties":
-      return `additional properties: ${c.before === null ? "none" : code(c.before)} → ${c.after === null ? "none" : code(c.after)}`;
-    case "type":
-      return `type ${code(c.before)} → ${code(c.after)}`;
-  }
-}
-
 /** What no group took: one line each, with the generic hint of its kind. */
 function otherGroups(diff: RevisionDiff, covered: ReadonlySet<unknown>): MigrationGroup[] {
   const out: MigrationGroup[] = [];
@@ -338,7 +319,7 @@ function otherGroups(diff: RevisionDiff, covered: ReadonlySet<unknown>): Migrati
     const names = removedDefs.map((d) => d.definition);
     out.push({ title: `${names.length} definitions removed: ${names.map(code).join(", ")}`, count: names.length, examples: names, breaking: removedDefs.some((d) => d.breaking), todo: "stop using these types (the lines above say what replaced the methods they belonged to)" });
   }
-  for (const c of diff.definitions.changed) if (!covered.has(c)) one(`${code(c.definition)}: ${changeText(c)}`, c.breaking, todoFor(c), c.definition);
+  for (const c of diff.definitions.changed) if (!covered.has(c)) one(`${code(c.definition)}: ${definitionChangeText(c, "title")}`, c.breaking, todoFor(c), c.definition);
   const policy = diff.cancellation.policy;
   if (policy.length > 0) {
     out.push({ title: `the revision's cancellation and timeout rules: ${policy.map((p) => code(p.key)).join(", ")} changed (\`mcp-stubgen diff\` shows the values)`, count: policy.length, examples: policy.map((p) => p.key), breaking: policy.some((p) => p.breaking), todo: "nothing in your code: the generated runtime follows them" });
