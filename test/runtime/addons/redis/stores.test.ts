@@ -5,34 +5,16 @@
  * either instance, bounded per stream, an evicted or forged id unknown, expiry), the session
  * registry (records expire, are removed) and the replay guard (a key is claimed once, over both).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectRedis, type RedisConnection } from "../../../../templates/runtime/addons/redis/connection.js";
+import { describe, expect, it } from "vitest";
 import { RedisSubscriptionBus } from "../../../../templates/runtime/addons/redis/bus.js";
 import { RedisEventStore } from "../../../../templates/runtime/addons/redis/event-store.js";
 import { RedisSessionRegistry } from "../../../../templates/runtime/addons/redis/session-registry.js";
 import { RedisReplayGuard } from "../../../../templates/runtime/addons/redis/replay-guard.js";
 import type { BusMessage } from "../../../../templates/runtime/features/subscriptions.js";
-import { startRedisServer, type RedisServer } from "../../../helpers/redis-server.js";
+import { redisPairs } from "./support.js";
 
-let redis: RedisServer;
-const connections: RedisConnection[] = [];
-let prefixes = 0;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await Promise.all(connections.map((c) => c.close()));
-  await redis.stop();
-});
-
-async function pair(): Promise<[RedisConnection, RedisConnection]> {
-  const prefix = `s${++prefixes}:`;
-  const a = await connectRedis({ url: redis.url, prefix });
-  const b = await connectRedis({ url: redis.url, prefix });
-  connections.push(a, b);
-  return [a, b];
-}
+/** Two connections under one fresh prefix: two instances of one server. */
+const { pair } = redisPairs("s");
 
 function until<T>(check: () => T | undefined, ms = 3000): Promise<T> {
   const deadline = Date.now() + ms;

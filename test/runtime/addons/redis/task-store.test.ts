@@ -5,32 +5,13 @@
  * rules are the in-memory store's (the same errors, word for word); concurrent changes from both
  * instances are never lost (compare-and-set); keys stay under the prefix.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectRedis, type RedisConnection } from "../../../../templates/runtime/addons/redis/connection.js";
+import { describe, expect, it } from "vitest";
 import { RedisTaskStore } from "../../../../templates/runtime/addons/redis/task-store.js";
 import { InMemoryTaskStore, type StoredTask, type TaskRemovalReason } from "../../../../templates/runtime/features/tasks.js";
-import { startRedisServer, type RedisServer } from "../../../helpers/redis-server.js";
-
-let redis: RedisServer;
-const connections: RedisConnection[] = [];
-let prefixes = 0;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await Promise.all(connections.map((c) => c.close()));
-  await redis.stop();
-});
+import { redisPairs } from "./support.js";
 
 /** Two connections under one fresh prefix: two instances of one server. */
-async function pair(): Promise<[RedisConnection, RedisConnection]> {
-  const prefix = `t${++prefixes}:`;
-  const a = await connectRedis({ url: redis.url, prefix });
-  const b = await connectRedis({ url: redis.url, prefix });
-  connections.push(a, b);
-  return [a, b];
-}
+const { pair } = redisPairs("t");
 
 const task = (taskId: string, extra: Partial<StoredTask> = {}): StoredTask => ({
   taskId,
