@@ -3,7 +3,7 @@
 // tables keyed by method. Untyped at this level; client.ts and server.ts give it types.
 
 import { IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
-import { isObject, isRequestId as isId } from "./json.js";
+import { isObject, isRequestId as isId, isThenable } from "./json.js";
 import { cancelRule, OutgoingRequests, timerDelay, type MethodPolicy } from "./outgoing.js";
 import {
   type CancellationEvent,
@@ -770,7 +770,9 @@ export class Endpoint {
           if (entry.aborted) return; // cancelled meanwhile: the handler never runs, no response
         }
       }
-      const result = await handler(params, ctx);
+      // A handler that answers at once is not awaited: its response goes out on this microtask.
+      const answer = handler(params, ctx);
+      const result = isThenable(answer) ? await answer : answer;
       hook?.after(method, result, ctx);
       response = { jsonrpc: "2.0", id, result: this.#withResultMeta(isObject(result) ? result : {}) };
       becameTask = this.#options.tasks !== undefined && isObject(result) && result["resultType"] === "task";

@@ -12,7 +12,7 @@ import type { AnyRequestHandler, EndpointOptions } from "../core/endpoint.js";
 import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from "./shared.js";
 import type { InputRequiredHook, InputRequiredRules, RequestStateOptions } from "../features/mrtr.js";
 import { describeValue, type JsonObject } from "../core/protocol.js";
-import { isObject } from "../core/json.js";
+import { isObject, isThenable } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 
 /**
@@ -183,10 +183,6 @@ function withDefaults(handler: AnyRequestHandler, fills: JsonObject): AnyRequest
     const result = handler(params, ctx);
     return isThenable(result) ? Promise.resolve(result).then((value) => completed(value, fills)) : completed(result, fills);
   };
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
 /**

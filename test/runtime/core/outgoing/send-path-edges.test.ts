@@ -45,6 +45,58 @@ describe("RecentIds", () => {
     for (let i = 0; i < 10_000; i++) ids.add(`x${i}`);
     expect(["x9997", "x9998", "x9999"].every((id) => ids.has(id)) && !ids.has("x9996")).toBe(true);
   });
+
+  it("answers as a set that drops its oldest id over `limit` would, under any mix of adds, re-adds and deletes", () => {
+    // The reference: the obvious implementation (a Set in insertion order, re-add moves to the end).
+    class Reference {
+      readonly ids = new Set<string | number>();
+      constructor(readonly limit: number) {}
+      add(id: string | number): void {
+        this.ids.delete(id);
+        this.ids.add(id);
+        if (this.ids.size > this.limit) this.ids.delete(this.ids.values().next().value as string | number);
+      }
+    }
+    let seed = 12345;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (const limit of [1, 2, 5, 40]) {
+      const expected = new Reference(limit);
+      const ids = new RecentIds(limit);
+      const universe = 3 * limit + 2;
+      for (let step = 0; step < 20_000; step++) {
+        const n = random(universe);
+        const id = n % 2 === 0 ? n : `s${n}`;
+        const op = random(10);
+        if (op < 6) {
+          expected.add(id);
+          ids.add(id);
+        } else if (op < 9) {
+          expect(ids.delete(id)).toBe(expected.ids.delete(id));
+        }
+        for (let k = 0; k < universe; k++) {
+          const probe = k % 2 === 0 ? k : `s${k}`;
+          if (ids.has(probe) !== expected.ids.has(probe)) expect.fail(`limit ${limit}, step ${step}: has(${probe}) should be ${expected.ids.has(probe)}`);
+        }
+      }
+    }
+  });
+
+  it("keeps its add log in the order of `limit` however many ids pass through it, deleted, added again or new", () => {
+    const ids = new RecentIds(1024);
+    let longest = 0;
+    // A log that kept every add would reach 300,000 entries here.
+    for (let i = 0; i < 100_000; i++) {
+      ids.add(i);
+      ids.add(i >> 1); // an id added again
+      if (i % 3 === 0) ids.delete(i);
+      longest = Math.max(longest, ids.logLength);
+    }
+    expect(longest).toBeLessThanOrEqual(2 * 1024 + 16 + 1);
+    expect([ids.has(99_998), ids.has(99_999 >> 1), ids.has(99_999), ids.has(90_001)]).toEqual([true, true, false, false]);
+  });
 });
 
 describe("timerDelay", () => {
