@@ -111,6 +111,17 @@ async function callsPerSecond(options: McpServerOptions, count: number): Promise
   return rate;
 }
 
+/** The third row's two servers' options: the same features with their state on Redis, and on the in-memory defaults. */
+function configured(a: RedisConnection): { withRedis: McpServerOptions; inMemory: McpServerOptions; close(): Promise<void> } {
+  const bus = new RedisSubscriptionBus(a);
+  const key = new Uint8Array(32).fill(7);
+  return {
+    withRedis: { tasks: new TaskManager({ store: new RedisTaskStore(a) }), subscriptions: new Subscriptions({ bus }), requestState: { key, singleUse: new RedisReplayGuard(a) } },
+    inMemory: { tasks: new TaskManager(), subscriptions: new Subscriptions(), requestState: { key, singleUse: true } },
+    close: () => bus.close(),
+  };
+}
+
 /** Runs the rows `runs` times each (medians); undefined when there is no redis-server here. */
 export async function runRedis(runs: number, sizes: RedisSizes, log: (line: string) => void): Promise<RedisResults | undefined> {
   try {
@@ -131,11 +142,18 @@ export async function runRedis(runs: number, sizes: RedisSizes, log: (line: stri
     const floorTasks: number[] = [];
     const latencies: number[] = [];
     const floorLatencies: number[] = [];
-    // Warm-up: every path once, unmeasured.
+    // Warm-up: every path once, smaller, unmeasured (each side of each row, floors included).
     await tasksPerSecond(new TaskManager({ ttlMs: 60_000 }), 200);
+    const warmStore = new RedisTaskStore(a, { maxTasks: 400 });
+    await tasksPerSecond(new TaskManager({ ttlMs: 60_000, store: warmStore }), 200);
+    await warmStore.close();
     await taskFloorPerSecond(raw.a, 200, CONCURRENCY);
+    await fanOut(a, b, 20);
     await fanOutFloor(raw.a, raw.b, 20);
-    await callsPerSecond({}, 1_000);
+    const warm = configured(a);
+    await callsPerSecond(warm.inMemory, 1_000);
+    await callsPerSecond(warm.withRedis, 1_000);
+    await warm.close();
     for (let run = 0; run < runs; run++) {
       log(`redis: run ${run + 1}/${runs}`);
       await a.command(["FLUSHDB"]);
@@ -147,21 +165,15 @@ export async function runRedis(runs: number, sizes: RedisSizes, log: (line: stri
       floorTasks.push(await taskFloorPerSecond(raw.a, sizes.tasks, CONCURRENCY));
       latencies.push(...(await fanOut(a, b, sizes.fanOut)));
       floorLatencies.push(...(await fanOutFloor(raw.a, raw.b, sizes.fanOut)));
-      const bus = new RedisSubscriptionBus(a);
-      const withRedis: McpServerOptions = {
-        tasks: new TaskManager({ store: new RedisTaskStore(a) }),
-        subscriptions: new Subscriptions({ bus }),
-        requestState: { key: new Uint8Array(32).fill(7), singleUse: new RedisReplayGuard(a) },
-      };
+      // What differs between the two servers is only where the features' state is.
+      const servers = configured(a);
       // Each run alternates which goes first, so that neither gets the warmer process.
       const order = run % 2 === 0 ? [false, true] : [true, false];
-      // The same features on the in-memory defaults: what differs is only where their state is.
-      const inMemory: McpServerOptions = { tasks: new TaskManager(), subscriptions: new Subscriptions(), requestState: { key: new Uint8Array(32).fill(7), singleUse: true } };
       for (const redisConfigured of order) {
-        if (redisConfigured) unusedCalls.push(await callsPerSecond(withRedis, sizes.calls));
-        else memoryCalls.push(await callsPerSecond(inMemory, sizes.calls));
+        if (redisConfigured) unusedCalls.push(await callsPerSecond(servers.withRedis, sizes.calls));
+        else memoryCalls.push(await callsPerSecond(servers.inMemory, sizes.calls));
       }
-      await bus.close();
+      await servers.close();
     }
     return {
       tasksPerSecond: { memory: median(memoryTasks), redis: median(redisTasks), floor: median(floorTasks) },
