@@ -181,8 +181,9 @@ export async function runMcpx(runs: number, sizes: McpxSizes, log: (line: string
   try {
     for (const make of makers) {
       const path = await make.ours();
-      const floor = await make.floor();
+      let floor: FloorPath | undefined;
       try {
+        floor = await make.floor();
         log(`MCPx: ${path.name} and its floor…`);
         const warm = Math.min(2_000, sizes.envelopes);
         await throughput(path, warm);
@@ -211,7 +212,7 @@ export async function runMcpx(runs: number, sizes: McpxSizes, log: (line: string
         });
       } finally {
         await path.close();
-        await floor.close();
+        await floor?.close();
       }
     }
   } finally {
