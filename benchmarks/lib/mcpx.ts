@@ -4,6 +4,8 @@
 // gateways and participants share this process (each gateway on its own loopback port), so the
 // figures compare the paths, not machines. The generated output's add-ons (out/runtime/addons/)
 // are what is measured. Without redis-server on the PATH the Redis row says so.
+// Each path has its floor (lib/floor-mcpx.ts): the same envelopes with no MCPx at all, measured
+// by the same loops in the same runs (the throughput runs alternate ours and the floor).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as v2025 from "../../out/2025-11-25/index.js";
@@ -13,7 +15,9 @@ import { createMcpxTokenVerifier, signMcpxToken } from "../../out/runtime/addons
 import { createRedisGatewayBus } from "../../out/runtime/addons/redis/gateway-bus.js";
 import type { GatewayBus } from "../../out/runtime/transports/mcpx-hub.js";
 import { startRedisServer, type RedisServer } from "../../test/helpers/redis-server.js";
+import { deliveryLatency, inMemoryFloor, redisRelayFloor, webSocketFloor, type FloorPath, type Receiver, type Sender } from "./floor-mcpx.js";
 import { median, percentile } from "./stats.js";
+import { renderTable } from "./table.js";
 
 export interface McpxSizes {
   /** Envelopes sent sender → receiver per throughput run. */
@@ -27,6 +31,8 @@ export interface McpxRow {
   readonly envelopesPerSecond: number;
   readonly p50: number;
   readonly p99: number;
+  /** The same path's floor (lib/floor-mcpx.ts): envelopes/s, and one-way delivery p50/p99 in ms. */
+  readonly floor: { readonly envelopesPerSecond: number; readonly p50: number; readonly p99: number };
 }
 
 export type McpxResults = { rows: McpxRow[]; note?: string | undefined };
@@ -85,8 +91,8 @@ async function webSocketPath(name: string, buses: Array<GatewayBus | undefined>)
   };
 }
 
-/** Envelopes a → b per second, `count` of them, at most WINDOW unanswered. */
-async function throughput(path: Path, count: number): Promise<number> {
+/** Envelopes a → b per second, `count` of them, at most WINDOW unanswered (ours and the floors alike). */
+async function throughput(path: { readonly a: Sender; readonly b: Receiver }, count: number): Promise<number> {
   let received = 0;
   let wake: (() => void) | undefined;
   const unsubscribe = path.b.subscribe((envelope) => {
@@ -155,30 +161,59 @@ export async function runMcpx(runs: number, sizes: McpxSizes, log: (line: string
     note = `no Redis row: ${error instanceof Error ? error.message : String(error)}`;
   }
   const buses: GatewayBus[] = [];
-  const makers: Array<() => Promise<Path>> = [
-    async () => inMemoryPath(),
-    () => webSocketPath("one WebSocket gateway", [undefined]),
+  /** Each path of ours with its floor. */
+  const makers: Array<{ ours: () => Promise<Path>; floor: () => Promise<FloorPath> }> = [
+    { ours: async () => inMemoryPath(), floor: async () => inMemoryFloor() },
+    { ours: () => webSocketPath("one WebSocket gateway", [undefined]), floor: webSocketFloor },
   ];
   if (redis !== undefined) {
     const url = redis.url;
-    makers.push(async () => {
-      const two = [await createRedisGatewayBus({ url }), await createRedisGatewayBus({ url })];
-      buses.push(...two);
-      return webSocketPath("two WebSocket gateways on Redis", two);
+    makers.push({
+      ours: async () => {
+        const two = [await createRedisGatewayBus({ url }), await createRedisGatewayBus({ url })];
+        buses.push(...two);
+        return webSocketPath("two WebSocket gateways on Redis", two);
+      },
+      floor: () => redisRelayFloor(url),
     });
   }
   const rows: McpxRow[] = [];
   try {
     for (const make of makers) {
-      const path = await make();
-      log(`MCPx: ${path.name}…`);
-      await throughput(path, Math.min(2_000, sizes.envelopes)); // warm-up
-      const rates: number[] = [];
-      for (let run = 0; run < runs; run++) rates.push(await throughput(path, sizes.envelopes));
-      await abortLatency(path, Math.min(50, sizes.aborts)); // warm-up
-      const latencies = await abortLatency(path, sizes.aborts);
-      rows.push({ path: path.name, envelopesPerSecond: median(rates), p50: percentile(latencies, 50), p99: percentile(latencies, 99) });
-      await path.close();
+      const path = await make.ours();
+      let floor: FloorPath | undefined;
+      try {
+        floor = await make.floor();
+        log(`MCPx: ${path.name} and its floor…`);
+        const warm = Math.min(2_000, sizes.envelopes);
+        await throughput(path, warm);
+        await throughput(floor, warm);
+        const rates: number[] = [];
+        const floorRates: number[] = [];
+        for (let run = 0; run < runs; run++) {
+          // Alternate which goes first, so that neither gets the warmer process.
+          const order = run % 2 === 0 ? [false, true] : [true, false];
+          for (const isFloor of order) {
+            if (isFloor) floorRates.push(await throughput(floor, sizes.envelopes));
+            else rates.push(await throughput(path, sizes.envelopes));
+          }
+        }
+        const warmAborts = Math.min(50, sizes.aborts);
+        await abortLatency(path, warmAborts);
+        const latencies = await abortLatency(path, sizes.aborts);
+        await deliveryLatency(floor, warmAborts);
+        const floorLatencies = await deliveryLatency(floor, sizes.aborts);
+        rows.push({
+          path: path.name,
+          envelopesPerSecond: median(rates),
+          p50: percentile(latencies, 50),
+          p99: percentile(latencies, 99),
+          floor: { envelopesPerSecond: median(floorRates), p50: percentile(floorLatencies, 50), p99: percentile(floorLatencies, 99) },
+        });
+      } finally {
+        await path.close();
+        await floor?.close();
+      }
     }
   } finally {
     for (const bus of buses) await bus.close();
@@ -187,13 +222,33 @@ export async function runMcpx(runs: number, sizes: McpxSizes, log: (line: string
   return { rows, note };
 }
 
+/** Ours against the floor, as a cost: floor ÷ ours for throughput, ours ÷ floor for latency (1.00×: at the floor). */
+function cost(ours: number, floor: number, better: "higher" | "lower"): string {
+  if (!(ours > 0) || !(floor > 0)) return "—";
+  return `${(better === "higher" ? floor / ours : ours / floor).toFixed(2)}×`;
+}
+
 export function mcpxReport(sizes: McpxSizes, results: McpxResults): string {
+  const rate = (perSecond: number): string => Math.round(perSecond).toLocaleString("en-US");
   const lines = [
     `### MCPx: ${sizes.envelopes} directed envelopes (median of runs, 512 in flight), ${sizes.aborts} aborted tools/call`,
     "",
-    "| path | envelopes/s | abort → remote ctx.signal p50 (ms) | p99 (ms) |",
-    "|---|---:|---:|---:|",
-    ...results.rows.map((r) => `| ${r.path} | ${Math.round(r.envelopesPerSecond).toLocaleString("en-US")} | ${r.p50.toFixed(3)} | ${r.p99.toFixed(3)} |`),
+    renderTable(
+      ["path", "envelopes/s", "abort → remote ctx.signal p50 (ms)", "p99 (ms)", "floor envelopes/s", "floor A → B p50 (ms)", "floor p99 (ms)", "cost vs floor (envelopes/s, p50, p99)"],
+      results.rows.map((r) => [
+        r.path,
+        rate(r.envelopesPerSecond),
+        r.p50.toFixed(3),
+        r.p99.toFixed(3),
+        rate(r.floor.envelopesPerSecond),
+        r.floor.p50.toFixed(3),
+        r.floor.p99.toFixed(3),
+        [cost(r.envelopesPerSecond, r.floor.envelopesPerSecond, "higher"), cost(r.p50, r.floor.p50, "lower"), cost(r.p99, r.floor.p99, "lower")].join(" / "),
+      ]),
+    ),
+    "",
+    "floor (lib/floor-mcpx.ts): the same envelopes with no MCPx, per path: a plain in-process queue; a plain ws relay (same bytes A → B, no token, parse or check); two such relays joined by one Redis PUBLISH/SUBSCRIBE channel. " +
+      "Its latency is the one-way delivery of one small envelope A → B, since an abort is one envelope. cost vs floor: floor ÷ ours for envelopes/s, ours ÷ floor for latency; 1.00× is the floor.",
   ];
   if (results.note !== undefined) lines.push("", results.note);
   return lines.join("\n");

@@ -7,6 +7,9 @@
 // - tools/call per second over an in-memory transport pair, with tasks, listen and single-use
 //   requestState configured on Redis but none used by the call, against the same server on the
 //   in-memory defaults: the add-on must cost nothing there.
+// The first two rows have a floor (lib/floor-redis.ts: the same Redis round trips with raw
+// node-redis and no runtime), measured in the same runs right after the row; the third's floor
+// is the in-memory default it is already measured against.
 
 import { McpClient, McpServer, Subscriptions, TaskManager, createInMemoryTransportPair, type McpServerOptions } from "../../out/2026-07-28/index.js";
 import { connectRedis, type RedisConnection } from "../../out/runtime/addons/redis/connection.js";
@@ -14,6 +17,7 @@ import { RedisTaskStore } from "../../out/runtime/addons/redis/task-store.js";
 import { RedisSubscriptionBus } from "../../out/runtime/addons/redis/bus.js";
 import { RedisReplayGuard } from "../../out/runtime/addons/redis/replay-guard.js";
 import { checkRedisServer, startRedisServer } from "../../test/helpers/redis-server.js";
+import { fanOutFloor, openFloorClients, taskFloorPerSecond } from "./floor-redis.js";
 import { median, percentile } from "./stats.js";
 import { fmt, renderTable } from "./table.js";
 
@@ -23,9 +27,16 @@ export interface RedisSizes {
   readonly calls: number;
 }
 
+interface Percentiles {
+  readonly p50: number;
+  readonly p99: number;
+}
+
 export interface RedisResults {
-  readonly tasksPerSecond: { readonly memory: number; readonly redis: number };
-  readonly fanOutMs: { readonly p50: number; readonly p99: number };
+  /** floor: SET … PXAT and GET per task, raw node-redis (lib/floor-redis.ts). */
+  readonly tasksPerSecond: { readonly memory: number; readonly redis: number; readonly floor: number };
+  /** floor: raw PUBLISH on A → SUBSCRIBE callback on B. */
+  readonly fanOutMs: { readonly redis: Percentiles; readonly floor: Percentiles };
   readonly callsPerSecond: { readonly memory: number; readonly redisUnused: number };
 }
 
@@ -100,6 +111,17 @@ async function callsPerSecond(options: McpServerOptions, count: number): Promise
   return rate;
 }
 
+/** The third row's two servers' options: the same features with their state on Redis, and on the in-memory defaults. */
+function configured(a: RedisConnection): { withRedis: McpServerOptions; inMemory: McpServerOptions; close(): Promise<void> } {
+  const bus = new RedisSubscriptionBus(a);
+  const key = new Uint8Array(32).fill(7);
+  return {
+    withRedis: { tasks: new TaskManager({ store: new RedisTaskStore(a) }), subscriptions: new Subscriptions({ bus }), requestState: { key, singleUse: new RedisReplayGuard(a) } },
+    inMemory: { tasks: new TaskManager(), subscriptions: new Subscriptions(), requestState: { key, singleUse: true } },
+    close: () => bus.close(),
+  };
+}
+
 /** Runs the rows `runs` times each (medians); undefined when there is no redis-server here. */
 export async function runRedis(runs: number, sizes: RedisSizes, log: (line: string) => void): Promise<RedisResults | undefined> {
   try {
@@ -111,15 +133,27 @@ export async function runRedis(runs: number, sizes: RedisSizes, log: (line: stri
   const redis = await startRedisServer();
   const a = await connectRedis({ url: redis.url, prefix: "bench:" });
   const b = await connectRedis({ url: redis.url, prefix: "bench:" });
+  const raw = await openFloorClients(redis.url);
   try {
     const memoryTasks: number[] = [];
     const redisTasks: number[] = [];
     const memoryCalls: number[] = [];
     const unusedCalls: number[] = [];
+    const floorTasks: number[] = [];
     const latencies: number[] = [];
-    // Warm-up: every path once, unmeasured.
+    const floorLatencies: number[] = [];
+    // Warm-up: every path once, smaller, unmeasured (each side of each row, floors included).
     await tasksPerSecond(new TaskManager({ ttlMs: 60_000 }), 200);
-    await callsPerSecond({}, 1_000);
+    const warmStore = new RedisTaskStore(a, { maxTasks: 400 });
+    await tasksPerSecond(new TaskManager({ ttlMs: 60_000, store: warmStore }), 200);
+    await warmStore.close();
+    await taskFloorPerSecond(raw.a, 200, CONCURRENCY);
+    await fanOut(a, b, 20);
+    await fanOutFloor(raw.a, raw.b, 20);
+    const warm = configured(a);
+    await callsPerSecond(warm.inMemory, 1_000);
+    await callsPerSecond(warm.withRedis, 1_000);
+    await warm.close();
     for (let run = 0; run < runs; run++) {
       log(`redis: run ${run + 1}/${runs}`);
       await a.command(["FLUSHDB"]);
@@ -127,47 +161,64 @@ export async function runRedis(runs: number, sizes: RedisSizes, log: (line: stri
       const store = new RedisTaskStore(a, { maxTasks: sizes.tasks * 2 });
       redisTasks.push(await tasksPerSecond(new TaskManager({ ttlMs: 60_000, store }), sizes.tasks));
       await store.close();
+      // Right after the Redis row, so that both see the same machine load.
+      floorTasks.push(await taskFloorPerSecond(raw.a, sizes.tasks, CONCURRENCY));
       latencies.push(...(await fanOut(a, b, sizes.fanOut)));
-      const bus = new RedisSubscriptionBus(a);
-      const withRedis: McpServerOptions = {
-        tasks: new TaskManager({ store: new RedisTaskStore(a) }),
-        subscriptions: new Subscriptions({ bus }),
-        requestState: { key: new Uint8Array(32).fill(7), singleUse: new RedisReplayGuard(a) },
-      };
+      floorLatencies.push(...(await fanOutFloor(raw.a, raw.b, sizes.fanOut)));
+      // What differs between the two servers is only where the features' state is.
+      const servers = configured(a);
       // Each run alternates which goes first, so that neither gets the warmer process.
       const order = run % 2 === 0 ? [false, true] : [true, false];
-      // The same features on the in-memory defaults: what differs is only where their state is.
-      const inMemory: McpServerOptions = { tasks: new TaskManager(), subscriptions: new Subscriptions(), requestState: { key: new Uint8Array(32).fill(7), singleUse: true } };
       for (const redisConfigured of order) {
-        if (redisConfigured) unusedCalls.push(await callsPerSecond(withRedis, sizes.calls));
-        else memoryCalls.push(await callsPerSecond(inMemory, sizes.calls));
+        if (redisConfigured) unusedCalls.push(await callsPerSecond(servers.withRedis, sizes.calls));
+        else memoryCalls.push(await callsPerSecond(servers.inMemory, sizes.calls));
       }
-      await bus.close();
+      await servers.close();
     }
     return {
-      tasksPerSecond: { memory: median(memoryTasks), redis: median(redisTasks) },
-      fanOutMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+      tasksPerSecond: { memory: median(memoryTasks), redis: median(redisTasks), floor: median(floorTasks) },
+      fanOutMs: {
+        redis: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+        floor: { p50: percentile(floorLatencies, 50), p99: percentile(floorLatencies, 99) },
+      },
       callsPerSecond: { memory: median(memoryCalls), redisUnused: median(unusedCalls) },
     };
   } finally {
-    await Promise.all([a.close(), b.close()]);
+    await Promise.all([a.close(), b.close(), raw.close()]);
     await redis.stop();
   }
+}
+
+/** Ours against the floor, as a cost: floor ÷ ours for throughput, ours ÷ floor for latency (1.00×: at the floor). */
+function cost(ours: number, floor: number, better: "higher" | "lower"): string {
+  if (!(ours > 0) || !(floor > 0)) return "—";
+  return `${(better === "higher" ? floor / ours : ours / floor).toFixed(2)}×`;
 }
 
 /** The Markdown table of the Redis rows. */
 export function redisReport(sizes: RedisSizes, results: RedisResults): string {
   const { tasksPerSecond: t, fanOutMs: f, callsPerSecond: c } = results;
+  const pair = (p: Percentiles): string => `${fmt.ms(p.p50, 2)} / ${fmt.ms(p.p99, 2)}`;
   return [
     `### Redis add-on (one local redis-server; ${CONCURRENCY} at a time)`,
     "",
     renderTable(
-      ["Row", "In-memory default", "Redis"],
+      ["Row", "In-memory default", "Redis", "floor (raw node-redis)", "cost vs floor"],
       [
-        [`tasks created + polled (${fmt.count(sizes.tasks)})`, fmt.rate(t.memory), fmt.rate(t.redis)],
-        [`listen fan-out, publish on A → stream on B (${fmt.count(sizes.fanOut)}), p50 / p99`, "—", `${fmt.ms(f.p50, 2)} / ${fmt.ms(f.p99, 2)}`],
-        [`tools/call, Redis configured but unused (${fmt.count(sizes.calls)})`, fmt.rate(c.memory), fmt.rate(c.redisUnused)],
+        [`tasks created + polled (${fmt.count(sizes.tasks)})`, fmt.rate(t.memory), fmt.rate(t.redis), fmt.rate(t.floor), cost(t.redis, t.floor, "higher")],
+        [
+          `listen fan-out, publish on A → stream on B (${fmt.count(sizes.fanOut)}), p50 / p99`,
+          "—",
+          pair(f.redis),
+          pair(f.floor),
+          `${cost(f.redis.p50, f.floor.p50, "lower")} / ${cost(f.redis.p99, f.floor.p99, "lower")}`,
+        ],
+        [`tools/call, Redis configured but unused (${fmt.count(sizes.calls)})`, fmt.rate(c.memory), fmt.rate(c.redisUnused), "the in-memory default", cost(c.redisUnused, c.memory, "higher")],
       ],
     ),
+    "",
+    "floor (lib/floor-redis.ts): the same Redis round trips with raw node-redis and no runtime: per task one SET … PXAT of a task-sized JSON and one GET, " +
+      `${CONCURRENCY} at a time; a raw PUBLISH on one connection until a SUBSCRIBE callback on another has it. ` +
+      "tools/call with Redis unused: its floor is the same server on the in-memory defaults. cost vs floor: floor ÷ ours for throughput, ours ÷ floor for latency; 1.00× is the floor.",
   ].join("\n");
 }
