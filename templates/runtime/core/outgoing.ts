@@ -51,33 +51,43 @@ export function cancelRule(policy: MethodPolicy | undefined, params: JsonObject 
 /**
  * A set of the most recent ids, bounded so long-lived connections do not grow it forever: it holds
  * exactly the last `limit` ids added (adding an id again makes it the newest; delete forgets it).
- * Its log is made by the first add: a connection per HTTP request has three of these and mostly
- * adds to one at most.
+ * Until it first overflows it is a plain Set in insertion order, made by the first add (a
+ * connection per HTTP request has three of these and adds to one at most, once); from then on an
+ * AddLog, which drops its oldest id without the Set's iterator and hash-table churn.
  */
 export class RecentIds {
+  #ids: Set<RequestId> | undefined;
   #log: AddLog | undefined;
   readonly limit: number;
   constructor(limit: number) {
     this.limit = limit;
   }
   add(id: RequestId): void {
-    (this.#log ??= new AddLog()).add(id, this.limit);
+    const log = this.#log;
+    if (log !== undefined) return log.add(id, this.limit);
+    const ids = (this.#ids ??= new Set());
+    ids.delete(id);
+    ids.add(id);
+    if (ids.size > this.limit) {
+      this.#log = AddLog.of(ids, this.limit);
+      this.#ids = undefined;
+    }
   }
   delete(id: RequestId): boolean {
-    return this.#log?.latest.delete(id) ?? false;
+    return (this.#log?.latest ?? this.#ids)?.delete(id) ?? false;
   }
   has(id: RequestId): boolean {
-    return this.#log?.latest.has(id) ?? false;
+    return (this.#log?.latest ?? this.#ids)?.has(id) ?? false;
   }
-  /** Entries in the add log, live and dead: what the O(limit) memory bound is about. */
+  /** Entries kept (in the add log: live and dead): what the O(limit) memory bound is about. */
   get logLength(): number {
-    return this.#log?.ids.length ?? 0;
+    return this.#log?.ids.length ?? this.#ids?.size ?? 0;
   }
 }
 
 /**
- * RecentIds' state, made for a steady churn of one add per request without hash-table churn (a
- * Set in insertion order would delete its oldest entry and walk an iterator on every add): each id
+ * RecentIds' state once full, made for a steady churn of one add per request without hash-table
+ * churn (a Set in insertion order deletes its oldest entry and walks an iterator on every add): each id
  * maps to the number of its latest add, and the adds are kept in order in two arrays. The oldest
  * live add is found by skipping entries whose id was deleted or added again since (their number
  * no longer matches). The arrays are compacted once most of their entries are dead, so every
@@ -90,6 +100,13 @@ class AddLog {
   adds: number[] = [];
   head = 0;
   count = 0;
+
+  /** The log of a Set's ids in their order, cut to the newest `limit`. */
+  static of(ids: Iterable<RequestId>, limit: number): AddLog {
+    const log = new AddLog();
+    for (const id of ids) log.add(id, limit);
+    return log;
+  }
 
   add(id: RequestId, limit: number): void {
     const latest = this.latest;
