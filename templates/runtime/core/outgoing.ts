@@ -49,104 +49,27 @@ export function cancelRule(policy: MethodPolicy | undefined, params: JsonObject 
 }
 
 /**
- * A set of the most recent ids, bounded so long-lived connections do not grow it forever: it holds
- * exactly the last `limit` ids added (adding an id again makes it the newest; delete forgets it).
- * Until it first overflows it is a plain Set in insertion order, made by the first add (a
- * connection per HTTP request has three of these and adds to one at most, once); from then on an
- * AddLog, which drops its oldest id without the Set's iterator and hash-table churn.
+ * A set of the most recent ids, bounded so long-lived connections do not grow it forever. Its Set
+ * is made by the first add: a connection per HTTP request has three of these and mostly adds to
+ * one at most.
  */
 export class RecentIds {
   #ids: Set<RequestId> | undefined;
-  #log: AddLog | undefined;
   readonly limit: number;
   constructor(limit: number) {
     this.limit = limit;
   }
   add(id: RequestId): void {
-    const log = this.#log;
-    if (log !== undefined) return log.add(id, this.limit);
     const ids = (this.#ids ??= new Set());
     ids.delete(id);
     ids.add(id);
-    if (ids.size > this.limit) {
-      this.#log = AddLog.of(ids, this.limit);
-      this.#ids = undefined;
-    }
+    if (ids.size > this.limit) ids.delete(ids.values().next().value as RequestId);
   }
   delete(id: RequestId): boolean {
-    return (this.#log?.latest ?? this.#ids)?.delete(id) ?? false;
+    return this.#ids?.delete(id) ?? false;
   }
   has(id: RequestId): boolean {
-    return (this.#log?.latest ?? this.#ids)?.has(id) ?? false;
-  }
-  /** Entries kept (in the add log: live and dead): what the O(limit) memory bound is about. */
-  get logLength(): number {
-    return this.#log?.ids.length ?? this.#ids?.size ?? 0;
-  }
-}
-
-/**
- * RecentIds' state once full, made for a steady churn of one add per request without hash-table
- * churn (a Set in insertion order deletes its oldest entry and walks an iterator on every add): each id
- * maps to the number of its latest add, and the adds are kept in order in two arrays. The oldest
- * live add is found by skipping entries whose id was deleted or added again since (their number
- * no longer matches). The arrays are compacted once most of their entries are dead, so every
- * operation is O(1) amortised and the memory O(limit), whatever ids a peer sends.
- */
-class AddLog {
-  readonly latest = new Map<RequestId, number>();
-  /** Adds in order (ids and their numbers), live from `head` on, some dead. */
-  ids: RequestId[] = [];
-  adds: number[] = [];
-  head = 0;
-  count = 0;
-
-  /** The log of a Set's ids in their order, cut to the newest `limit`. */
-  static of(ids: Iterable<RequestId>, limit: number): AddLog {
-    const log = new AddLog();
-    for (const id of ids) log.add(id, limit);
-    return log;
-  }
-
-  add(id: RequestId, limit: number): void {
-    const latest = this.latest;
-    const n = this.count++;
-    latest.set(id, n);
-    this.ids.push(id);
-    this.adds.push(n);
-    if (latest.size > limit) this.#dropOldest();
-    // Compacted once the dead entries (before `head`, or deleted or added again since) outnumber
-    // the live ones by a margin: each compaction costs O(live) and follows at least live + 16 adds.
-    if (this.ids.length > 2 * latest.size + 16) this.#compact();
-  }
-
-  /** Forgets the oldest id still held: the first entry whose add is its id's latest. */
-  #dropOldest(): void {
-    for (;;) {
-      const at = this.head++;
-      const id = this.ids[at] as RequestId;
-      if (this.latest.get(id) === this.adds[at]) {
-        this.latest.delete(id);
-        return;
-      }
-    }
-  }
-
-  /** Keeps only the live entries, in order. */
-  #compact(): void {
-    const ids: RequestId[] = [];
-    const adds: number[] = [];
-    for (let at = this.head; at < this.ids.length; at++) {
-      const id = this.ids[at] as RequestId;
-      const n = this.adds[at] as number;
-      if (this.latest.get(id) === n) {
-        ids.push(id);
-        adds.push(n);
-      }
-    }
-    this.ids = ids;
-    this.adds = adds;
-    this.head = 0;
+    return this.#ids?.has(id) ?? false;
   }
 }
 
