@@ -17,7 +17,7 @@ import type { GatewayBus } from "../../out/runtime/transports/mcpx-hub.js";
 import { startRedisServer, type RedisServer } from "../../test/helpers/redis-server.js";
 import { deliveryLatency, inMemoryFloor, redisRelayFloor, webSocketFloor, type FloorPath, type Receiver, type Sender } from "./floor-mcpx.js";
 import { median, percentile } from "./stats.js";
-import { renderTable } from "./table.js";
+import { costVsFloor, renderTable } from "./table.js";
 
 export interface McpxSizes {
   /** Envelopes sent sender → receiver per throughput run. */
@@ -222,12 +222,6 @@ export async function runMcpx(runs: number, sizes: McpxSizes, log: (line: string
   return { rows, note };
 }
 
-/** Ours against the floor, as a cost: floor ÷ ours for throughput, ours ÷ floor for latency (1.00×: at the floor). */
-function cost(ours: number, floor: number, better: "higher" | "lower"): string {
-  if (!(ours > 0) || !(floor > 0)) return "—";
-  return `${(better === "higher" ? floor / ours : ours / floor).toFixed(2)}×`;
-}
-
 export function mcpxReport(sizes: McpxSizes, results: McpxResults): string {
   const rate = (perSecond: number): string => Math.round(perSecond).toLocaleString("en-US");
   const lines = [
@@ -243,7 +237,7 @@ export function mcpxReport(sizes: McpxSizes, results: McpxResults): string {
         rate(r.floor.envelopesPerSecond),
         r.floor.p50.toFixed(3),
         r.floor.p99.toFixed(3),
-        [cost(r.envelopesPerSecond, r.floor.envelopesPerSecond, "higher"), cost(r.p50, r.floor.p50, "lower"), cost(r.p99, r.floor.p99, "lower")].join(" / "),
+        [costVsFloor(r.envelopesPerSecond, r.floor.envelopesPerSecond, "higher"), costVsFloor(r.p50, r.floor.p50, "lower"), costVsFloor(r.p99, r.floor.p99, "lower")].join(" / "),
       ]),
     ),
     "",

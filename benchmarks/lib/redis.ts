@@ -19,7 +19,7 @@ import { RedisReplayGuard } from "../../out/runtime/addons/redis/replay-guard.js
 import { checkRedisServer, startRedisServer } from "../../test/helpers/redis-server.js";
 import { fanOutFloor, openFloorClients, taskFloorPerSecond } from "./floor-redis.js";
 import { median, percentile } from "./stats.js";
-import { fmt, renderTable } from "./table.js";
+import { costVsFloor, fmt, renderTable } from "./table.js";
 
 export interface RedisSizes {
   readonly tasks: number;
@@ -189,12 +189,6 @@ export async function runRedis(runs: number, sizes: RedisSizes, log: (line: stri
   }
 }
 
-/** Ours against the floor, as a cost: floor ÷ ours for throughput, ours ÷ floor for latency (1.00×: at the floor). */
-function cost(ours: number, floor: number, better: "higher" | "lower"): string {
-  if (!(ours > 0) || !(floor > 0)) return "—";
-  return `${(better === "higher" ? floor / ours : ours / floor).toFixed(2)}×`;
-}
-
 /** The Markdown table of the Redis rows. */
 export function redisReport(sizes: RedisSizes, results: RedisResults): string {
   const { tasksPerSecond: t, fanOutMs: f, callsPerSecond: c } = results;
@@ -205,15 +199,15 @@ export function redisReport(sizes: RedisSizes, results: RedisResults): string {
     renderTable(
       ["Row", "In-memory default", "Redis", "floor (raw node-redis)", "cost vs floor"],
       [
-        [`tasks created + polled (${fmt.count(sizes.tasks)})`, fmt.rate(t.memory), fmt.rate(t.redis), fmt.rate(t.floor), cost(t.redis, t.floor, "higher")],
+        [`tasks created + polled (${fmt.count(sizes.tasks)})`, fmt.rate(t.memory), fmt.rate(t.redis), fmt.rate(t.floor), costVsFloor(t.redis, t.floor, "higher")],
         [
           `listen fan-out, publish on A → stream on B (${fmt.count(sizes.fanOut)}), p50 / p99`,
           "—",
           pair(f.redis),
           pair(f.floor),
-          `${cost(f.redis.p50, f.floor.p50, "lower")} / ${cost(f.redis.p99, f.floor.p99, "lower")}`,
+          `${costVsFloor(f.redis.p50, f.floor.p50, "lower")} / ${costVsFloor(f.redis.p99, f.floor.p99, "lower")}`,
         ],
-        [`tools/call, Redis configured but unused (${fmt.count(sizes.calls)})`, fmt.rate(c.memory), fmt.rate(c.redisUnused), "the in-memory default", cost(c.redisUnused, c.memory, "higher")],
+        [`tools/call, Redis configured but unused (${fmt.count(sizes.calls)})`, fmt.rate(c.memory), fmt.rate(c.redisUnused), "the in-memory default", costVsFloor(c.redisUnused, c.memory, "higher")],
       ],
     ),
     "",

@@ -19,6 +19,15 @@ export function ratio(ours: number, sdk: number, better: "higher" | "lower"): st
   return `${(num / den).toFixed(1)}×`;
 }
 
+/**
+ * Ours against a floor, as a cost: ours ÷ floor where lower is better (time, CPU, memory, latency),
+ * floor ÷ ours where higher is better (throughput); 1.00× is the floor. "—" when meaningless.
+ */
+export function costVsFloor(ours: number | undefined, floor: number | undefined, better: "higher" | "lower"): string {
+  if (ours === undefined || floor === undefined || !(ours > 0) || !(floor > 0)) return "—";
+  return `${(better === "lower" ? ours / floor : floor / ours).toFixed(2)}×`;
+}
+
 /** "≥ 5×: met" style verdicts. */
 export function verdict(goal: string, met: boolean): string {
   return `${goal}: ${met ? "met" : "MISSED"}`;

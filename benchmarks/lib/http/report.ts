@@ -1,7 +1,7 @@
 // The HTTP result table: ours and SDK 2.x on 2026-07-28 behind the same node:http bridge, the
 // no-MCP floor, and the targets of issue 33: server CPU per call within 1.1× the floor at every
 // concurrency, and ahead of SDK 2.x on every row, the cancel storm included.
-import { fmt, ratio, renderTable, verdict } from "../table.js";
+import { costVsFloor, fmt, ratio, renderTable, verdict } from "../table.js";
 import type { HttpFigure, HttpResults, HttpSizes } from "./run.js";
 import { HTTP_REVISION } from "./client.js";
 
@@ -15,11 +15,9 @@ function cell(value: number | undefined, format: (x: number) => string): string 
 
 type Better = "higher" | "lower" | "none";
 
-/** Ours against the floor, as a cost: ours ÷ floor for time and CPU, floor ÷ ours for throughput (1.00×: at the floor). */
+/** Ours against the floor, as a cost (table.ts costVsFloor); "—" for rows without a direction. */
 function overFloor(figure: HttpFigure, better: Better): string {
-  const { ours, floor } = figure;
-  if (better === "none" || ours === undefined || floor === undefined || !(ours > 0) || !(floor > 0)) return "—";
-  return `${(better === "lower" ? ours / floor : floor / ours).toFixed(2)}×`;
+  return better === "none" ? "—" : costVsFloor(figure.ours, figure.floor, better);
 }
 
 /** Ahead of SDK 2.x: higher throughput, or less time or CPU. */

@@ -1,6 +1,6 @@
 // The session-era HTTP table: ours, SDK 1.x and SDK 2.x on 2025-11-25 with sessions, behind the
 // same node:http bridge, with the no-MCP floor.
-import { fmt, ratio, renderTable } from "../table.js";
+import { costVsFloor, fmt, ratio, renderTable } from "../table.js";
 import { SESSION_REVISION } from "./session-client.js";
 import { STORM_CALLS_PER_SESSION, STREAM_GRACE_MS } from "./session-scenarios.js";
 import type { SessionFigure, SessionResults, SessionSizes } from "./session-run.js";
@@ -9,7 +9,7 @@ type Better = "higher" | "lower" | "none";
 
 function row(measure: string, f: SessionFigure, format: (x: number) => string, better: Better): string[] {
   const versus = (sdk: number): string => (better === "none" ? "—" : ratio(f.ours, sdk, better));
-  const overFloor = better === "none" || !(f.floor > 0) ? "—" : `${(better === "lower" ? f.ours / f.floor : f.floor / f.ours).toFixed(2)}×`;
+  const overFloor = better === "none" ? "—" : costVsFloor(f.ours, f.floor, better);
   return [measure, format(f.ours), format(f.sdk1), format(f.sdk2), versus(f.sdk1), versus(f.sdk2), format(f.floor), overFloor];
 }
 
