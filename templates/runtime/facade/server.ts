@@ -166,22 +166,24 @@ function resultFills(options: ServerFacadeOptions): { readonly complete: JsonObj
  * but a complete result is left alone: an InputRequiredResult, a task handle (`resultType` set),
  * a value that is not an object (the endpoint answers for it).
  */
-function completed(result: unknown, fills: JsonObject): unknown {
+function completed(result: unknown, fills: JsonObject, keys: readonly string[]): unknown {
   if (!isObject(result) || (result["resultType"] !== undefined && result["resultType"] !== COMPLETE)) return result;
   let copy: JsonObject | undefined;
-  for (const [key, value] of Object.entries(fills)) {
+  for (const key of keys) {
     if (result[key] !== undefined) continue;
     copy ??= { ...result };
-    copy[key] = value;
+    copy[key] = fills[key];
   }
   return copy ?? result;
 }
 
 /** `handler`, its results completed with `fills` (completed), whether it answers at once or with a promise. */
 function withDefaults(handler: AnyRequestHandler, fills: JsonObject): AnyRequestHandler {
+  // The fills' keys once per handler, not an entries array per result.
+  const keys = Object.keys(fills);
   return (params, ctx) => {
     const result = handler(params, ctx);
-    return isThenable(result) ? Promise.resolve(result).then((value) => completed(value, fills)) : completed(result, fills);
+    return isThenable(result) ? Promise.resolve(result).then((value) => completed(value, fills, keys)) : completed(result, fills, keys);
   };
 }
 
