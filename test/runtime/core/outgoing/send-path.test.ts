@@ -31,8 +31,27 @@ describe("aborting a request", () => {
     // Made in the abort listener without capturing frames (issue 33): the stack is still there.
     expect(typeof error.stack).toBe("string");
     expect(error.stack?.startsWith("AbortError: tools/call was cancelled: stop")).toBe(true);
+    expect(error.stack).not.toMatch(/\n\s+at /);
     expect(Error.stackTraceLimit).toBe(limit);
     expect(new Error("after").stack).toMatch(/\n\s+at /);
+  });
+
+  it("where the engine has no Error.stackTraceLimit, an aborted call still rejects with the documented error, and the knob stays absent", async () => {
+    const { client } = await clientWithRawPeer();
+    const knob = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit");
+    const ac = new AbortController();
+    const call = client.callTool({ name: "slow" }, { signal: ac.signal }).catch((e: unknown) => e);
+    await settle();
+    delete (Error as { stackTraceLimit?: number }).stackTraceLimit;
+    try {
+      ac.abort("stop");
+      const error = (await within("the aborted tools/call", call, 2_000)) as RequestCancelledError;
+      expect("stackTraceLimit" in Error).toBe(false);
+      expect(error).toBeInstanceOf(RequestCancelledError);
+      expect([error.name, error.message, error.reason]).toEqual(["AbortError", "tools/call was cancelled: stop", "stop"]);
+    } finally {
+      if (knob !== undefined) Object.defineProperty(Error, "stackTraceLimit", knob);
+    }
   });
 
   it("sends exactly one notifications/cancelled with the id and reason, rejects, forgets the request and ignores a late response", async () => {
