@@ -58,3 +58,13 @@ export async function settleUntil(condition: () => boolean, rounds = 200): Promi
   for (let i = 0; i < rounds && !condition(); i++) await settle(1);
   return condition();
 }
+
+/** What a promise has come to so far: "pending", then its value or its rejection reason (for fake-timer tests that step the clock). */
+export function outcome(promise: Promise<unknown>): { readonly value: unknown } {
+  const seen = { value: "pending" as unknown };
+  promise.then(
+    (value) => (seen.value = value),
+    (error: unknown) => (seen.value = error),
+  );
+  return seen;
+}

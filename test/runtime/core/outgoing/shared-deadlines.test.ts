@@ -6,6 +6,7 @@
  * observer that settles other requests of the same deadline cannot leave one of them waiting.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { outcome } from "../../../helpers/async.js";
 import { RequestCancelledError, RequestTimeoutError } from "../../../generated/2025-11-25/index.js";
 import { clientWithRawPeer } from "../../../helpers/harness.js";
 
@@ -14,15 +15,6 @@ const timedOut = (requestId: number, ms: number) => ({
   method: "notifications/cancelled",
   params: { requestId, reason: `Request timed out after ${ms} ms` },
 });
-
-const outcome = (call: Promise<unknown>) => {
-  const seen: { value: unknown } = { value: "pending" };
-  call.then(
-    (value) => (seen.value = value),
-    (error: unknown) => (seen.value = error),
-  );
-  return seen;
-};
 
 describe("shared deadlines", () => {
   beforeEach(() => {

@@ -6,6 +6,7 @@
  * inputResponses and requestState, and a call goes on for as many rounds as the server asks.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { outcome } from "../../../helpers/async.js";
 import * as R from "../../../generated/2026-07-28/index.js";
 import { ALL_CAPS } from "./support.js";
 
@@ -33,15 +34,6 @@ async function clientAndRawServer() {
     answer: (id: number | undefined, result: object) => b.send({ jsonrpc: "2.0", id: id as number, result: result as R.JsonObject }),
   };
 }
-
-const outcome = (call: Promise<unknown>) => {
-  const seen: { value: unknown } = { value: "pending" };
-  call.then(
-    (value) => (seen.value = value),
-    (error: unknown) => (seen.value = error),
-  );
-  return seen;
-};
 
 afterEach(() => {
   vi.useRealTimers();
@@ -83,7 +75,7 @@ describe("a call's rounds, seen from the client", () => {
 
   it("a retry carries the round's inputResponses and requestState, never the call's own stale ones, and the rounds go on until the server completes", async () => {
     const s = await clientAndRawServer();
-    const call = s.client.callTool({ name: "x", inputResponses: { stale: {} }, requestState: "stale" } as R.CallToolRequestParams, { timeoutMs: 10_000 });
+    const call = s.client.callTool({ name: "x", inputResponses: { stale: {} }, requestState: "stale" } as unknown as R.CallToolRequestParams, { timeoutMs: 10_000 });
     await vi.waitFor(() => expect(s.calls()).toHaveLength(1));
     // Round 0 asks for input; round 1 only carries state on; round 2 completes.
     await s.answer(s.calls()[0]!.id, { resultType: "input_required", inputRequests: ASK });
