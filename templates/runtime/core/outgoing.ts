@@ -141,7 +141,6 @@ class Deadline {
   timer: ReturnType<typeof setTimeout> | undefined;
   first: Pending | undefined;
   last: Pending | undefined;
-  count = 0;
   constructor(delay: number, madeAt: number) {
     this.delay = delay;
     this.madeAt = madeAt;
@@ -288,7 +287,6 @@ export class OutgoingRequests {
     if (deadline.last === undefined) deadline.first = entry;
     else deadline.last.next = entry;
     deadline.last = entry;
-    deadline.count++;
   }
 
   /** The request no longer waits on its deadline; the last one to leave clears the timer. */
@@ -301,7 +299,7 @@ export class OutgoingRequests {
     if (next === undefined) deadline.last = prev;
     else next.prev = prev;
     entry.deadline = entry.prev = entry.next = undefined;
-    if (--deadline.count > 0) return;
+    if (deadline.first !== undefined) return;
     if (deadline.timer !== undefined) clearTimeout(deadline.timer);
     deadline.timer = undefined;
     if (this.#latest === deadline) this.#latest = undefined;
