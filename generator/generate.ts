@@ -58,7 +58,12 @@ export interface GenerateResult {
   readonly outDir: string;
   /** The files of `<out>/runtime/` (empty with `runtime: "inline"`). */
   readonly runtime: readonly string[];
-  readonly revisions: ReadonlyArray<{ readonly revision: string; readonly files: readonly string[]; readonly extensions: readonly string[] }>;
+  /**
+   * Each revision written (or checked): its files, the extensions merged in, and `rulesOf`, the
+   * known revision whose prose rules it follows when that is another one (an unknown label; the
+   * CLI prints a line for it: policy.ts inheritanceNote).
+   */
+  readonly revisions: ReadonlyArray<{ readonly revision: string; readonly files: readonly string[]; readonly extensions: readonly string[]; readonly rulesOf?: string | undefined }>;
   /** Present with `check`: what is out of date (empty lists: up to date). */
   readonly check?: CheckReport;
   /** True when nothing was rendered or written: inputs and files are those of the last run (write/stamp.ts). */
@@ -141,9 +146,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const runtimeNames: ReadonlySet<string> = shared ? new Set(renderRuntime(addons).keys()) : new Set();
   const revisionOutput = new Map<string, FileSet>();
   const merged = new Map<string, string[]>();
+  const rulesOf = new Map<string, string>();
   for (const revision of selected) {
     const loaded = await modelRevision(revision, { ...options, manifest });
     merged.set(revision, (loaded.model.extensions ?? []).map((ext) => ext.id));
+    if (loaded.basis?.inherited === true) rulesOf.set(revision, loaded.basis.revision);
     if (!options.fragment) checkDirectionUnions(loaded.doc);
     const model = finishModel(loaded);
     revisionOutput.set(revision, await finishFiles(await renderRevision(model, { layout: finish.runtime, strictObjects: options.strictObjects, addons }), finish, runtimeNames));
@@ -157,7 +164,10 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const root = rootFiles(outDir, finish.emit, [...output.keys()]);
   if (root !== undefined) output.set(ROOT_FOLDER, root);
   const runtime = [...(output.get(RUNTIME_DIR)?.keys() ?? [])];
-  const revisions = [...revisionOutput].map(([revision, files]) => ({ revision, files: [...files.keys()], extensions: merged.get(revision) ?? [] }));
+  const revisions = [...revisionOutput].map(([revision, files]) => {
+    const basis = rulesOf.get(revision);
+    return { revision, files: [...files.keys()], extensions: merged.get(revision) ?? [], ...(basis === undefined ? {} : { rulesOf: basis }) };
+  });
   if (options.check) return { outDir, runtime, revisions, packages, check: checkOutput(outDir, output) };
   const report = writeOutput(outDir, output);
   const changed = [...report.written, ...report.removed].map((path) => path.split(sep).join("/"));
@@ -185,6 +195,7 @@ function stampInputs(options: GenerateOptions, finish: OutputOptions, selected: 
       fragment: options.fragment ?? false,
       addons,
       resultOverrides: Object.entries(options.resultOverrides ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      rulesOf: Object.entries(options.rulesOf ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     },
   };
 }

@@ -18,6 +18,13 @@ export const TEST_CACHE_DIR = join(root, "node_modules", ".cache", "mcp-stubgen-
 export const TEST_OUT_DIR = join(root, "test", "generated");
 /** 2026-07-28 and draft generated with the Tasks extension (--extension tasks). */
 export const TEST_TASKS_OUT_DIR = join(root, "test", "generated-tasks");
+/**
+ * Published schemas under labels the generator does not know (the day the spec publishes a new
+ * revision): 2026-07-28's as 2027-01-01 (the stateless era), 2025-11-25's as 2025-12-31 (the
+ * session era). Each follows the nearest earlier known revision's prose rules.
+ */
+export const TEST_UNKNOWN_OUT_DIR = join(root, "test", "generated-unknown");
+export const UNKNOWN_LABELS = { "2027-01-01": "2026-07-28", "2025-12-31": "2025-11-25" };
 
 export async function prepare() {
   // `npm ci` no longer builds (the package has no `prepare`, which npm flags when a tarball is
@@ -27,6 +34,9 @@ export async function prepare() {
   await pullSchemas([], { cacheDir: TEST_CACHE_DIR, from: existsSync(SHARED_SCHEMAS) ? SHARED_SCHEMAS : undefined });
   await generate({ all: true, out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR });
   await generate({ revisions: ["2026-07-28", "draft"], extensions: ["tasks"], out: TEST_TASKS_OUT_DIR, cacheDir: TEST_CACHE_DIR });
+  for (const [label, published] of Object.entries(UNKNOWN_LABELS)) {
+    await generate({ schema: join(TEST_CACHE_DIR, published, "schema.json"), revisions: [label], out: TEST_UNKNOWN_OUT_DIR, cacheDir: TEST_CACHE_DIR });
+  }
   // As `npm run generate` writes them: 2026-07-28 with the Tasks extension (the everything server
   // serves it), and the add-ons the examples import: `oauth` (the everything client's auth/*
   // scenarios), `mcpx-ws` and `redis` (the MCPx network gateway and peers; the everything server's --redis, the

@@ -6,6 +6,7 @@ import { nearest } from "./usage.js";
 import { join as pointer } from "../load/json-pointer.js";
 import { parseJson } from "../load/parse-json.js";
 import { isSchemaNode } from "../load/schema-document.js";
+import { REVISION_POLICIES } from "../model/policy.js";
 
 /** What a config file may set; CLI flags win over it. Paths are relative to the config file. */
 export interface StubgenConfig {
@@ -29,11 +30,17 @@ export interface StubgenConfig {
   readonly extensions?: readonly string[];
   /** Add-ons to copy into the runtime (generate; see --addon). */
   readonly addons?: readonly string[];
+  /**
+   * Revision label → the known revision whose prose rules (cancellation, timeouts, the HTTP
+   * transport's rules) it follows, where the default choice (the nearest earlier known revision
+   * of the schema's era) is not the one wanted.
+   */
+  readonly rulesOf?: Readonly<Record<string, string>>;
 }
 
 export const CONFIG_FILE = "mcp-stubgen.config.json";
 
-const KEY_NAMES = ["revisions", "all", "schema", "out", "cache", "fragment", "resultOverrides", "importExtension", "emit", "runtime", "strictObjects", "extensions", "addons"] as const;
+const KEY_NAMES = ["revisions", "all", "schema", "out", "cache", "fragment", "resultOverrides", "importExtension", "emit", "runtime", "strictObjects", "extensions", "addons", "rulesOf"] as const;
 const KEYS = KEY_NAMES.join(", ");
 
 /** A config and the file it came from (null: no config file, the empty config). */
@@ -129,6 +136,16 @@ export function validateConfig(value: unknown, file: string, at: string): Stubge
         }
         config.resultOverrides = v as Record<string, string>;
         break;
+      case "rulesOf": {
+        if (!isSchemaNode(v)) fail(where, 'an object of revision label → known revision, e.g. {"2027-01-01": "2026-07-28"}');
+        for (const [label, known] of Object.entries(v as Record<string, unknown>)) {
+          if (typeof known !== "string" || !Object.hasOwn(REVISION_POLICIES, known)) {
+            fail(pointer(where, label), `a known revision (${Object.keys(REVISION_POLICIES).join(", ")})`);
+          }
+        }
+        config.rulesOf = v as Record<string, string>;
+        break;
+      }
       case "importExtension":
         if (v !== ".js" && v !== ".ts") fail(where, '".js" or ".ts"');
         config.importExtension = v as ".js" | ".ts";

@@ -81,6 +81,7 @@ function options(args: Args, { config, cacheDir }: ReturnType<typeof project>): 
     strictObjects: (args["strict-objects"] as boolean | undefined) ?? config.strictObjects,
     extensions: args["extension"] !== undefined ? ([args["extension"]].flat() as string[]) : config.extensions,
     addons: args["addon"] !== undefined ? ([args["addon"]].flat() as string[]) : config.addons,
+    rulesOf: config.rulesOf,
   };
 }
 
@@ -109,6 +110,9 @@ async function runGenerate(args: Args, io: Io, show: Show): Promise<number> {
     io.stdout(bad === 0 ? "up to date\n" : `${bad} file(s) out of date: run mcp-stubgen generate\n`);
     return bad === 0 ? 0 : 1;
   }
+  // A revision the generator does not know by name follows a known one's prose rules: one line each.
+  const { inheritanceNote } = await import("../model/policy.js");
+  for (const { revision, rulesOf } of result.revisions) if (rulesOf !== undefined) io.stdout(`${inheritanceNote(revision, rulesOf)}\n`);
   if (result.upToDate) {
     const folders = [...(result.runtime.length > 0 ? [RUNTIME_DIR] : []), ...result.revisions.map((r) => r.revision)];
     const named = folders.map((f) => `${show(`${result.outDir}/${f}`)}/`).join(", ");

@@ -93,15 +93,10 @@ const TRANSPORTS: Readonly<Record<"stateless" | "session" | "legacy", { readonly
   legacy: { client: "createLegacySseClientTransport", server: "createLegacySseHandler", name: "HTTP+SSE" },
 };
 
-/** The first revision with Streamable HTTP sessions (emit/render.ts SESSION_HTTP_SINCE; repeated here so diff loads no emitter). */
-const SESSION_HTTP_SINCE = "2025-03-26";
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
+/** The transports a revision's index exports, from its era facts (model/revision.ts EraModel). */
 function httpKind(model: RevisionModel): keyof typeof TRANSPORTS | null {
-  if (model.http !== null) return "stateless";
-  const revision = model.revision.split("+")[0] ?? "";
-  if (!DATE.test(revision)) return null;
-  return revision >= SESSION_HTTP_SINCE ? "session" : "legacy";
+  const transport = model.era.httpTransport;
+  return transport === "sse" ? "legacy" : transport;
 }
 
 /** The finished model (http binding, input requests), or null when the schema does not fit the generator's tables. */

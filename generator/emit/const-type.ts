@@ -29,3 +29,20 @@ export function constType(value: JsonValue): string {
 function isArray(value: JsonValue): value is readonly JsonValue[] {
   return Array.isArray(value);
 }
+
+/**
+ * `value` as a TypeScript expression, one member per line (indented by `indent` spaces), keys
+ * bare where they are identifiers: what the catalog writes for its constants. Pure.
+ */
+export function constValue(value: JsonValue, indent = 0): string {
+  if (value === null || typeof value !== "object") return constType(value);
+  const pad = " ".repeat(indent + 2);
+  const close = " ".repeat(indent);
+  if (isArray(value)) {
+    if (value.every((item) => item === null || typeof item !== "object")) return `[${value.map(constType).join(", ")}]`;
+    return `[\n${value.map((item) => `${pad}${constValue(item, indent + 2)},`).join("\n")}\n${close}]`;
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) return "{}";
+  return `{\n${entries.map(([key, item]) => `${pad}${propertyName(key)}: ${constValue(item, indent + 2)},`).join("\n")}\n${close}}`;
+}

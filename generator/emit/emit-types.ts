@@ -35,9 +35,9 @@ export async function emitTypes(doc: DefinitionTable, revision: string, options:
     const schema = refsToTsType(doc, node) as JSONSchema;
     // Open in the spec's TypeScript (see spec-typing.ts): an index signature, as the spec has.
     if (open.has(name) && schema.additionalProperties === undefined) schema.additionalProperties = {};
-    // A per-revision fact the schema has no evidence of (a table in spec-typing.ts, one reason per entry).
-    const fact = specTypeFact(revision, name);
-    definitions[name] = fact === undefined ? schema : ({ description: schema.description, tsType: fact } as JSONSchema);
+    // A definition whose published schema contradicts the spec's schema.ts (a table in spec-typing.ts, one reason per entry).
+    const fact = specTypeFact(name, node);
+    definitions[name] = fact === undefined ? schema : ({ description: schema.description, tsType: fact.tsType } as JSONSchema);
   }
   const raw = await compile(
     { title: ROOT, type: "object", properties: {}, additionalProperties: false, definitions },

@@ -1,4 +1,7 @@
-import type { SchemaModel } from "../model/model.js";
+import type { RevisionModel } from "../model/revision.js";
+
+/** What registryView reads of a finished revision. */
+export type RegistryViewModel = Pick<RevisionModel, "methods" | "definitions" | "policy" | "registry">;
 
 /** The client requests a server's registrations (runtime features/registry.ts) may answer, where the revision has them. */
 const REGISTRY_METHODS = [
@@ -22,30 +25,10 @@ const REGISTRY_NOTIFICATIONS = [
   "notifications/resources/updated",
 ] as const;
 
-/**
- * Facts of the spec's prose, by the first revision they hold in (revision dates compare as strings;
- * "draft" sorts after every date).
- * - input validation errors of tools/call are tool execution errors (`isError: true`) from
- *   2025-11-25 (server/tools, Error Handling; SEP-1303); before, "Invalid arguments" are protocol
- *   errors (-32602). 2026-07-28's schema still shows -32602 for invalid tool arguments in its
- *   InvalidParamsError examples; its tools page keeps SEP-1303, which is what we follow.
- * - `outputSchema` and `structuredContent`: 2025-06-18 (server/tools, Structured Content).
- * - the `completions` server capability: 2025-03-26 (2024-11-05 has completion/complete without one).
- * - resource not found: -32002 until 2025-11-25; -32602 from 2026-07-28 (its schema: "-32002
- *   (resource not found, 2025-11-25 and earlier; replaced by -32602)").
- */
-const SINCE = {
-  toolErrorForInvalidArguments: "2025-11-25",
-  structuredContent: "2025-06-18",
-  completionsCapability: "2025-03-26",
-  invalidParamsForMissingResource: "2026-07-28",
-} as const;
-
 /** REGISTRY of templates/server.ts.hbs: the RegistryRules of this revision. Pure. */
-export function registryView(model: SchemaModel, listen: boolean) {
+export function registryView(model: RegistryViewModel, listen: boolean) {
   const has = (kind: "request" | "notification", from: "client" | "server", method: string) =>
     model.methods.some((m) => m.kind === kind && m.method === method && m.from.includes(from));
-  const since = (key: keyof typeof SINCE) => model.revision >= SINCE[key];
   // A kind is served where the revision has its requests and the definitions its registerX types name.
   const defined = (...names: string[]) => names.every((name) => model.definitions.includes(name));
   const kindOf = (method: string) => (method.startsWith("tools/") ? "tools" : method.startsWith("prompts/") ? "prompts" : method.startsWith("resources/") ? "resources" : "completion");
@@ -59,10 +42,11 @@ export function registryView(model: SchemaModel, listen: boolean) {
   return {
     methods,
     notifications: REGISTRY_NOTIFICATIONS.filter((m) => has("notification", "server", m)),
-    invalidArguments: since("toolErrorForInvalidArguments") ? "tool-error" : "invalid-params",
-    resourceNotFound: since("invalidParamsForMissingResource") ? -32602 : -32002,
-    structuredContent: since("structuredContent"),
-    completionsCapability: since("completionsCapability"),
+    // What the prose says (the policy table), and what the schema says (registry-facts.ts).
+    invalidArguments: model.policy.invalidToolArguments,
+    resourceNotFound: model.policy.resourceNotFoundCode,
+    structuredContent: model.registry.structuredContent,
+    completionsCapability: model.registry.completionsCapability,
     announce: listen ? "publish" : "notify",
     /** What the generated registerX methods exist for. */
     tools: methods.includes("tools/call"),

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { emitTypes, type EmitTypesOptions } from "./emit-types.js";
-import type { RevisionModel } from "../model/revision.js";
+import type { EraModel, RevisionModel } from "../model/revision.js";
 import { formatResult, formatTypeExpr, type MethodKind, type Side } from "../model/vocabulary.js";
 import { TOOL_VERSION } from "../project.js";
 import { loadRuntimeSources, RUNTIME_SOURCE_DIR, templates, type Template } from "./templates.js";
@@ -9,7 +9,7 @@ import type { RevisionRules } from "../model/rules.js";
 import { clientView } from "./client-view.js";
 import { serverView } from "./server-view.js";
 import { subscriptionsTemplateView } from "./subscriptions-view.js";
-import { constType } from "./const-type.js";
+import { constType, constValue, type JsonValue } from "./const-type.js";
 import { addonSourceNames } from "./addons.js";
 import type { InputRequestsModel } from "../model/input-requests.js";
 
@@ -49,10 +49,45 @@ export function inputRequiredView(input: InputRequestsModel | null, rules: Revis
   };
 }
 
+/**
+ * ERA of catalog.ts: the era facts the runtime's transports read (the runtime knows no revision
+ * by name): the era, the revision whose prose rules apply, JSON-RPC batches, and the session
+ * versions a server may negotiate with their transport rules. Pure.
+ */
+export function eraView(model: Pick<RevisionModel, "era">) {
+  const era = model.era;
+  const value: JsonValue = {
+    era: era.era,
+    rulesOf: era.basis,
+    batches: era.batches,
+    sessionVersions: Object.fromEntries(era.sessionVersions.map(({ version, ...rules }) => [version, rules])),
+  };
+  return { type: constType(value), value: constValue(value), inherited: era.inherited, basis: era.basis };
+}
+
+/**
+ * HTTP of catalog.ts: the stateless Streamable HTTP binding both sides read (the client
+ * transport's headers and error codes, createHttpHandler's checks), or null. Pure.
+ */
+export function httpBindingView(model: Pick<RevisionModel, "http" | "rules">) {
+  const http = model.http;
+  const meta = model.rules.requestMeta;
+  if (http === null || meta === null) return null;
+  const value: JsonValue = {
+    meta: { ...meta, required: [...http.requiredMeta] },
+    nameSources: Object.fromEntries(http.nameSources.map(({ method, param }) => [method, param])),
+    toolHeaders: http.toolHeaders === null ? null : { ...http.toolHeaders },
+    errors: { ...http.errors },
+  };
+  return { type: constType(value), value: constValue(value) };
+}
+
 /** The view the catalog template renders. Pure. */
 export function catalogView(model: RevisionModel) {
   const rules = model.rules;
   return {
+    era: eraView(model),
+    http: httpBindingView(model),
     inputRequired: inputRequiredView(model.inputRequests, rules),
     revision: model.revision,
     rules,
@@ -160,29 +195,21 @@ export const RUNTIME_FILES = [
  */
 export const REEXPORTED_RUNTIME_FILES: readonly (typeof RUNTIME_FILES)[number][] = ["transports/stdio", "transports/stdio-spawn"];
 
-/**
- * The first revision with the Streamable HTTP transport and its sessions (2025-03-26 basic/transports:
- * it replaced the HTTP+SSE transport of 2024-11-05). Revisions dated from it until the stateless
- * binding (httpView) get the session client transport (runtime/http/http-session-client.ts).
- */
-export const SESSION_HTTP_SINCE = "2025-03-26";
-
-/** Which HTTP client the index of a revision exports: the stateless one, the session one, or none. Pure. */
-export function httpExports(revision: string, stateless: boolean): { http: boolean; sessionHttp: boolean } {
-  return { http: stateless, sessionHttp: !stateless && revision >= SESSION_HTTP_SINCE };
+/** Which HTTP client the index of a revision exports, by its HTTP transport (model/revision.ts EraModel): the stateless one, the session one, or none. Pure. */
+export function httpExports(transport: EraModel["httpTransport"]): { http: boolean; sessionHttp: boolean } {
+  return { http: transport === "stateless", sessionHttp: transport === "session" };
 }
 
 /**
  * What a revision's index exports of the HTTP+SSE transport of 2024-11-05 (legacy-sse-server.ts,
  * legacy-sse-client.ts) and of the fallback client (fallback-client.ts). Pure.
- * - `legacySse`: 2024-11-05 itself (HTTP+SSE is its HTTP transport): the server handler, the
- *   client transport and the node adapter;
+ * - `legacySse`: a revision whose HTTP transport is HTTP+SSE: the server handler, the client
+ *   transport and the node adapter;
  * - `legacyFallback`: the session revisions, whose clients "wanting to support older servers"
  *   fall back to it (2025-03-26 basic/transports, Backwards Compatibility).
  */
-export function legacySseExports(revision: string, stateless: boolean): { legacySse: boolean; legacyFallback: boolean } {
-  const { sessionHttp } = httpExports(revision, stateless);
-  return { legacySse: !stateless && revision < SESSION_HTTP_SINCE, legacyFallback: sessionHttp };
+export function legacySseExports(transport: EraModel["httpTransport"]): { legacySse: boolean; legacyFallback: boolean } {
+  return { legacySse: transport === "sse", legacyFallback: transport === "session" };
 }
 
 /** The header of a runtime file: no revision, no schema, no timestamp. Pure. */
@@ -253,6 +280,6 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
     ...runtimePart,
     ["client.ts", render("client.ts", clientView(model, model.policy, input !== null))],
     ["server.ts", render("server.ts", serverView(model, model.policy, model.lifecycle, model.http, subscriptions, input?.missingCapabilityCode ?? null, input !== null, model.resultDefaults))],
-    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.revision, model.http !== null), ...legacySseExports(model.revision, model.http !== null), inputRequired: input !== null, resultDefaults: model.resultDefaults.length > 0, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
+    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.era.httpTransport), ...legacySseExports(model.era.httpTransport), inputRequired: input !== null, resultDefaults: model.resultDefaults.length > 0, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
   ]);
 }

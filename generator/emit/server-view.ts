@@ -5,8 +5,9 @@ import { facadeView, tasksExtension } from "./facade-view.js";
 import type { HttpBinding } from "../model/http-binding.js";
 import type { LifecycleModel } from "../model/lifecycle.js";
 import type { subscriptionsTemplateView } from "./subscriptions-view.js";
-import { registryView } from "./registry-view.js";
+import { registryView, type RegistryViewModel } from "./registry-view.js";
 import type { ResultDefaultsRecord } from "../model/result-defaults.js";
+import type { RevisionModel } from "../model/revision.js";
 
 /**
  * What server.ts says of the result defaults (model/result-defaults.ts): HandlerResultMap (each
@@ -41,7 +42,7 @@ const DISCOVER_SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
  * MissingRequiredClientCapabilityError code (the Tasks extension refuses with it). Pure.
  */
 export function serverView(
-  model: SchemaModel,
+  model: SchemaModel & RegistryViewModel & Pick<RevisionModel, "era">,
   policy: RevisionPolicy,
   lifecycle: LifecycleModel | null,
   http: HttpBinding | null,
@@ -80,6 +81,8 @@ export function serverView(
           },
     capabilityRules: lifecycle?.capabilities ?? [],
     http,
+    /** A session revision over Streamable HTTP: SERVER.sessions and McpServer.sessionBinding. */
+    sessionHttp: model.era.httpTransport === "session",
     subscriptions,
     inputRequired,
     /** The result `_meta` key the server identifies itself under, where it has the `serverInfo` option. */

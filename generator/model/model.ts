@@ -203,6 +203,12 @@ function unionMembers(doc: SchemaDocument, union: string, kind: MethodKind, from
   return list.map((at) => ({ union, kind, from, at, target: deref(doc, at) }));
 }
 
+/** The methods a direction union lists (ClientRequest: the requests a client sends), before any model is built. */
+export function unionMethods(doc: SchemaDocument, union: "ClientRequest" | "ServerRequest" | "ClientNotification" | "ServerNotification"): ReadonlySet<string> {
+  const { kind, from } = DIRECTION_UNIONS.find((u) => u.union === union)!;
+  return new Set(unionMembers(doc, union, kind, from).map((member) => methodOf(doc, member)));
+}
+
 function methodOf(doc: SchemaDocument, member: UnionMember): string {
   const props = member.target.node["properties"];
   const method = isSchemaNode(props) && isSchemaNode(props["method"]) ? props["method"]["const"] : undefined;

@@ -15,10 +15,11 @@ import { inputRequestsModel, type InputRequestsModel } from "./input-requests.js
 import { lifecycleModel, type LifecycleModel } from "./lifecycle.js";
 import { mergeExtension } from "./merge-extension.js";
 import { resultDefaultsModel, type ResultDefaultsRecord } from "./result-defaults.js";
-import { buildModel, type ModelExtension, type SchemaModel } from "./model.js";
-import { policyFor, type RevisionPolicy } from "./policy.js";
+import { buildModel, unionMethods, type ModelExtension, type SchemaModel } from "./model.js";
+import { checkPolicy, resolvePolicy, schemaBatches, schemaEra, sessionVersions, type RevisionPolicy } from "./policy.js";
 import { revisionRules, type RevisionRules } from "./rules.js";
 import { subscriptionTable, type SubscriptionTable } from "./subscriptions.js";
+import { registryFacts, type RegistryFacts } from "./registry-facts.js";
 
 /** Where a revision's schema and its extensions come from, and what the catalog takes from the caller. */
 export interface ModelRevisionOptions {
@@ -38,6 +39,11 @@ export interface ModelRevisionOptions {
   readonly extensionPolicies?: Readonly<Record<string, ExtensionPolicy>> | undefined;
   /** method → result type name, for what the derivation rules get wrong. */
   readonly resultOverrides?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Revision label → the known revision whose prose rules it follows (policy.ts resolvePolicy),
+   * for a label the default choice gets wrong; the config's `rulesOf`.
+   */
+  readonly rulesOf?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A loaded revision: its (merged) document, its method catalog and its policy. What `diff` compares. */
@@ -45,6 +51,26 @@ export interface LoadedRevision {
   readonly doc: SchemaDocument;
   readonly model: SchemaModel;
   readonly policy: RevisionPolicy;
+  /**
+   * The known revision whose line of the policy table `policy` is (policy.ts resolvePolicy), and
+   * whether that is another revision than this one (an unknown label: `generate` says so).
+   * Absent: the label's own line.
+   */
+  readonly basis?: { readonly revision: string; readonly inherited: boolean } | undefined;
+}
+
+/** The era facts of a finished revision: what the runtime's transports read from the catalog (ERA). */
+export interface EraModel {
+  readonly era: RevisionPolicy["era"];
+  /** The known revision whose prose rules apply (this revision's own, or the one it inherits). */
+  readonly basis: string;
+  readonly inherited: boolean;
+  /** The schema admits JSON-RPC batches. */
+  readonly batches: boolean;
+  /** The HTTP transport: the stateless binding, Streamable HTTP with sessions, HTTP+SSE, or none. */
+  readonly httpTransport: "stateless" | "session" | "sse" | null;
+  /** The session-era protocol versions the server may negotiate, with their transport rules (policy.ts sessionVersions). */
+  readonly sessionVersions: ReturnType<typeof sessionVersions>;
 }
 
 /**
@@ -53,6 +79,8 @@ export interface LoadedRevision {
  */
 export interface RevisionModel extends SchemaModel {
   readonly policy: RevisionPolicy;
+  /** The era facts (ERA of catalog.ts): schema facts and the table's, resolved for this revision. */
+  readonly era: EraModel;
   /** The RULES constant of catalog.ts. */
   readonly rules: RevisionRules;
   /** The server's default initialize / server/discover handler; null: none. */
@@ -65,6 +93,8 @@ export interface RevisionModel extends SchemaModel {
   readonly inputRequests: InputRequestsModel | null;
   /** The client requests whose handler results the server completes (result-defaults.ts); empty: none. */
   readonly resultDefaults: readonly ResultDefaultsRecord[];
+  /** What the registrations read of the schema (registry-facts.ts). */
+  readonly registry: RegistryFacts;
   /**
    * The schema's named definitions, for the type emitter (emit/emit-types.ts) alone: it is the
    * one emitter that reads schema nodes. The document itself (its root, file, bytes) stays here.
@@ -103,14 +133,16 @@ export async function modelRevision(revision: string, options: ModelRevisionOpti
     doc = merged.doc;
     extensions.push({ ...merged.doc.extensions!.at(-1)!, methods: merged.methods.map((m) => m.method).sort(), policy: table! });
   }
-  const policy = policyFor(revision);
+  const era = schemaEra(unionMethods(doc, "ClientRequest"));
+  const resolved = resolvePolicy(revision, era, options.rulesOf?.[revision]);
+  const policy = resolved.policy;
   const model: SchemaModel = buildModel(doc, {
     revision,
     policy,
     resultOverrides: options.resultOverrides ?? {},
     extensions,
   });
-  return { doc, model, policy };
+  return { doc, model, policy, basis: { revision: resolved.basis, inherited: resolved.inherited } };
 }
 
 /**
@@ -118,22 +150,35 @@ export async function modelRevision(revision: string, options: ModelRevisionOpti
  * throws a StubgenError naming the schema file where they disagree; they run in this order
  * (the order the first error is found in). Pure.
  */
-export function finishModel({ doc, model, policy }: LoadedRevision): RevisionModel {
+export function finishModel({ doc, model, policy, basis }: LoadedRevision): RevisionModel {
+  const resolved = { policy, basis: basis?.revision ?? model.revision, inherited: basis?.inherited ?? false };
+  const batches = schemaBatches(doc);
+  checkPolicy(doc, model.revision, resolved, batches);
   const subscriptions = subscriptionTable(doc, model);
   const rules = revisionRules(doc, model, policy);
   // MRTR is the core's pattern: an extension's request that carries inputResponses (Tasks'
   // tasks/update answers a task's input_required status) is not an MRTR retry.
   const clientRequests = model.methods.filter((m) => m.kind === "request" && m.from.includes("client") && m.extension === undefined);
   const inputRequests = inputRequestsModel(doc, clientRequests);
+  const http = httpBinding(doc, model, policy);
   return {
     ...model,
     policy,
+    era: {
+      era: policy.era,
+      basis: resolved.basis,
+      inherited: resolved.inherited,
+      batches,
+      httpTransport: http !== null ? "stateless" : policy.sessionHttp === "streamable" ? "session" : policy.sessionHttp === "sse" ? "sse" : null,
+      sessionVersions: http !== null ? [] : sessionVersions(model.revision, resolved, batches),
+    },
     rules,
     lifecycle: lifecycleModel(doc, model),
-    http: httpBinding(doc, model, policy),
+    http,
     subscriptions,
     inputRequests,
     resultDefaults: resultDefaultsModel(doc, model, inputRequests?.methods),
+    registry: registryFacts(doc),
     typeSource: { defsKey: doc.defsKey, defs: doc.defs, ...(doc.extensions !== undefined ? { extensions: doc.extensions } : {}) },
   };
 }

@@ -104,22 +104,41 @@ export function isTsObject(node: SchemaNode): boolean {
   );
 }
 
+/** A definition the spec's `schema.ts` types otherwise than its published schema says, and the evidence. */
+export interface SpecTypeFact {
+  readonly definition: string;
+  /** The definition's schema shows the defect: the fact applies to this schema, whatever its revision's label. */
+  readonly applies: (node: SchemaNode) => boolean;
+  /** The type the spec's `schema.ts` writes. */
+  readonly tsType: string;
+  /** What the wire validators accept for it (the values of `tsType`): any JSON value. */
+  readonly accepts: "any";
+  readonly reason: string;
+}
+
 /**
- * Per-revision facts the schema carries no evidence of: the definition's type as the spec's
- * `schema.ts` writes it, with the reason it cannot be derived. Kept to a minimum.
+ * Definitions whose published schema contradicts the spec's `schema.ts` (a fault of the schema's
+ * generator), recognised by the faulty schema itself so that a revision the tool has never seen
+ * gets the fact as long as its schema still has the fault. Kept to a minimum.
  */
-export const SPEC_TYPE_FACTS: readonly { readonly revisions: readonly string[]; readonly definition: string; readonly tsType: string; readonly reason: string }[] = [
+export const SPEC_TYPE_FACTS: readonly SpecTypeFact[] = [
   {
-    revisions: ["2026-07-28", "draft"],
     definition: "JSONValue",
+    // 2026-07-28, draft: the anyOf ends in `type: [string, integer, boolean]`.
+    applies: (node) => {
+      const members = node["anyOf"];
+      const last = Array.isArray(members) ? members.at(-1) : undefined;
+      return isSchemaNode(last) && JSON.stringify(last["type"]) === JSON.stringify(["string", "integer", "boolean"]);
+    },
     tsType: "string | number | boolean | null | JSONObject | JSONArray",
+    accepts: "any",
     reason:
-      "schema.ts includes null (`string | number | boolean | null | JSONObject | JSONArray`), but the schema's generator dropped it: " +
-      "the schema's anyOf ends in `type: [string, integer, boolean]`, so nothing in schema.json says null is allowed",
+      "schema.ts includes null and numbers (`string | number | boolean | null | JSONObject | JSONArray`), but the schema's generator dropped them: " +
+      "the schema's anyOf ends in `type: [string, integer, boolean]`, so nothing in schema.json says null or a fraction is allowed",
   },
 ];
 
-/** The fact for this definition of this revision, if the table has one. */
-export function specTypeFact(revision: string, definition: string): string | undefined {
-  return SPEC_TYPE_FACTS.find((f) => f.definition === definition && f.revisions.includes(revision))?.tsType;
+/** The fact for this definition, if the table has one and the definition's schema shows its evidence. */
+export function specTypeFact(definition: string, node: SchemaNode): SpecTypeFact | undefined {
+  return SPEC_TYPE_FACTS.find((f) => f.definition === definition && f.applies(node));
 }

@@ -28,7 +28,7 @@ const FORMAT = 1;
 /** What a run that was skipped reports: the same as the run that wrote the files. */
 export interface StampedResult {
   readonly runtime: readonly string[];
-  readonly revisions: ReadonlyArray<{ readonly revision: string; readonly files: readonly string[]; readonly extensions: readonly string[] }>;
+  readonly revisions: ReadonlyArray<{ readonly revision: string; readonly files: readonly string[]; readonly extensions: readonly string[]; readonly rulesOf?: string | undefined }>;
 }
 
 interface Entry {
@@ -187,7 +187,7 @@ function isEntry(v: unknown): v is Entry {
   const result = v["result"];
   if (!isStringArray(result["runtime"]) || !Array.isArray(result["revisions"])) return false;
   const revisionsOk = result["revisions"].every(
-    (r: unknown) => isRecord(r) && typeof r["revision"] === "string" && isStringArray(r["files"]) && isStringArray(r["extensions"]),
+    (r: unknown) => isRecord(r) && typeof r["revision"] === "string" && isStringArray(r["files"]) && isStringArray(r["extensions"]) && (r["rulesOf"] === undefined || typeof r["rulesOf"] === "string"),
   );
   const foldersOk = Object.entries(v["folders"]).every(
     ([folder, files]) => (folder === ROOT_FOLDER || isSafeRelative(folder)) && isRecord(files) && Object.entries(files).every(([f, h]) => isSafeRelative(f) && typeof h === "string"),

@@ -3,7 +3,7 @@
  * import where they are (no generation step), and that `npm run typecheck` (tsconfig.json's
  * include) checks in place under the repository's strict flags.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../generator/project.js";
@@ -53,5 +53,27 @@ describe("the runtime sources", () => {
       const source = readFileSync(join(PACKAGE_ROOT, "templates", "runtime", `${name}.ts`), "utf8");
       expect(source.startsWith("// "), name).toBe(true);
     }
+  });
+});
+
+describe("era facts come from the generated catalog", () => {
+  /** Every .ts file under templates/runtime, add-ons included. */
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : []));
+
+  it("no revision date is written in the runtime outside comments: the runtime knows no revision by name", () => {
+    const found: string[] = [];
+    for (const file of files(join(PACKAGE_ROOT, "templates", "runtime"))) {
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, i) => {
+          const code = line.trim();
+          if (code.startsWith("//") || code.startsWith("*") || code.startsWith("/*")) return;
+          // A trailing comment is a comment too.
+          const beforeComment = code.replace(/\s\/\/ .*$/, "");
+          if (/\b20\d\d-\d\d-\d\d\b/.test(beforeComment)) found.push(`${file.slice(PACKAGE_ROOT.length + 1)}:${i + 1}: ${code}`);
+        });
+    }
+    expect(found).toEqual([]);
   });
 });

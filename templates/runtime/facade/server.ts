@@ -55,6 +55,11 @@ export interface ServerDescriptor<Http extends object | null = object | null> {
    * without `revision` and `supportedVersions`, checked where server.ts writes it); null: no HTTP binding.
    */
   readonly http: Http;
+  /**
+   * The session-era protocol versions a session over Streamable HTTP may negotiate, with what each
+   * one's transport page asks (the catalog's ERA.sessionVersions); null: not a session revision.
+   */
+  readonly sessions: { readonly [version: string]: { readonly versionHeader: boolean; readonly priming: boolean; readonly batches: boolean } } | null;
   /** subscriptions/listen (the catalog's SUBSCRIPTIONS), served from the `subscriptions` option; null: none. */
   readonly subscriptions: { readonly listen: string } | null;
   /**

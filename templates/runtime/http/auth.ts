@@ -67,6 +67,11 @@ export interface OAuthFlowOptions {
   /** The authorization code of a redirect (`finishAuth`). */
   readonly authorizationCode?: string | undefined;
   readonly fetchFn?: LooseFetch | undefined;
+  /**
+   * The protocol version of the request that was refused (its `MCP-Protocol-Version`), for the
+   * metadata requests of the discovery (Authorization: clients SHOULD send it there); absent: none.
+   */
+  readonly protocolVersion?: string | undefined;
 }
 
 /**
@@ -313,7 +318,7 @@ class Authorizer {
           await discard(response);
           throw new UnauthorizedError(method, challenge, "refused again after the credentials were refreshed");
         }
-        await this.#unauthorized(response, challenge, method);
+        await this.#unauthorized(response, challenge, method, init);
         await discard(response);
         refreshed = true;
         continue;
@@ -322,7 +327,7 @@ class Authorizer {
         const challenge = parseBearerChallenge(response.headers.get("www-authenticate"));
         if (challenge.error === "insufficient_scope") {
           await discard(response);
-          await this.#stepUp(challenge, method, stepUps);
+          await this.#stepUp(challenge, method, stepUps, init);
           stepUps++;
           continue;
         }
@@ -363,7 +368,7 @@ class Authorizer {
   }
 
   /** A 401: the provider refreshes (onUnauthorized), or the OAuth flow runs; else UnauthorizedError. */
-  async #unauthorized(response: Response, challenge: BearerChallenge, method: string): Promise<void> {
+  async #unauthorized(response: Response, challenge: BearerChallenge, method: string, init: RequestInit): Promise<void> {
     const provider = this.#provider;
     if (!isOAuthClientProvider(provider)) {
       if (provider.onUnauthorized === undefined) {
@@ -373,11 +378,11 @@ class Authorizer {
       await provider.onUnauthorized({ response, serverUrl: this.#serverUrl, fetchFn: this.#next });
       return;
     }
-    await this.#runFlow(method, challenge, { scope: this.#scope }, UnauthorizedError);
+    await this.#runFlow(method, challenge, { scope: this.#scope }, UnauthorizedError, init);
   }
 
   /** A 403 insufficient_scope: the OAuth flow for the union of the scopes, or InsufficientScopeError. */
-  async #stepUp(challenge: BearerChallenge, method: string, stepUps: number): Promise<void> {
+  async #stepUp(challenge: BearerChallenge, method: string, stepUps: number, init: RequestInit): Promise<void> {
     const provider = this.#provider;
     if (!isOAuthClientProvider(provider)) throw new InsufficientScopeError(method, challenge, "an AuthProvider cannot ask for more scopes");
     if (stepUps >= this.#maxStepUps) throw new InsufficientScopeError(method, challenge, `still refused after ${stepUps} step-up authorization(s) (maxStepUpRetries)`);
@@ -390,7 +395,7 @@ class Authorizer {
     // More than the tokens hold: a refresh cannot widen them, a new authorization is needed.
     const wanted = scope?.split(" ") ?? [];
     const have = new Set(heldScope?.split(" ") ?? []);
-    await this.#runFlow(method, challenge, { scope, forceReauthorization: wanted.some((s) => !have.has(s)) }, InsufficientScopeError);
+    await this.#runFlow(method, challenge, { scope, forceReauthorization: wanted.some((s) => !have.has(s)) }, InsufficientScopeError, init);
   }
 
   async #runFlow(
@@ -398,13 +403,17 @@ class Authorizer {
     challenge: BearerChallenge,
     extra: { readonly scope: string | undefined; readonly forceReauthorization?: boolean },
     Failure: typeof UnauthorizedError | typeof InsufficientScopeError,
+    init: RequestInit,
   ): Promise<void> {
+    // The refused request's protocol version (the transport's own), for the discovery's requests.
+    const protocolVersion = new Headers(init.headers).get("mcp-protocol-version") ?? undefined;
     if (this.#flow === undefined) throw new Failure(method, challenge, "an OAuthClientProvider needs options.oauthFlow (the `auth` of the oauth add-on, or the SDK's) to get tokens");
     const result = await this.#flow(this.#provider as OAuthClientProviderLike, {
       serverUrl: this.#serverUrl,
       resourceMetadataUrl: this.#resourceMetadataUrl,
       ...extra,
       fetchFn: this.#next,
+      ...(protocolVersion === undefined ? {} : { protocolVersion }),
     });
     if (result !== "AUTHORIZED") throw new Failure(method, challenge, "the authorization needs the user (the provider's redirectToAuthorization was called): finish it, then retry");
   }

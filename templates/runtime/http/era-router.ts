@@ -16,15 +16,34 @@ import { describeValue, ErrorCode } from "../core/protocol.js";
 import { numberOption } from "../core/options.js";
 import { report } from "./fetch.js";
 import { readRequestBody } from "./guards.js";
-import type { HttpHandler, HttpRequestInfo } from "./http-server.js";
+import type { HttpBinding, HttpHandler, HttpRequestInfo } from "./http-server.js";
 
 /**
  * A session-era handler the router can send a session's requests to: createSessionHttpHandler's
- * answer (any revision's copy of it), which says whether a session id is one of its own.
+ * answer (any revision's copy of it), which says whether a session id is one of its own and
+ * which protocol versions its sessions may negotiate (its server's generated sessionBinding).
  */
 export interface SessionRoute {
   (request: Request, info?: HttpRequestInfo): Promise<Response>;
   hasSession(sessionId: string): boolean;
+  readonly versions: readonly string[];
+}
+
+/**
+ * The stateless handler the router sends the modern era's POSTs to: createHttpHandler's answer,
+ * with its server's generated binding (the request `_meta` key that names a protocol version).
+ */
+export interface ModernRoute {
+  (request: Request, info?: HttpRequestInfo): Promise<Response>;
+  readonly httpBinding: Pick<HttpBinding, "meta" | "supportedVersions">;
+}
+
+/** What tells the eras apart, from the handlers' generated bindings (the router knows no revision by name). */
+export interface EraClaims {
+  /** The request `_meta` key of the protocol version in the stateless era (the modern handler's). */
+  readonly metaKey: string;
+  /** The protocol versions of the session era (those the session handlers' sessions may negotiate). */
+  readonly legacyVersions: ReadonlySet<string>;
 }
 
 /** The HTTP+SSE handler of 2024-11-05 (createLegacySseHandler) and the two paths it owns. */
@@ -39,7 +58,7 @@ export interface LegacySseRoute {
 /** What createEraRouter routes to; at least one of `modern` and `sessions`. */
 export interface EraRouterOptions {
   /** The 2026-07-28 (or later) handler: createHttpHandler of that revision's McpServer. */
-  readonly modern?: HttpHandler | undefined;
+  readonly modern?: ModernRoute | undefined;
   /**
    * The session handlers (createSessionHttpHandler), keyed by the session revision each serves
    * (`"2025-11-25"`, `"2025-06-18"`, `"2025-03-26"`): `initialize` opens its session on the
@@ -55,40 +74,35 @@ export interface EraRouterOptions {
   readonly onError?: ((error: Error) => void) | undefined;
 }
 
-/** The last protocol version with an `initialize` handshake (2026-07-28 basic/versioning, Terminology: "Legacy"). */
-const LAST_LEGACY_VERSION = "2025-11-25";
 /** Protocol versions are dates (basic/versioning of every revision: "YYYY-MM-DD"). */
 const VERSION_FORMAT = /^\d{4}-\d{2}-\d{2}$/;
-const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 const SESSION_HEADER = "mcp-session-id";
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-/** A version of the `initialize` era: a date no later than 2025-11-25. Dates compare as strings. */
-const isLegacyVersion = (version: string): boolean => VERSION_FORMAT.test(version) && version <= LAST_LEGACY_VERSION;
-
 /** True when the body is one JSON-RPC message whose params `_meta` names a protocol version (any value). */
-function claimsMetaVersion(body: unknown): boolean {
+function claimsMetaVersion(body: unknown, metaKey: string): boolean {
   if (!isObject(body)) return false;
   const params = body["params"];
   if (!isObject(params)) return false;
   const meta = params["_meta"];
-  return isObject(meta) && Object.hasOwn(meta, META_PROTOCOL_VERSION);
+  return isObject(meta) && Object.hasOwn(meta, metaKey);
 }
 
 /**
- * Whether a POST outside any session belongs to the 2026-07-28 era: it claims the per-request
- * mechanism by its `_meta` version, or by an `MCP-Protocol-Version` header that names no
- * `initialize`-era version (an unknown one included: only the modern handler answers it, with
- * UnsupportedProtocolVersion). A malformed claim (a modern header and no `_meta`) is modern too,
- * so that it gets the modern errors. A request with neither, such as a 2025 client's
- * `initialize`, which carries no version header and no `_meta` key, is of the session era.
+ * Whether a POST outside any session belongs to the stateless era: it claims the per-request
+ * mechanism by its `_meta` version (`claims.metaKey`), or by an `MCP-Protocol-Version` header that
+ * names no session-era version (`claims.legacyVersions`; an unknown one included: only the modern
+ * handler answers it, with UnsupportedProtocolVersion). A malformed claim (a modern header and no
+ * `_meta`) is modern too, so that it gets the modern errors. A request with neither, such as a
+ * 2025 client's `initialize`, which carries no version header and no `_meta` key, is of the
+ * session era.
  */
-export function claimsModernEra(protocolVersionHeader: string | null, body: unknown): boolean {
-  if (claimsMetaVersion(body)) return true;
-  return protocolVersionHeader !== null && !isLegacyVersion(protocolVersionHeader.trim());
+export function claimsModernEra(protocolVersionHeader: string | null, body: unknown, claims: EraClaims): boolean {
+  if (claimsMetaVersion(body, claims.metaKey)) return true;
+  return protocolVersionHeader !== null && !claims.legacyVersions.has(protocolVersionHeader.trim());
 }
 
 /**
@@ -123,9 +137,13 @@ function sessionTable(value: unknown): [string, SessionRoute][] {
   if (!isObject(value)) throw new TypeError(`sessions must be an object of session handlers keyed by revision, got ${describeValue(value)}`);
   const entries = Object.entries(value);
   for (const [revision, handler] of entries) {
-    if (!isLegacyVersion(revision)) throw new TypeError(`sessions: ${describeValue(revision)} is not a session revision (a date no later than ${LAST_LEGACY_VERSION})`);
-    if (typeof handler !== "function" || typeof (handler as Partial<SessionRoute>).hasSession !== "function") {
-      throw new TypeError(`sessions[${describeValue(revision)}] must be a handler from createSessionHttpHandler (with hasSession), got ${describeValue(handler)}`);
+    const route = handler as Partial<SessionRoute>;
+    if (typeof handler !== "function" || typeof route.hasSession !== "function" || !Array.isArray(route.versions)) {
+      throw new TypeError(`sessions[${describeValue(revision)}] must be a handler from createSessionHttpHandler (with hasSession and versions), got ${describeValue(handler)}`);
+    }
+    // The key is the revision whose McpServer the handler serves: one of the versions it negotiates.
+    if (!VERSION_FORMAT.test(revision) || !route.versions.includes(revision)) {
+      throw new TypeError(`sessions: ${describeValue(revision)} is not a session revision of its handler (its sessions negotiate ${route.versions.join(", ")})`);
     }
   }
   // Newest first: sessionRevisionFor takes the first one not newer than the client's version.
@@ -152,7 +170,9 @@ function sessionTable(value: unknown): [string, SessionRoute][] {
 export function createEraRouter(options: EraRouterOptions): HttpHandler {
   if (typeof options !== "object" || options === null) throw new TypeError(`createEraRouter needs options ({ modern, sessions, legacySse }), got ${describeValue(options)}`);
   const modern = options.modern;
-  if (modern !== undefined && typeof modern !== "function") throw new TypeError(`modern must be a handler from createHttpHandler, got ${describeValue(modern)}`);
+  if (modern !== undefined && (typeof modern !== "function" || !isObject(modern.httpBinding) || !isObject(modern.httpBinding.meta))) {
+    throw new TypeError(`modern must be a handler from createHttpHandler (with httpBinding), got ${describeValue(modern)}`);
+  }
   const sessions = sessionTable(options.sessions);
   const revisions = sessions.map(([revision]) => revision);
   const byRevision = new Map(sessions);
@@ -164,6 +184,10 @@ export function createEraRouter(options: EraRouterOptions): HttpHandler {
   const legacyPaths = legacy === undefined ? new Set<string>() : new Set([pathOption("ssePath", legacy.ssePath, "/sse"), pathOption("messagesPath", legacy.messagesPath, "/messages")]);
   const maxBodyBytes = numberOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, { min: 128 });
   const newest: HttpHandler | undefined = sessions[0]?.[1];
+  const claims: EraClaims = {
+    metaKey: modern?.httpBinding.meta.protocolVersion ?? "",
+    legacyVersions: new Set(sessions.flatMap(([, handler]) => handler.versions)),
+  };
 
   /** The session handler that owns `id`; the newest one (which answers 404) when none does. */
   const ownerOf = (id: string): HttpHandler | undefined => sessions.find(([, handler]) => handler.hasSession(id))?.[1] ?? newest;
@@ -187,7 +211,7 @@ export function createEraRouter(options: EraRouterOptions): HttpHandler {
     // The body is read: the handler gets a request with the same bytes, which it reads under its
     // own bounds (its maxBodyBytes may be smaller than the router's), not the parsed value.
     const forwarded = new Request(request.url, { method: request.method, headers: request.headers, body: bytes as Uint8Array<ArrayBuffer>, signal: request.signal });
-    if (claimsModernEra(request.headers.get("mcp-protocol-version"), body?.parsed)) return modern(forwarded, info);
+    if (claimsModernEra(request.headers.get("mcp-protocol-version"), body?.parsed, claims)) return modern(forwarded, info);
     const message = body?.parsed;
     const initialize = isObject(message) && message["method"] === "initialize" && "id" in message;
     if (!initialize) return newest(forwarded, info);

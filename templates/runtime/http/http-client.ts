@@ -44,28 +44,29 @@ export interface HttpClientTransportOptions extends HttpClientBaseOptions, HttpC
 }
 
 /**
- * The params key each method mirrors into `Mcp-Name` (Standard Request Headers), and those of
- * the Tasks extension's requests (SEP-2663, Streamable HTTP: Routing Headers: `Mcp-Name` is the
- * `taskId`), which only a server that offers the extension ever receives. `nameSources` in the
- * options adds others (another extension's requests).
+ * What the client transport needs to know of a revision: generated data (HTTP in catalog.ts, the
+ * binding the server reads too). The runtime knows none of it.
  */
-const NAME_SOURCES: { readonly [method: string]: string | undefined } = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-  "tasks/get": "taskId",
-  "tasks/update": "taskId",
-  "tasks/cancel": "taskId",
-};
+export interface HttpClientBinding {
+  /**
+   * The request `_meta` keys: the protocol version (its value is the `MCP-Protocol-Version`
+   * header), the client's capabilities and info, and those every request MUST carry (a refresh
+   * of the tools carries them from the request that needs it).
+   */
+  readonly meta: { readonly protocolVersion: string; readonly clientCapabilities: string; readonly clientInfo: string; readonly required: readonly string[] };
+  /** Method → the params field the `Mcp-Name` header mirrors (Standard Request Headers, and an extension's requests). */
+  readonly nameSources: { readonly [method: string]: string };
+  /** The tool methods whose `x-mcp-header` annotations map `arguments` to `Mcp-Param-*` headers; null: none. */
+  readonly toolHeaders: { readonly list: string; readonly call: string; readonly arguments: string } | null;
+  /** HeaderMismatchError's code: a tools/call refused with it is retried once after the tools are listed again. */
+  readonly errors: { readonly headerMismatch: number };
+}
 
-const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 const decoder = new TextDecoder();
 
 /** Most tools whose annotations are remembered; beyond it the oldest are forgotten. */
 const MAX_KNOWN_TOOLS = 10_000;
 
-/** HeaderMismatch (2026-07-28 basic/transports/streamable-http, Server Validation). */
-const HEADER_MISMATCH = -32020;
 /** Most tools/list pages read to refresh a tool's annotations after a HeaderMismatch. */
 const MAX_REFRESH_PAGES = 16;
 /** The ids of the transport's own tools/list requests (a refresh), never an endpoint's. */
@@ -104,20 +105,26 @@ export class HttpClientTransport implements Transport {
   /** The `x-mcp-header` annotations of every valid tool seen in a tools/list result. */
   readonly #toolHeaders = new Map<string, readonly ToolHeader[]>();
   readonly #nameSources: { readonly [method: string]: string | undefined };
+  readonly #binding: HttpClientBinding;
   #closed = false;
   /** The `_meta` protocol version of the last message that had one (for those without). */
   #lastVersion: string | undefined;
   /** Count of the transport's own tools/list requests (their ids). */
   #refreshes = 0;
 
-  constructor(options: HttpClientTransportOptions) {
+  /** `binding`: the revision's (the generated HttpClientTransport of a revision's index passes HTTP from catalog.ts). */
+  constructor(options: HttpClientTransportOptions, binding: HttpClientBinding) {
     const max = maxBytesOf(options.maxMessageBytes);
+    if (!isObject(binding) || !isObject(binding.meta) || typeof binding.meta.protocolVersion !== "string" || !isObject(binding.nameSources) || !isObject(binding.errors)) {
+      throw new TypeError(`HttpClientTransport needs the revision's HTTP binding (HTTP of catalog.ts), got ${describeValue(binding)}`);
+    }
+    this.#binding = binding;
     this.#url = options.url;
     this.#fetch = clientFetch(options);
     this.#headers = { ...options.headers };
     this.#protocolVersion = options.protocolVersion;
     this.#max = max;
-    this.#nameSources = { ...NAME_SOURCES, ...options.nameSources };
+    this.#nameSources = { ...binding.nameSources, ...options.nameSources };
   }
 
   start(): Promise<void> {
@@ -159,7 +166,7 @@ export class HttpClientTransport implements Transport {
    */
   send(message: JsonRpcMessage, _options?: TransportSendOptions): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("transport closed"));
-    if (!("method" in message)) return Promise.reject(new Error("Streamable HTTP (2026-07-28): a client sends no JSON-RPC responses"));
+    if (!("method" in message)) return Promise.reject(new Error("Streamable HTTP (stateless): a client sends no JSON-RPC responses"));
     let headers: Record<string, string>;
     let body: string;
     try {
@@ -183,7 +190,8 @@ export class HttpClientTransport implements Transport {
     // (Protocol Version Header): a request's own `_meta` version; for a message without one (a
     // notification), the option, else the version of the last request sent.
     const meta = params?.["_meta"];
-    const own = isObject(meta) && typeof meta[PROTOCOL_VERSION_META] === "string" ? meta[PROTOCOL_VERSION_META] : undefined;
+    const key = this.#binding.meta.protocolVersion;
+    const own = isObject(meta) && typeof meta[key] === "string" ? meta[key] : undefined;
     if (own !== undefined) this.#lastVersion = own;
     const version = own ?? this.#protocolVersion ?? this.#lastVersion;
     if (version !== undefined) headers["mcp-protocol-version"] = version;
@@ -191,9 +199,10 @@ export class HttpClientTransport implements Transport {
     const source = Object.hasOwn(this.#nameSources, method) ? this.#nameSources[method] : undefined;
     const name = source === undefined ? undefined : params?.[source];
     if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
-    if (method === "tools/call" && typeof name === "string") {
+    const tools = this.#binding.toolHeaders;
+    if (tools !== null && method === tools.call && typeof name === "string") {
       for (const { path, header } of this.#toolHeaders.get(name) ?? []) {
-        const value = headerArgument(params?.["arguments"], path);
+        const value = headerArgument(params?.[tools.arguments], path);
         if (value !== undefined) headers[`mcp-param-${header.toLowerCase()}`] = value;
       }
     }
@@ -213,7 +222,7 @@ export class HttpClientTransport implements Transport {
     this.#streams.set(id, stream);
     try {
       const response = await this.#fetch(this.#url, { method: "POST", headers, body, signal: stream.controller.signal });
-      const mismatch = await this.#read(id, stream, response, method === "tools/call");
+      const mismatch = await this.#read(id, stream, response, method === this.#binding.toolHeaders?.call);
       if (mismatch !== undefined) await this.#retryAfterMismatch(id, stream, headers, body, params, mismatch);
       if (!stream.answered && !stream.closed) throw new RequestStreamBrokenError(method, id, "the response ended without an answer");
     } catch (error) {
@@ -254,7 +263,7 @@ export class HttpClientTransport implements Transport {
       return;
     }
     if (stream.closed) return;
-    const again = this.#headersFor("tools/call", params);
+    const again = this.#headersFor(stream.method, params);
     const same = Object.keys(again).length === Object.keys(headers).length && Object.entries(again).every(([name, value]) => headers[name] === value);
     if (same) {
       this.#deliver(stream, id, mismatch);
@@ -270,24 +279,26 @@ export class HttpClientTransport implements Transport {
    * info: every request carries them). The results go nowhere else.
    */
   async #refreshTools(parent: Stream, meta: unknown): Promise<void> {
+    const list = this.#binding.toolHeaders!.list;
+    const { protocolVersion, clientCapabilities, clientInfo, required } = this.#binding.meta;
     const requestMeta: JsonObject = {};
-    if (isObject(meta)) for (const key of Object.keys(meta)) if (key.startsWith("io.modelcontextprotocol/")) requestMeta[key] = meta[key]!;
+    if (isObject(meta)) for (const key of [protocolVersion, clientCapabilities, clientInfo, ...required]) if (Object.hasOwn(meta, key)) requestMeta[key] = meta[key]!;
     let cursor: string | undefined;
     for (let page = 0; page < MAX_REFRESH_PAGES; page++) {
       const id = `${REFRESH_ID_PREFIX}${++this.#refreshes}`;
       const params: JsonObject = cursor === undefined ? { _meta: requestMeta } : { _meta: requestMeta, cursor };
       let answer: JsonObject | undefined;
       // The parent's controller: closing the tools/call's stream aborts its refresh too.
-      const stream: Stream = { method: "tools/list", controller: parent.controller, closed: false, answered: false, capture: (m) => (answer = m) };
+      const stream: Stream = { method: list, controller: parent.controller, closed: false, answered: false, capture: (m) => (answer = m) };
       const response = await this.#fetch(this.#url, {
         method: "POST",
-        headers: this.#headersFor("tools/list", params),
-        body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params }),
+        headers: this.#headersFor(list, params),
+        body: JSON.stringify({ jsonrpc: "2.0", id, method: list, params }),
         signal: parent.controller.signal,
       });
       await this.#read(id, stream, response, false);
       const result = answer?.["result"];
-      if (!isObject(result)) throw new Error(answer === undefined ? "tools/list gave no answer" : "tools/list answered an error");
+      if (!isObject(result)) throw new Error(answer === undefined ? `${list} gave no answer` : `${list} answered an error`);
       const next = result["nextCursor"];
       if (typeof next !== "string") return;
       cursor = next;
@@ -314,7 +325,7 @@ export class HttpClientTransport implements Transport {
         }
         const answer = errorAnswer(message, id);
         if (answer !== undefined) {
-          if (retryOnMismatch && (answer["error"] as JsonObject)["code"] === HEADER_MISMATCH) return answer;
+          if (retryOnMismatch && (answer["error"] as JsonObject)["code"] === this.#binding.errors.headerMismatch) return answer;
           this.#deliver(stream, id, answer);
           return undefined;
         }
@@ -387,7 +398,7 @@ export class HttpClientTransport implements Transport {
         return;
       }
       stream.answered = true;
-      if (stream.method === "tools/list") this.#learnTools(message);
+      if (stream.method === this.#binding.toolHeaders?.list) this.#learnTools(message);
     }
     if (stream.capture !== undefined) {
       // The transport's own request: its answer is captured, its notifications dropped.
@@ -430,9 +441,4 @@ export class HttpClientTransport implements Transport {
   #error(error: unknown): void {
     report(this.onerror, error);
   }
-}
-
-/** A client transport for the Streamable HTTP endpoint at `options.url` (2026-07-28). */
-export function createHttpClientTransport(options: HttpClientTransportOptions): HttpClientTransport {
-  return new HttpClientTransport(options);
 }

@@ -592,7 +592,7 @@ class Exchange implements Transport {
  * against each other; each request served on its own connection of the server. Serve it with
  * any fetch-style runtime, or with node:http through toNodeListener.
  */
-export function createHttpHandler(server: HttpServable, options: HttpHandlerOptions = {}): HttpHandler {
+export function createHttpHandler(server: HttpServable, options: HttpHandlerOptions = {}): HttpHandler & { readonly httpBinding: HttpBinding } {
   const binding = server.httpBinding;
   const { errors, meta } = binding;
   const maxBodyBytes = numberOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, { min: 128 });
@@ -788,7 +788,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     return serveRequest(request, principal, slot, id, method, params, message);
   };
 
-  return async (request, info) => {
+  const handler: HttpHandler = async (request, info) => {
     try {
       return await handle(request, info);
     } catch (error) {
@@ -796,4 +796,6 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
       return rejectWith(500, undefined, ErrorCode.InternalError, "Internal error");
     }
   };
+  // The router of every era reads the binding (the `_meta` key that names a version).
+  return Object.assign(handler, { httpBinding: binding });
 }

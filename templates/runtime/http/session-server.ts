@@ -9,7 +9,9 @@
 // Spec pages: basic/transports.mdx of each revision, "Streamable HTTP" (abbreviated "HTTP" below:
 // Sending Messages to the Server, Listening for Messages from the Server, Multiple Connections,
 // Resumability and Redelivery, Session Management, Protocol Version Header), and
-// basic/utilities/cancellation.mdx. What differs between the revisions is the table REVISIONS.
+// basic/utilities/cancellation.mdx. What differs between the protocol versions a session may
+// negotiate is the server's generated `sessionBinding` (the catalog's ERA): the runtime knows
+// none of them.
 
 import type { Connection } from "../core/endpoint.js";
 import { isObject, isRequestId } from "../core/json.js";
@@ -32,13 +34,8 @@ import type { HttpHandler, HttpRequestInfo } from "./http-server.js";
 import { RegistryLink, SessionRegistryError, sessionRegistryOption, type SessionRegistry } from "./session-registry.js";
 import { SSE_HEADERS, SSE_KEEP_ALIVE, sseEvent } from "./sse.js";
 
-/** A server createSessionHttpHandler can serve: a generated McpServer of a session revision. */
-export interface SessionServable {
-  openConnection(transport: Transport): Connection;
-}
-
 /** What a revision's transport page asks of the server, by the protocol version a session negotiated. */
-interface RevisionRules {
+export interface SessionVersionRules {
   /**
    * HTTP, Protocol Version Header (2025-06-18 and later): the client sends the negotiated version
    * on every request after initialize; a value the server does not support is answered 400.
@@ -56,13 +53,55 @@ interface RevisionRules {
   readonly batches: boolean;
 }
 
-/** The session revisions; a session that negotiated another version gets the 2025-03-26 rules. */
-const REVISIONS: { readonly [version: string]: RevisionRules } = {
-  "2025-03-26": { versionHeader: false, priming: false, batches: true },
-  "2025-06-18": { versionHeader: true, priming: false, batches: false },
-  "2025-11-25": { versionHeader: true, priming: true, batches: false },
-};
-const OLDEST: RevisionRules = REVISIONS["2025-03-26"]!;
+/** What createSessionHttpHandler needs to know of a revision: generated data (the catalog's ERA, McpServer.sessionBinding). */
+export interface SessionBinding {
+  /**
+   * The protocol versions a session may negotiate, oldest first, with what each one's transport
+   * page asks. A session whose version is none of them gets the first (the oldest) one's rules.
+   */
+  readonly versions: { readonly [version: string]: SessionVersionRules };
+}
+
+/** A server createSessionHttpHandler can serve: a generated McpServer of a session revision. */
+export interface SessionServable {
+  openConnection(transport: Transport): Connection;
+  readonly sessionBinding: SessionBinding;
+}
+
+/** The binding's versions as the handler reads them, checked once. */
+class VersionTable {
+  readonly #rules: ReadonlyMap<string, SessionVersionRules>;
+  /** The rules of a session whose version is not in the table (the oldest version's). */
+  readonly oldest: SessionVersionRules;
+  /** The versions, oldest first. */
+  readonly versions: readonly string[];
+  /** The versions, for the messages that name them. */
+  readonly list: string;
+
+  constructor(binding: unknown) {
+    const versions = isObject(binding) ? binding["versions"] : undefined;
+    const entries = isObject(versions) ? Object.entries(versions) : [];
+    const valid = (rules: unknown): rules is SessionVersionRules =>
+      isObject(rules) && typeof rules["versionHeader"] === "boolean" && typeof rules["priming"] === "boolean" && typeof rules["batches"] === "boolean";
+    if (entries.length === 0 || !entries.every(([, rules]) => valid(rules))) {
+      throw new TypeError(`createSessionHttpHandler needs a generated McpServer of a session revision (sessionBinding.versions: version → { versionHeader, priming, batches }), got ${describeValue(versions)}`);
+    }
+    this.#rules = new Map(entries as [string, SessionVersionRules][]);
+    this.oldest = entries[0]![1] as SessionVersionRules;
+    this.versions = entries.map(([version]) => version);
+    this.list = this.versions.join(", ");
+  }
+
+  /** The rules of a version in the table; undefined for another. */
+  get(version: string): SessionVersionRules | undefined {
+    return this.#rules.get(version);
+  }
+
+  /** The rules of a session of this version: its own, or the oldest version's. */
+  of(version: string | undefined): SessionVersionRules {
+    return (version === undefined ? undefined : this.#rules.get(version)) ?? this.oldest;
+  }
+}
 
 /** Options of createSessionHttpHandler; the Host/Origin rule's are GuardOptions' (as in createHttpHandler). */
 export interface SessionHttpHandlerOptions extends GuardOptions {
@@ -130,6 +169,8 @@ export interface SessionHttpHandlerOptions extends GuardOptions {
 export interface SessionHttpHandler extends HttpHandler {
   /** Sessions open now. */
   readonly sessionCount: number;
+  /** The protocol versions its sessions may negotiate, oldest first (the server's sessionBinding). */
+  readonly versions: readonly string[];
   /**
    * Sends a notification on a session's GET stream (a `…/list_changed`, a resource update); with
    * no GET stream open it is only stored for a resumption. False: no such session.
@@ -312,6 +353,7 @@ class SseOut {
 /** What every session of one handler shares: the options as read, and the table of sessions. */
 interface Shared {
   readonly server: SessionServable;
+  readonly versions: VersionTable;
   readonly sessions: Map<string, Session>;
   readonly store: EventStore | null | undefined;
   readonly maxStoredEvents: number;
@@ -374,7 +416,7 @@ class Session implements Transport {
   readonly http: HttpRequestContext;
   /** The protocol version negotiated (the initialize result's), and its rules. */
   version: string | undefined;
-  rules: RevisionRules = OLDEST;
+  rules: SessionVersionRules;
   connection!: Connection;
   /** Put before each request stream's number: a session continued here from a registry numbers its streams apart from the instance that opened it. */
   streamTag = "";
@@ -398,6 +440,7 @@ class Session implements Transport {
     this.sessionId = id;
     this.principal = principal;
     this.http = http;
+    this.rules = shared.versions.oldest;
     this.#headers = id === undefined ? {} : { [SESSION_HEADER]: id };
     // Stateless: nothing to resume from (there is no GET to resume with).
     this.#store = id === undefined ? null : shared.store === undefined ? new InMemoryEventStore({ maxEvents: shared.maxStoredEvents }) : shared.store;
@@ -712,7 +755,8 @@ class Session implements Transport {
   #expect(message: JsonRpcMessage): void {
     const params = "params" in message ? message.params : undefined;
     const asked = params?.["protocolVersion"];
-    if (typeof asked === "string" && Object.hasOwn(REVISIONS, asked)) this.rules = REVISIONS[asked]!;
+    const rules = typeof asked === "string" ? this.#shared.versions.get(asked) : undefined;
+    if (rules !== undefined) this.rules = rules;
   }
 
   /** The initialize response: the negotiated version sets the session's rules; an error ends the session. */
@@ -721,7 +765,7 @@ class Session implements Transport {
     const version = result?.["protocolVersion"];
     if (typeof version === "string") {
       this.version = version;
-      this.rules = Object.hasOwn(REVISIONS, version) ? REVISIONS[version]! : OLDEST;
+      this.rules = this.#shared.versions.of(version);
       const opened = this.#shared.opened;
       if (opened !== undefined && this.sessionId !== undefined) this.#queue(stream, () => opened(this));
       return;
@@ -747,12 +791,12 @@ class Session implements Transport {
 // The handler
 
 /** The refusal of a protocol version header the session's revision does not accept, or null (HTTP, Protocol Version Header). */
-function versionProblem(request: Request, session: Session): Response | null {
+function versionProblem(request: Request, session: Session, versions: VersionTable): Response | null {
   const version = request.headers.get("mcp-protocol-version");
   // Absent: "the server SHOULD assume" the negotiated version (or 2025-03-26 without one).
   if (version === null || !session.rules.versionHeader) return null;
-  if (!Object.hasOwn(REVISIONS, version)) {
-    return reject(400, undefined, ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${describeValue(version)} (supported: ${Object.keys(REVISIONS).join(", ")})`);
+  if (versions.get(version) === undefined) {
+    return reject(400, undefined, ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${describeValue(version)} (supported: ${versions.list})`);
   }
   if (session.version !== undefined && version !== session.version) {
     return reject(400, undefined, ErrorCode.InvalidRequest, `Bad Request: MCP-Protocol-Version ${describeValue(version)} is not the version this session negotiated (${session.version})`);
@@ -799,6 +843,7 @@ function httpContext(request: Request, sessionId: string | undefined): HttpReque
  */
 export function createSessionHttpHandler(server: SessionServable, options: SessionHttpHandlerOptions = {}): SessionHttpHandler {
   if (!isObject(server) || typeof server.openConnection !== "function") throw new TypeError("createSessionHttpHandler needs a generated McpServer (openConnection)");
+  const versions = new VersionTable(server.sessionBinding);
   const stateful = flag("sessions", options.sessions, true);
   const maxSessions = numberOption("maxSessions", options.maxSessions, DEFAULTS.maxSessions, { min: 1, infinity: true });
   const maxInFlight = numberOption("maxInFlightPerSession", options.maxInFlightPerSession, DEFAULTS.maxInFlightPerSession, { min: 1, infinity: true });
@@ -809,6 +854,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
   const registryOption = sessionRegistryOption(options.sessionRegistry);
   const shared: Shared = {
     server,
+    versions,
     sessions,
     store: eventStoreOption(options.eventStore),
     maxStoredEvents: numberOption("maxStoredEvents", options.maxStoredEvents, DEFAULTS.maxStoredEvents, { min: 1, infinity: true }),
@@ -843,7 +889,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     if (closed || sessions.size >= maxSessions) return reject(503, undefined, ErrorCode.InternalError, `Service Unavailable: ${maxSessions} sessions are open (maxSessions)`, { "retry-after": "1" });
     const session = new Session(shared, id, principal, httpContext(request, id));
     session.version = record.protocolVersion;
-    session.rules = Object.hasOwn(REVISIONS, record.protocolVersion) ? REVISIONS[record.protocolVersion]! : OLDEST;
+    session.rules = versions.of(record.protocolVersion);
     session.clientCapabilities = record.clientCapabilities;
     session.streamTag = `${crypto.randomUUID().slice(0, 8)}.`;
     sessions.set(id, session);
@@ -868,7 +914,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
       () => recordOf(found),
       () => void found.end(),
     );
-    return versionProblem(request, session) ?? session;
+    return versionProblem(request, session, versions) ?? session;
   };
 
   const post = async (request: Request, principal: Principal | undefined): Promise<Response> => {
@@ -906,12 +952,13 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     if (!stateful) {
       session = new Session(shared, undefined, principal, httpContext(request, undefined));
       const asked = request.headers.get("mcp-protocol-version");
-      if (asked !== null && Object.hasOwn(REVISIONS, asked)) {
-        session.version = asked;
-        session.rules = REVISIONS[asked]!;
+      const rules = asked === null ? undefined : versions.get(asked);
+      if (rules !== undefined) {
+        session.version = asked!;
+        session.rules = rules;
       } else if (asked !== null && !initialize) {
         void session.end();
-        return reject(400, undefined, ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${describeValue(asked)} (supported: ${Object.keys(REVISIONS).join(", ")})`);
+        return reject(400, undefined, ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${describeValue(asked)} (supported: ${versions.list})`);
       }
     } else if (initialize) {
       if (request.headers.has(SESSION_HEADER)) return reject(400, id as RequestId, ErrorCode.InvalidRequest, "Invalid Request: initialize opens a new session and carries no Mcp-Session-Id");
@@ -969,11 +1016,11 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     } else {
       const asked = request.headers.get("mcp-protocol-version");
       session = new Session(shared, undefined, principal, httpContext(request, undefined));
-      session.rules = asked !== null && Object.hasOwn(REVISIONS, asked) ? REVISIONS[asked]! : OLDEST;
+      session.rules = versions.of(asked ?? undefined);
     }
     const requests = messages.filter((m) => m.hasId && m.method !== undefined);
     const problem = !session.rules.batches
-      ? "JSON-RPC batches are not part of this session's protocol version (2025-03-26 only)"
+      ? "JSON-RPC batches are not part of this session's protocol version"
       : requests.length > 0 && requests.length < messages.length && messages.some((m) => m.method === undefined)
         ? "a batch holds requests and notifications, or responses, not both"
         : new Set(requests.map((m) => m.id)).size < requests.length || requests.some((m) => session.requests.has(m.id as RequestId))
@@ -1084,5 +1131,5 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
   };
   // sessionCount is read live (Object.assign would copy the getter's value once).
   Object.defineProperty(handler, "sessionCount", { get: () => sessions.size, enumerable: true });
-  return Object.assign(handler, methods) as SessionHttpHandler;
+  return Object.assign(handler, methods, { versions: versions.versions }) as SessionHttpHandler;
 }

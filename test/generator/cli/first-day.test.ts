@@ -113,6 +113,6 @@ describe("config keys", () => {
 
   it("a key nothing like any is listed against the keys only", async () => {
     const line = await configError({ colour: "blue" });
-    expect(line).toMatch(/expected one of the keys revisions, all, .*extensions, addons$/);
+    expect(line).toMatch(/expected one of the keys revisions, all, .*extensions, addons, rulesOf$/);
   });
 });

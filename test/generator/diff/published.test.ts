@@ -158,7 +158,7 @@ describe("2025-11-25 → 2026-07-28", () => {
   });
 
   it("reports exactly the policy keys whose values differ: the STATELESS entries of generator/model/policy.ts", () => {
-    // 2025-11-25 has the default policy; 2026-07-28 overrides these seven keys (read from the
+    // 2025-11-25 has the default policy; 2026-07-28 overrides these ten keys (read from the
     // policy table, written out here by hand), sorted by key.
     const entry = (key: string, before: unknown, after: unknown, added: unknown[] = [], removed: unknown[] = []) => ({
       key,
@@ -174,6 +174,7 @@ describe("2025-11-25 → 2026-07-28", () => {
       entry("defaultMaxTotalTimeoutMs", null, 600_000),
       entry("defaultTimeoutMs", null, 60_000),
       entry("endableByReceiver", [], ["subscriptions/listen"], ["subscriptions/listen"]),
+      entry("era", "session", "stateless"),
       entry("longLived", [], ["subscriptions/listen"], ["subscriptions/listen"]),
       entry("requestMeta", null, {
         type: "RequestMetaObject",
@@ -181,6 +182,8 @@ describe("2025-11-25 → 2026-07-28", () => {
         clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
         clientInfo: "io.modelcontextprotocol/clientInfo",
       }),
+      entry("resourceNotFoundCode", -32002, -32602),
+      entry("sessionHttp", "streamable", null),
     ]);
   });
 
@@ -253,9 +256,9 @@ describe("2025-11-25 → 2026-07-28", () => {
       definitionsAdded: 42,
       definitionsRemoved: 32,
       definitionsChanged: 59,
-      policyKeysChanged: 7,
+      policyKeysChanged: 10,
       cancellableChanged: 0,
-      changes: 235,
+      changes: 238,
       breaking: 138,
     });
     expect(diff.definitions.added.filter((d) => d.breaking)).toEqual([]);

@@ -156,14 +156,18 @@ describe("emitTypes", () => {
       expect(typecheckInMemory({ "/d/types.ts": await emitTypes(docFrom(inheriting), "r"), "/d/use.ts": use })).toEqual([]);
     });
 
-    it("writes a per-revision fact from its table only for the revisions it names (JSONValue with null)", async () => {
+    it("writes a fact of its table where the schema shows its fault, whatever the revision's label (JSONValue with null)", async () => {
       const defs = {
         JSONValue: { anyOf: [{ $ref: "#/$defs/JSONObject" }, { type: "array", items: { $ref: "#/$defs/JSONValue" } }, { type: ["string", "integer", "boolean"] }] },
         JSONObject: { type: "object", additionalProperties: { $ref: "#/$defs/JSONValue" } },
         JSONArray: { type: "array", items: { $ref: "#/$defs/JSONValue" } },
       };
       expect(declaration(await emitTypes(docFrom(defs), "2026-07-28"), "JSONValue")).toContain("string | number | boolean | null | JSONObject | JSONArray");
-      expect(declaration(await emitTypes(docFrom(defs), "other"), "JSONValue")).not.toContain("null");
+      expect(declaration(await emitTypes(docFrom(defs), "2027-01-01"), "JSONValue")).toContain("string | number | boolean | null | JSONObject | JSONArray");
+      // A schema without the fault is typed as it says.
+      const fixed = { ...defs, JSONValue: { anyOf: [...defs.JSONValue.anyOf.slice(0, 2), { type: ["string", "number", "boolean", "null"] }] } };
+      expect(declaration(await emitTypes(docFrom(fixed), "2026-07-28"), "JSONValue")).toContain("null");
+      expect(declaration(await emitTypes(docFrom({ ...defs, JSONValue: { anyOf: defs.JSONValue.anyOf.slice(0, 2) } }), "2026-07-28"), "JSONValue")).not.toContain("null");
     });
   });
 

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { readSchemaDocument } from "../../../generator/load/schema-document.js";
 import { buildModel } from "../../../generator/model/model.js";
 import { policyFor } from "../../../generator/model/policy.js";
+import { registryFacts } from "../../../generator/model/registry-facts.js";
 import { registryView } from "../../../generator/emit/registry-view.js";
 import { TEST_CACHE_DIR } from "../../helpers/schemas.js";
 import { REGISTRY as R2024 } from "../../generated/2024-11-05/server.js";
@@ -20,7 +21,8 @@ import { REGISTRY as R2026 } from "../../generated/2026-07-28/server.js";
 function view(revision: string, listen: boolean) {
   const file = join(TEST_CACHE_DIR, revision, "schema.json");
   const doc = readSchemaDocument(readFileSync(file, "utf8"), file);
-  return registryView(buildModel(doc, { revision, policy: policyFor(revision) }), listen);
+  const policy = policyFor(revision);
+  return registryView({ ...buildModel(doc, { revision, policy }), policy, registry: registryFacts(doc) }, listen);
 }
 
 describe("REGISTRY by revision", () => {
@@ -55,8 +57,9 @@ describe("REGISTRY by revision", () => {
   it("serves no kind whose definitions the schema lacks", () => {
     const file = join(TEST_CACHE_DIR, "2025-11-25", "schema.json");
     const doc = readSchemaDocument(readFileSync(file, "utf8"), file);
-    const model = buildModel(doc, { revision: "2025-11-25", policy: policyFor("2025-11-25") });
-    const registry = registryView({ ...model, definitions: model.definitions.filter((name) => name !== "Tool") }, false);
+    const policy = policyFor("2025-11-25");
+    const model = buildModel(doc, { revision: "2025-11-25", policy });
+    const registry = registryView({ ...model, policy, registry: registryFacts(doc), definitions: model.definitions.filter((name) => name !== "Tool") }, false);
     expect(registry.tools).toBe(false);
     expect(registry.methods).not.toContain("tools/call");
     expect(registry.prompts).toBe(true);

@@ -127,9 +127,10 @@ describe("finishModel checks the schema against the tables, in a fixed order", (
 describe("modelRevision", () => {
   it("returns the document, the catalog and the policy of the revision", async () => {
     const loaded = await modelRevision("2025-06-18", { cacheDir: TEST_CACHE_DIR });
-    expect(Object.keys(loaded).sort()).toEqual(["doc", "model", "policy"]);
+    expect(Object.keys(loaded).sort()).toEqual(["basis", "doc", "model", "policy"]);
     expect(loaded.model.revision).toBe("2025-06-18");
     expect(loaded.model.sha256).toBe(loaded.doc.sha256);
     expect(loaded.policy).toEqual(policyFor("2025-06-18"));
+    expect(loaded.basis).toEqual({ revision: "2025-06-18", inherited: false });
   });
 });

@@ -104,11 +104,15 @@ describe("isTsObject", () => {
 });
 
 describe("specTypeFact", () => {
-  it("gives the table's type for its definition in its revisions only", () => {
-    expect(specTypeFact("2026-07-28", "JSONValue")).toBe("string | number | boolean | null | JSONObject | JSONArray");
-    expect(specTypeFact("draft", "JSONValue")).toBe("string | number | boolean | null | JSONObject | JSONArray");
-    expect(specTypeFact("2025-11-25", "JSONValue")).toBeUndefined();
-    expect(specTypeFact("2026-07-28", "JSONObject")).toBeUndefined();
+  const faulty = { anyOf: [ref("JSONObject"), { type: "array", items: ref("JSONValue") }, { type: ["string", "integer", "boolean"] }] };
+  it("gives the table's type for its definition where the schema shows the fault, whatever the revision", () => {
+    expect(specTypeFact("JSONValue", faulty)?.tsType).toBe("string | number | boolean | null | JSONObject | JSONArray");
+    expect(specTypeFact("JSONValue", faulty)?.accepts).toBe("any");
+  });
+  it("does not apply to a schema without the fault, nor to another definition", () => {
+    expect(specTypeFact("JSONValue", { ...faulty, anyOf: [...faulty.anyOf.slice(0, 2), { type: ["string", "number", "boolean", "null"] }] })).toBeUndefined();
+    expect(specTypeFact("JSONValue", {})).toBeUndefined();
+    expect(specTypeFact("JSONObject", faulty)).toBeUndefined();
   });
 });
 

@@ -20,6 +20,7 @@
 
 import * as oauth from "oauth4webapi";
 import { fetchOf, type FetchLike } from "../../http/fetch.js";
+import { describeValue } from "../../core/protocol.js";
 import { defaultEndpoints, discoverAuthorizationServer, discoverResource, isLoopback, requestOptions } from "./discovery.js";
 import type { OAuthClientInformation, OAuthClientProvider, OAuthTokens } from "./provider.js";
 
@@ -38,6 +39,8 @@ export interface AuthOptions {
   readonly resourceMetadataUrl?: URL | undefined;
   readonly forceReauthorization?: boolean | undefined;
   readonly fetchFn?: FetchLike | undefined;
+  /** Sent as `MCP-Protocol-Version` on the metadata requests (the transport passes the version it speaks); absent: not sent. */
+  readonly protocolVersion?: string | undefined;
 }
 
 export type AuthResult = "AUTHORIZED" | "REDIRECT";
@@ -152,7 +155,11 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   const serverUrl = new URL(options.serverUrl);
 
   // 1. Discovery.
-  const resourceServer = await discoverResource(fetchFn, serverUrl, options.resourceMetadataUrl);
+  const version = options.protocolVersion;
+  if (version !== undefined && (typeof version !== "string" || !/^[\x21-\x7e]{1,64}$/.test(version))) {
+    throw new TypeError(`auth: protocolVersion must be a short string of visible ASCII characters, got ${describeValue(version)}`);
+  }
+  const resourceServer = await discoverResource(fetchFn, serverUrl, options.resourceMetadataUrl, version);
   // The resource identifier is sent exactly as the metadata publishes it (RFC 8707 §2: a
   // pathless one stays without the "/" a URL parser would add).
   let resource: string | undefined;
@@ -166,7 +173,7 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   const issuerText = resourceServer?.authorization_servers?.[0];
   // 2025-03-26 (no resource metadata): the MCP server's origin is the authorization server.
   const issuer = new URL(issuerText ?? serverUrl.origin);
-  const as = (await discoverAuthorizationServer(fetchFn, issuer)) ?? (issuerText === undefined ? defaultEndpoints(serverUrl) : undefined);
+  const as = (await discoverAuthorizationServer(fetchFn, issuer, version)) ?? (issuerText === undefined ? defaultEndpoints(serverUrl) : undefined);
   if (as === undefined) throw new OAuthFlowError(`no authorization server metadata for ${issuer.href}`);
   const context = { issuer: as.issuer };
   const http = requestOptions(fetchFn, new URL(as.token_endpoint ?? as.issuer));

@@ -55,9 +55,11 @@ async function bounded(response: Response): Promise<Response | undefined> {
 }
 
 /** GET a metadata URL: the Response when 200 (bounded), undefined for a 4xx (try the next one). */
-async function getDocument(fetchFn: FetchLike, url: URL): Promise<Response | undefined> {
+async function getDocument(fetchFn: FetchLike, url: URL, protocolVersion: string | undefined): Promise<Response | undefined> {
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url))) throw new Error(`metadata URL ${url.href}: https is required`);
-  const response = await fetchFn(url, { method: "GET", headers: { accept: "application/json", "mcp-protocol-version": "2025-11-25" }, redirect: "manual" });
+  // Authorization, Server Metadata Discovery: clients SHOULD send the protocol version they speak.
+  const headers: Record<string, string> = protocolVersion === undefined ? { accept: "application/json" } : { accept: "application/json", "mcp-protocol-version": protocolVersion };
+  const response = await fetchFn(url, { method: "GET", headers, redirect: "manual" });
   if (response.status === 200) return bounded(response);
   await response.body?.cancel().catch(() => {});
   if (response.status >= 400 && response.status < 500) return undefined;
@@ -69,7 +71,7 @@ async function getDocument(fetchFn: FetchLike, url: URL): Promise<Response | und
  * given, else the path-inserted well-known URL, then the root one (2025-11-25 Protected Resource
  * Metadata Discovery Requirements). Undefined when none exists (a 2025-03-26 server).
  */
-export async function discoverResource(fetchFn: FetchLike, serverUrl: URL, resourceMetadataUrl: URL | undefined): Promise<oauth.ResourceServer | undefined> {
+export async function discoverResource(fetchFn: FetchLike, serverUrl: URL, resourceMetadataUrl: URL | undefined, protocolVersion?: string): Promise<oauth.ResourceServer | undefined> {
   const candidates: URL[] = [];
   if (resourceMetadataUrl !== undefined) candidates.push(resourceMetadataUrl);
   else {
@@ -78,7 +80,7 @@ export async function discoverResource(fetchFn: FetchLike, serverUrl: URL, resou
     candidates.push(new URL("/.well-known/oauth-protected-resource", serverUrl.origin));
   }
   for (const url of candidates) {
-    const response = await getDocument(fetchFn, url);
+    const response = await getDocument(fetchFn, url, protocolVersion);
     if (response === undefined) continue;
     const body: unknown = await response.json();
     if (typeof body !== "object" || body === null || typeof (body as { resource?: unknown }).resource !== "string") throw new Error(`protected resource metadata ${url.href}: no "resource"`);
@@ -107,9 +109,9 @@ export function authorizationServerMetadataUrls(issuer: URL): URL[] {
  * oauth4webapi (RFC 8414 §3.3: a mismatch is an error, never a fallback). Undefined when no
  * well-known URL has a document.
  */
-export async function discoverAuthorizationServer(fetchFn: FetchLike, issuer: URL): Promise<oauth.AuthorizationServer | undefined> {
+export async function discoverAuthorizationServer(fetchFn: FetchLike, issuer: URL, protocolVersion?: string): Promise<oauth.AuthorizationServer | undefined> {
   for (const url of authorizationServerMetadataUrls(issuer)) {
-    const response = await getDocument(fetchFn, url);
+    const response = await getDocument(fetchFn, url, protocolVersion);
     if (response === undefined) continue;
     return oauth.processDiscoveryResponse(issuer, response);
   }

@@ -43,6 +43,8 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 };
 
 interface Recorded {
+  /** The MCP-Protocol-Version of each metadata GET (Authorization, Server Metadata Discovery). */
+  readonly metadataVersions: Array<string | undefined>;
   readonly registrations: Array<Record<string, unknown>>;
   readonly authorizations: URLSearchParams[];
   readonly tokens: Array<{ form: URLSearchParams; authorization: string | undefined }>;
@@ -50,13 +52,14 @@ interface Recorded {
 
 /** An authorization server: metadata, registration, an /authorize that approves at once (with `iss`), a token endpoint checking PKCE. */
 async function authorizationServer(options: { issOnRedirect?: (issuer: string) => string | undefined; metadataPadding?: number; issuerInMetadata?: (issuer: string) => string } = {}): Promise<{ issuer: string; seen: Recorded }> {
-  const seen: Recorded = { registrations: [], authorizations: [], tokens: [] };
+  const seen: Recorded = { metadataVersions: [], registrations: [], authorizations: [], tokens: [] };
   const challenges = new Map<string, string>();
   let issuer = "";
   issuer = await listen((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? "/", issuer);
       if (req.method === "GET" && url.pathname === "/.well-known/oauth-authorization-server") {
+        seen.metadataVersions.push(req.headers["mcp-protocol-version"] as string | undefined);
         json(res, 200, {
           issuer: options.issuerInMetadata?.(issuer) ?? issuer,
           authorization_endpoint: `${issuer}/authorize`,
@@ -178,6 +181,22 @@ describe("the oauth add-on's authorization code flow", () => {
     expect(token?.form.get("resource")).toBe(url);
     expect(token?.authorization).toBe(`Basic ${btoa("dyn-client:dyn-secret")}`);
     expect(provider.tokens()).toMatchObject({ access_token: "good-token", issuer: as.issuer });
+    // The metadata requests (one per auth() run: the redirect, then the code) name the version of
+    // the refused request (the client's own), not one the add-on knows.
+    expect(as.seen.metadataVersions).toEqual(["2026-07-28", "2026-07-28"]);
+  });
+
+  it("auth() called without a protocol version sends no MCP-Protocol-Version; a malformed one is refused", async () => {
+    const as = await authorizationServer();
+    const { url } = await protectedServer(as.issuer);
+    const provider = new MemoryOAuthClientProvider({
+      clientMetadata: { client_name: "svc", grant_types: ["client_credentials"] },
+      clientInformation: { client_id: "svc", client_secret: "s3cret" },
+      clientCredentials: true,
+    });
+    await expect(auth(provider, { serverUrl: url })).resolves.toBe("AUTHORIZED");
+    expect(as.seen.metadataVersions).toEqual([undefined]);
+    await expect(auth(provider, { serverUrl: url, protocolVersion: "2026-07-28\r\nx: y" })).rejects.toThrow(/protocolVersion must be a short string of visible ASCII characters/);
   });
 
   it("an authorization response whose iss is another issuer is refused before the code is redeemed (RFC 9207)", async () => {

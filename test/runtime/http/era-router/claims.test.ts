@@ -7,7 +7,10 @@ import { describe, expect, it } from "vitest";
 import { BASIC_META } from "../../../helpers/fixtures.js";
 import { R25 } from "./support.js";
 
-const { claimsModernEra, sessionRevisionFor } = R25;
+const { claimsModernEra: claims, sessionRevisionFor } = R25;
+/** What the router passes: the modern handler's `_meta` key and the session handlers' versions (their generated bindings). */
+const ERA = { metaKey: "io.modelcontextprotocol/protocolVersion", legacyVersions: new Set(["2025-03-26", "2025-06-18", "2025-11-25"]) };
+const claimsModernEra = (header: string | null, body: unknown) => claims(header, body, ERA);
 const request = (method: string, params?: unknown) => ({ jsonrpc: "2.0", id: 1, method, ...(params === undefined ? {} : { params }) });
 
 describe("claimsModernEra (basic/versioning: a dual-era server selects its behavior from how the client opens)", () => {
@@ -30,13 +33,23 @@ describe("claimsModernEra (basic/versioning: a dual-era server selects its behav
     expect(claimsModernEra(null, initialize)).toBe(false);
     // The conformance suite's 2025 DNS-rebinding probe: a legacy version header on initialize.
     expect(claimsModernEra("2025-11-25", initialize)).toBe(false);
-    for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", " 2025-06-18"]) {
+    for (const version of ["2025-03-26", "2025-06-18", "2025-11-25", " 2025-06-18"]) {
       expect(claimsModernEra(version, request("tools/list")), version).toBe(false);
     }
     // A _meta without the version key, or a batch, is no claim.
     expect(claimsModernEra(null, request("ping", { _meta: { progressToken: 1 } }))).toBe(false);
     expect(claimsModernEra(null, [request("tools/list", { _meta: BASIC_META })])).toBe(false);
     expect(claimsModernEra(null, undefined)).toBe(false);
+  });
+
+  it("knows the eras only from the handlers' bindings: no version is legacy by its date", () => {
+    // A session era that negotiates only 2025-11-25: an older date names no session of it.
+    const only = { metaKey: "x-version", legacyVersions: new Set(["2025-11-25"]) };
+    expect(claims("2025-06-18", request("tools/list"), only)).toBe(true);
+    expect(claims("2025-11-25", request("tools/list"), only)).toBe(false);
+    // The `_meta` key is the modern handler's, whatever it is called.
+    expect(claims(null, request("tools/list", { _meta: { "x-version": "2027-01-01" } }), only)).toBe(true);
+    expect(claims(null, request("tools/list", { _meta: BASIC_META }), only)).toBe(false);
   });
 });
 

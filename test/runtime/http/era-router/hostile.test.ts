@@ -45,14 +45,18 @@ describe("hostile bodies and headers, at the wire", () => {
 describe("handlers that fail", () => {
   const request = (headers: Record<string, string> = {}) =>
     new Request("http://127.0.0.1/mcp", { method: "POST", headers: { ...POST_HEADERS, ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { [META_VERSION]: "2026-07-28" } } }) });
-  const session = Object.assign(async () => new Response(null, { status: 204 }), { hasSession: () => false });
+  const session = Object.assign(async () => new Response(null, { status: 204 }), { hasSession: () => false, versions: ["2025-11-25"] });
+  const BINDING = { meta: { protocolVersion: META_VERSION, clientCapabilities: "c", clientInfo: "i", required: [] }, supportedVersions: ["2026-07-28"] };
 
   it("a handler that throws: 500 Internal error, reported to onError (a throwing onError is contained)", async () => {
     const errors: Error[] = [];
     const router = R25.createEraRouter({
-      modern: async () => {
-        throw new Error("modern broke");
-      },
+      modern: Object.assign(
+        async () => {
+          throw new Error("modern broke");
+        },
+        { httpBinding: BINDING },
+      ),
       sessions: { "2025-11-25": session },
       onError: (error) => {
         errors.push(error);
@@ -71,6 +75,7 @@ describe("handlers that fail", () => {
       hasSession: () => {
         throw new Error("hasSession broke");
       },
+      versions: ["2025-11-25"],
     });
     const router = R25.createEraRouter({ sessions: { "2025-11-25": broken }, onError: (error) => void errors.push(error) });
     expect((await router(request({ "mcp-session-id": "s" }))).status).toBe(500);

@@ -4,7 +4,7 @@
  * (2026-07-28, which export createHttpClientTransport instead).
  */
 import { describe, expect, it } from "vitest";
-import { httpExports, SESSION_HTTP_SINCE } from "../../../../generator/emit/render.js";
+import { httpExports } from "../../../../generator/emit/render.js";
 import * as R20241105 from "../../../generated/2024-11-05/index.js";
 import * as R20250326 from "../../../generated/2025-03-26/index.js";
 import * as R20250618 from "../../../generated/2025-06-18/index.js";
@@ -31,11 +31,12 @@ describe("the session HTTP client's exports", () => {
     expect(typeof index["createSessionHttpClientTransport"] === "function").toBe(session);
     expect(typeof index["SessionExpiredError"] === "function").toBe(session);
     expect(typeof index["createHttpClientTransport"] === "function").toBe(stateless);
-    expect(httpExports(revision, stateless)).toEqual({ http: stateless, sessionHttp: session });
   });
 
-  it("starts at 2025-03-26, where Streamable HTTP replaced HTTP+SSE", () => {
-    expect(SESSION_HTTP_SINCE).toBe("2025-03-26");
-    expect(httpExports("draft", true)).toEqual({ http: true, sessionHttp: false });
+  it("follows the revision's HTTP transport (the era facts of the model)", () => {
+    expect(httpExports("stateless")).toEqual({ http: true, sessionHttp: false });
+    expect(httpExports("session")).toEqual({ http: false, sessionHttp: true });
+    expect(httpExports("sse")).toEqual({ http: false, sessionHttp: false });
+    expect(httpExports(null)).toEqual({ http: false, sessionHttp: false });
   });
 });

@@ -36,6 +36,6 @@ describe("the HTTP+SSE and fallback exports", () => {
     expect(typeof index["LegacySseConnectError"] === "function").toBe(legacySse || legacyFallback);
     expect(typeof index["createFallbackHttpClientTransport"] === "function").toBe(legacyFallback);
     if (legacySse) expect(typeof index["toNodeListener"]).toBe("function");
-    expect(legacySseExports(revision, stateless)).toEqual({ legacySse, legacyFallback });
+    expect(legacySseExports(stateless ? "stateless" : legacySse ? "sse" : "session")).toEqual({ legacySse, legacyFallback });
   });
 });
