@@ -11,6 +11,7 @@ import { serverView } from "./server-view.js";
 import { subscriptionsTemplateView } from "./subscriptions-view.js";
 import { constType, constValue, type JsonValue } from "./const-type.js";
 import { addonSourceNames } from "./addons.js";
+import { validatorsView } from "./validators-view.js";
 import type { InputRequestsModel } from "../model/input-requests.js";
 
 /** Generated files of one output folder (`out/<revision>/`, `out/runtime/`): path relative to it → text. */
@@ -45,7 +46,6 @@ export function inputRequiredView(input: InputRequestsModel | null, rules: Revis
       method: line(i.method),
       rule: line({ capability: i.capability, subCapabilities: i.subCapabilities, result: i.result }),
     })),
-    schemas: Object.entries(input.schemas).map(([name, schema]) => ({ name, schema: line(schema) })),
   };
 }
 
@@ -147,6 +147,7 @@ export function catalogView(model: RevisionModel) {
 export const RUNTIME_FILES = [
   "core/json",
   "core/protocol",
+  "core/validation",
   "core/options",
   "core/outgoing",
   "core/incoming",
@@ -277,6 +278,7 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
   return new Map([
     ["types.ts", render("types.ts", { body })],
     ["catalog.ts", render("catalog.ts", catalogView(model))],
+    ["validators.ts", render("validators.ts", validatorsView(model.validation))],
     ...runtimePart,
     ["client.ts", render("client.ts", clientView(model, model.policy, input !== null))],
     ["server.ts", render("server.ts", serverView(model, model.policy, model.lifecycle, model.http, subscriptions, input?.missingCapabilityCode ?? null, input !== null, model.resultDefaults))],

@@ -58,27 +58,6 @@ export const SUB_CAPABILITIES: Readonly<Record<string, readonly SubCapabilityRul
   ],
 };
 
-/**
- * A JSON Schema subset the runtime validator understands; `$ref` holds a definition name. Declared
- * again in the runtime (templates/runtime/features/mrtr.ts), which imports nothing of the generator, as is
- * SubCapabilityRule; test/generator/model/runtime-agreement.test.ts checks that they agree.
- */
-export type ValidationSchema =
-  | boolean
-  | {
-      readonly type?: string | readonly string[];
-      readonly enum?: readonly unknown[];
-      readonly const?: unknown;
-      readonly properties?: Readonly<Record<string, ValidationSchema>>;
-      readonly required?: readonly string[];
-      readonly items?: ValidationSchema;
-      readonly additionalProperties?: ValidationSchema;
-      readonly anyOf?: readonly ValidationSchema[];
-      readonly oneOf?: readonly ValidationSchema[];
-      readonly allOf?: readonly ValidationSchema[];
-      readonly $ref?: string;
-    };
-
 export interface InputRequestRecord {
   readonly method: string;
   /** The member's definition (`ElicitRequest`). */
@@ -100,13 +79,20 @@ export interface InputRequestsModel {
   readonly methods: readonly string[];
   /** The code of MissingRequiredClientCapabilityError, or null when the schema has none. */
   readonly missingCapabilityCode: number | null;
-  /** Validation schemas of the results and every definition they reference, by name (sorted). */
-  readonly schemas: Readonly<Record<string, ValidationSchema>>;
 }
 
 const UNION = "InputRequest";
 const RESULT = "InputRequiredResult";
+
+/**
+ * The result that asks for input and the `resultType` that says so (basic/patterns/mrtr: "the
+ * server responds with an InputRequiredResult, `resultType: "input_required"`"). The schema types
+ * resultType as any string, so this is what tells it from a request's complete result.
+ */
+export const INPUT_REQUIRED_RESULT = { definition: RESULT, resultType: "input_required" } as const;
 const RESPONSES = "InputResponses";
+/** The map of a retry's answers: the server checks each answer to what it asked (mrtr.ts), not the map's every value. */
+export const INPUT_RESPONSES = RESPONSES;
 /** The fields the pattern puts on the wire (mrtr.ts reads and writes exactly these). */
 const RESULT_FIELDS = ["resultType", "inputRequests", "requestState"] as const;
 const PARAMS_FIELDS = ["inputResponses", "requestState"] as const;
@@ -178,7 +164,6 @@ export function inputRequestsModel(
     inputs,
     methods,
     missingCapabilityCode: errorCode(doc, "MissingRequiredClientCapabilityError"),
-    schemas: validationSchemas(doc, inputs.map((input) => input.result)),
   };
 }
 
@@ -290,42 +275,3 @@ function errorCode(doc: SchemaDocument, name: string): number | null {
   };
   return search(def.node, 0);
 }
-
-const KEEP = new Set(["type", "enum", "const", "required"]);
-
-/**
- * The validation schemas of `roots` and of every definition they reference, keyed by name and
- * sorted: only the keywords the runtime validator checks are kept (annotations such as
- * `description`, and constraints it does not check such as `format` or `minimum`, are left out,
- * so an answer is held to the structure and literal values the types promise).
- */
-export function validationSchemas(doc: SchemaDocument, roots: readonly string[]): Record<string, ValidationSchema> {
-  const out = new Map<string, ValidationSchema>();
-  const pending = [...roots];
-  const convert = (node: unknown): ValidationSchema => {
-    if (typeof node === "boolean") return node;
-    if (!isSchemaNode(node)) return true;
-    const ref = node["$ref"];
-    if (ref !== undefined) {
-      const name = refName(doc, ref);
-      if (name === null) return true; // a pointer into a definition: not followed, accepted as is
-      if (!out.has(name) && !pending.includes(name)) pending.push(name);
-      return { $ref: name };
-    }
-    const result: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(node)) {
-      if (KEEP.has(key)) result[key] = value;
-      else if (key === "properties" && isSchemaNode(value)) result[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v)]));
-      else if ((key === "items" && !Array.isArray(value)) || key === "additionalProperties") result[key] = convert(value);
-      else if ((key === "anyOf" || key === "oneOf" || key === "allOf") && Array.isArray(value)) result[key] = value.map(convert);
-    }
-    return result as ValidationSchema;
-  };
-  while (pending.length > 0) {
-    const name = pending.shift()!;
-    if (out.has(name)) continue;
-    out.set(name, convert(doc.defs.get(name)));
-  }
-  return Object.fromEntries([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-

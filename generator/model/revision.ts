@@ -20,6 +20,7 @@ import { checkPolicy, resolvePolicy, schemaBatches, schemaEra, sessionVersions, 
 import { revisionRules, type RevisionRules } from "./rules.js";
 import { subscriptionTable, type SubscriptionTable } from "./subscriptions.js";
 import { registryFacts, type RegistryFacts } from "./registry-facts.js";
+import { validationModel, type ValidationModel } from "./validation.js";
 
 /** Where a revision's schema and its extensions come from, and what the catalog takes from the caller. */
 export interface ModelRevisionOptions {
@@ -95,6 +96,8 @@ export interface RevisionModel extends SchemaModel {
   readonly resultDefaults: readonly ResultDefaultsRecord[];
   /** What the registrations read of the schema (registry-facts.ts). */
   readonly registry: RegistryFacts;
+  /** The wire validators (validators.ts), compiled from the schema (validation.ts). */
+  readonly validation: ValidationModel;
   /**
    * The schema's named definitions, for the type emitter (emit/emit-types.ts) alone: it is the
    * one emitter that reads schema nodes. The document itself (its root, file, bytes) stays here.
@@ -179,6 +182,7 @@ export function finishModel({ doc, model, policy, basis }: LoadedRevision): Revi
     inputRequests,
     resultDefaults: resultDefaultsModel(doc, model, inputRequests?.methods),
     registry: registryFacts(doc),
+    validation: validationModel(doc, model, inputRequests, policy.taskResultType),
     typeSource: { defsKey: doc.defsKey, defs: doc.defs, ...(doc.extensions !== undefined ? { extensions: doc.extensions } : {}) },
   };
 }

@@ -49,7 +49,7 @@ describe("generate --extension tasks (2026-07-28, draft)", () => {
 
   it("names the extension's schema and sha256 in every file's header, and its types' source in their doc comments", () => {
     const { sha256 } = readManifest().extensions!.find((e) => e.id === "tasks")!;
-    for (const name of ["types.ts", "catalog.ts", "client.ts", "server.ts", "index.ts"]) {
+    for (const name of ["types.ts", "catalog.ts", "validators.ts", "client.ts", "server.ts", "index.ts"]) {
       expect(readFileSync(join(out, "2026-07-28", name), "utf8").split("\n").slice(0, 4).join("\n")).toContain(`// With the extension tasks, schema sha256: ${sha256}`);
     }
     const types = readFileSync(join(out, "2026-07-28", "types.ts"), "utf8");

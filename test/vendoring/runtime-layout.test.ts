@@ -35,7 +35,7 @@ describe('runtime "shared" (the default)', () => {
     expect([...result.runtime].sort()).toEqual(RUNTIME);
     for (const rev of REVS) {
       const files = readdirSync(join(out, rev)).sort();
-      expect(files, rev).toEqual(["catalog.ts", "client.ts", "index.ts", "server.ts", "types.ts", ...REEXPORTED_RUNTIME_FILES.map((f) => `${posix.basename(f)}.ts`)].sort());
+      expect(files, rev).toEqual(["catalog.ts", "client.ts", "index.ts", "server.ts", "types.ts", "validators.ts", ...REEXPORTED_RUNTIME_FILES.map((f) => `${posix.basename(f)}.ts`)].sort());
       const stdio = readFileSync(join(out, rev, "stdio.ts"), "utf8");
       expect(stdio.split("\n").filter((l) => l !== "" && !l.startsWith("//"))).toEqual(['export * from "../runtime/transports/stdio.js";']);
       // Every import leaving the folder goes to ../runtime/, to a file that is there.

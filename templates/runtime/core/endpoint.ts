@@ -5,6 +5,7 @@
 import { IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
 import { isObject, isRequestId as isId, isThenable } from "./json.js";
 import { cancelRule, OutgoingRequests, timerDelay, type MethodPolicy } from "./outgoing.js";
+import { checkValue, invalidParamsMessage, InvalidNotificationError, type Issue, type ParamsCheck, type WireChecks } from "./validation.js";
 import {
   type CancellationEvent,
   CancellationForbiddenError,
@@ -161,10 +162,20 @@ export interface EndpointOptions {
     wants(method: string, params: JsonObject | undefined): boolean;
     check(method: string, params: JsonObject | undefined, result: unknown): unknown;
   } | undefined;
+  /**
+   * The generated validators the endpoint applies to what the peer sends (core/validation.ts,
+   * the facades' `validate` option): the params of its requests (a request that breaks its schema
+   * is answered -32602 before any handler runs) and of its notifications (dropped and reported to
+   * onError; notifications/cancelled keeps its own rule: a malformed cancel is ignored), and the
+   * results of this side's requests (InvalidResultError). Absent: nothing is checked.
+   */
+  readonly validate?: WireChecks | undefined;
 }
 
 
 const CANCELLED = "notifications/cancelled";
+/** A notification that must carry params and has none. */
+const PARAMS_MISSING: Issue = { pointer: "", expected: "params (required)", got: "nothing" };
 
 /**
  * The functions of a handler table, by method, from its own properties only: a method named
@@ -210,6 +221,9 @@ function responseProblem(message: JsonObject): string | null {
 export interface EndpointTables {
   readonly handlers: ReadonlyMap<string, AnyRequestHandler>;
   readonly notificationHandlers: ReadonlyMap<string, AnyNotificationHandler>;
+  /** The checks of the params of the peer's requests and notifications (validate); undefined: none. */
+  readonly requestChecks: ReadonlyMap<string, ParamsCheck> | undefined;
+  readonly notificationChecks: ReadonlyMap<string, ParamsCheck> | undefined;
   readonly longLived: ReadonlySet<string>;
   readonly endableByPeer: ReadonlySet<string>;
 }
@@ -342,6 +356,8 @@ export class Endpoint {
         // the revisions that have it (2026-07-28 removed it: there it is an unknown method).
         handlers: ownHandlers<AnyRequestHandler>(policy.has("ping") ? { ping: () => ({}), ...options.handlers } : options.handlers),
         notificationHandlers: ownHandlers(options.notificationHandlers),
+        requestChecks: options.validate?.requests,
+        notificationChecks: options.validate?.notifications,
         longLived: new Set(rules.longLived),
         endableByPeer: new Set(rules.endableByReceiver),
       };
@@ -378,6 +394,7 @@ export class Endpoint {
         defaultMaxTotalTimeoutMs: options.defaultMaxTotalTimeoutMs ?? rules.defaultMaxTotalTimeoutMs ?? undefined,
         longLived: tables.longLived,
         endableByPeer: tables.endableByPeer,
+        results: options.validate?.results,
       },
     );
   }
@@ -705,8 +722,17 @@ export class Endpoint {
   }
 
   #onNotification(method: string, params: JsonObject | undefined): void {
-    if (method === "notifications/cancelled") this.#onCancel(params);
-    else if (method === "notifications/progress") this.#outgoing.handleProgress(params);
+    if (method === CANCELLED) this.#onCancel(params);
+    else {
+      // Cancellation keeps its own rule (a malformed cancel is ignored, above); any other
+      // notification that breaks its schema reaches no one and is reported.
+      const checked = this.#tables.notificationChecks?.get(method);
+      if (checked !== undefined) {
+        const issue = params === undefined ? (checked.required ? PARAMS_MISSING : undefined) : checkValue(checked.check, params);
+        if (issue !== undefined) return this.#toOnError(new InvalidNotificationError(method, issue));
+      }
+      if (method === "notifications/progress") this.#outgoing.handleProgress(params);
+    }
     const handler = this.#notificationHandlers.get(method);
     if (handler === undefined) return;
     try {
@@ -746,6 +772,14 @@ export class Endpoint {
     if (params === undefined && policy?.paramsRequired === true) {
       // The handler is typed to receive params; JSON-RPC 2.0 §5.1: -32602 Invalid params.
       return this.#sendQuietly(this.#errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${method} requires params`), id);
+    }
+    // Params that break their schema never reach a handler (the generated validators).
+    const checked = params === undefined ? undefined : this.#tables.requestChecks?.get(method);
+    if (checked !== undefined) {
+      const issue = checkValue(checked.check, params);
+      if (issue !== undefined) {
+        return this.#sendQuietly(this.#errorResponse(id, ErrorCode.InvalidParams, invalidParamsMessage(method, issue), { pointer: issue.pointer, expected: issue.expected }), id);
+      }
     }
     const entry = this.#incoming.begin(id, method, cancelRule(policy, params, this.#peerMayCancel));
     void this.#run(id, method, params, entry, handler);

@@ -21,6 +21,7 @@ import {
   type RequestOptions,
 } from "./protocol.js";
 import { numberOption, type NumberRule } from "./options.js";
+import { checkValue, InvalidResultError, type Check } from "./validation.js";
 
 /** What the runtime knows of a method from the catalog. */
 export interface MethodPolicy {
@@ -96,6 +97,8 @@ export interface OutgoingConfig {
   readonly longLived: ReadonlySet<string>;
   /** Methods the peer may end with notifications/cancelled (RULES.endableByReceiver). */
   readonly endableByPeer: ReadonlySet<string>;
+  /** The checks of the results, by method (the generated validators); undefined: none. */
+  readonly results?: ReadonlyMap<string, Check> | undefined;
 }
 
 /**
@@ -445,8 +448,13 @@ export class OutgoingRequests {
       return;
     }
     this.#settle(entry);
-    if (error !== undefined) entry.reject(new McpError(error.code, error.message, error.data));
-    else entry.resolve(result ?? {});
+    if (error !== undefined) return entry.reject(new McpError(error.code, error.message, error.data));
+    const value = result ?? {};
+    // A result that breaks its schema rejects the request: the caller never holds a value its types do not describe.
+    const check = this.#config.results?.get(entry.method);
+    const issue = check === undefined ? undefined : checkValue(check, value);
+    if (issue !== undefined) entry.reject(new InvalidResultError(entry.method, id, issue));
+    else entry.resolve(value);
   }
 
   /**

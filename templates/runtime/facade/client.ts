@@ -7,6 +7,7 @@
 
 import type { Endpoint, EndpointOptions, SendHook } from "../core/endpoint.js";
 import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from "./shared.js";
+import { wireChecks, type WireValidators } from "../core/validation.js";
 import type { AnswerInputOptions, InputRequiredRules } from "../features/mrtr.js";
 import type { JsonObject } from "../core/protocol.js";
 import { numberOption } from "../core/options.js";
@@ -32,6 +33,8 @@ export interface ClientDescriptor {
   } | null;
   /** The Tasks extension: the request that cancels a task; null: not merged. */
   readonly tasks: { readonly cancelRequest: string } | null;
+  /** The revision's wire validators (validators.ts's VALIDATORS). */
+  readonly validators: WireValidators;
 }
 
 /**
@@ -77,6 +80,8 @@ export function clientEndpointOptions(client: ClientDescriptor, options: ClientF
     ...(client.tasks === null ? {} : { tasks: { cancelRequest: client.tasks.cancelRequest } }),
     handlers: untypedHandlers(options.handlers),
     notificationHandlers: untypedNotificationHandlers(options.notificationHandlers),
+    // What the server sends is checked against the schema: its requests and notifications, the results.
+    validate: wireChecks(client.validators, options.validate),
     // Tools' structured results checked against the outputSchema of tools/list (unless turned off).
     ...(options.toolOutput === false ? {} : { checkResult: createToolOutputCheck(options.toolOutput) }),
     // InputRequiredResult answered through the handlers and retried, unless the caller drives

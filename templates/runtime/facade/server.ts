@@ -10,6 +10,7 @@
 
 import type { AnyRequestHandler, EndpointOptions } from "../core/endpoint.js";
 import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from "./shared.js";
+import { wireChecks, type WireValidators } from "../core/validation.js";
 import type { InputRequiredHook, InputRequiredRules, RequestStateOptions } from "../features/mrtr.js";
 import { describeValue, type JsonObject } from "../core/protocol.js";
 import { isObject, isThenable } from "../core/json.js";
@@ -74,7 +75,7 @@ export interface ServerDescriptor<Http extends object | null = object | null> {
    */
   readonly inputRequired: {
     readonly rules: InputRequiredRules;
-    readonly create: (rules: InputRequiredRules, options?: RequestStateOptions) => InputRequiredHook;
+    readonly create: (rules: InputRequiredRules, options: RequestStateOptions | undefined, answers: WireValidators["inputs"]) => InputRequiredHook;
   } | null;
   /**
    * The client requests whose handler results the server completes where a field is missing
@@ -82,11 +83,13 @@ export interface ServerDescriptor<Http extends object | null = object | null> {
    * `cacheScope` and `ttlMs` from the `resultDefaults` option; null: none (earlier revisions).
    */
   readonly resultDefaults: { readonly complete: readonly string[]; readonly cacheable: readonly string[] } | null;
+  /** The revision's wire validators (validators.ts's VALIDATORS). */
+  readonly validators: WireValidators;
 }
 
 /** What the runtime needs of a task manager (TaskManager): the handlers of the extension's requests. */
 export interface TaskHandlerSource {
-  handlersFor(missingCapabilityCode: number): object;
+  handlersFor(missingCapabilityCode: number, answers: WireValidators["inputs"]): object;
 }
 
 /** What the runtime needs of a subscriptions hub (SubscriptionHub; the generated Subscriptions). */
@@ -356,7 +359,7 @@ export function defaultHandlers(server: ServerDescriptor, options: ServerFacadeO
         : ((params: Parameters<AnyRequestHandler>[0], ctx: Parameters<AnyRequestHandler>[1]) =>
             (hub.listenHandler(declaredCapabilities(server, options)) as AnyRequestHandler)(params, ctx)) as (...args: never[]) => unknown;
   }
-  if (server.tasks !== null && options.tasks !== undefined) Object.assign(defaults, options.tasks.handlersFor(server.tasks.missingCapabilityCode));
+  if (server.tasks !== null && options.tasks !== undefined) Object.assign(defaults, options.tasks.handlersFor(server.tasks.missingCapabilityCode, server.validators.inputs));
   return defaults;
 }
 
@@ -379,8 +382,10 @@ export function serverEndpointOptions(server: ServerDescriptor, options: ServerF
       Object.keys(defaults).length === 0 ? untypedHandlers(options.handlers) : { ...untypedHandlers(defaults), ...untypedHandlers(options.handlers) },
     ),
     notificationHandlers: untypedNotificationHandlers(options.notificationHandlers),
+    // What the client sends is checked against the schema: its requests and notifications, the results.
+    validate: wireChecks(server.validators, options.validate),
     // ctx.input of the handlers that may answer InputRequiredResult, and the checks around them.
-    ...(server.inputRequired === null ? {} : { inputRequired: server.inputRequired.create(server.inputRequired.rules, options.requestState) }),
+    ...(server.inputRequired === null ? {} : { inputRequired: server.inputRequired.create(server.inputRequired.rules, options.requestState, server.validators.inputs) }),
   };
 }
 

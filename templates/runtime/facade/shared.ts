@@ -5,6 +5,7 @@
 import type { AnyNotificationHandler, AnyRequestHandler } from "../core/endpoint.js";
 import type { MethodPolicy } from "../core/outgoing.js";
 import type { CancellationEvent, Logger } from "../core/protocol.js";
+import type { ValidateOption } from "../core/validation.js";
 
 /**
  * The options both generated facades read and hand to their endpoint (the generated
@@ -19,6 +20,8 @@ export interface FacadeOptions {
   readonly defaultTimeoutMs?: number | undefined;
   readonly defaultMaxTotalTimeoutMs?: number | undefined;
   readonly onError?: ((error: Error) => void) | undefined;
+  /** What the peer sends is checked against the revision's schema (validators.ts): see ValidateOption. */
+  readonly validate?: ValidateOption | undefined;
 }
 
 /** One entry of the catalog's METHODS, as far as the endpoint's policy is concerned. */

@@ -31,6 +31,7 @@ import type {
   SendPath,
 } from "../core/endpoint.js";
 import { isObject } from "../core/json.js";
+import { at, checkValue, issueText, type Check } from "../core/validation.js";
 import { numberOption, type NumberRule } from "../core/options.js";
 import { timerDelay } from "../core/outgoing.js";
 import {
@@ -48,23 +49,6 @@ import {
 
 export type { InputContextApi, InputRequestLike, InputRequiredHook, RequiredOptions };
 
-/** A JSON Schema subset (generated from the schema's result definitions); `$ref` is a definition name. */
-export type ValidationSchema =
-  | boolean
-  | {
-      readonly type?: string | readonly string[];
-      readonly enum?: readonly unknown[];
-      readonly const?: unknown;
-      readonly properties?: { readonly [name: string]: ValidationSchema };
-      readonly required?: readonly string[];
-      readonly items?: ValidationSchema;
-      readonly additionalProperties?: ValidationSchema;
-      readonly anyOf?: readonly ValidationSchema[];
-      readonly oneOf?: readonly ValidationSchema[];
-      readonly allOf?: readonly ValidationSchema[];
-      readonly $ref?: string;
-    };
-
 /** A sub-capability some uses of an input request need (`elicitation.url` for `mode: "url"`). */
 export interface SubCapabilityRule {
   /** The param of the input request that decides. */
@@ -81,7 +65,7 @@ export interface InputRule {
   /** The ClientCapabilities property the client must declare; null: none. */
   readonly capability: string | null;
   readonly subCapabilities: readonly SubCapabilityRule[];
-  /** The result definition the answer must match (a key of `schemas`). */
+  /** The result definition the answer must match (checked by the input's check of validators.ts, VALIDATORS.inputs). */
   readonly result: string;
 }
 
@@ -95,8 +79,6 @@ export interface InputRequiredRules {
   readonly missingCapabilityCode: number | null;
   /** The inputs, by method. */
   readonly inputs: { readonly [method: string]: InputRule };
-  /** Validation schemas of the inputs' results and what they reference. */
-  readonly schemas: { readonly [name: string]: ValidationSchema };
 }
 
 /** McpServer option `requestState`: how the state of a round is protected. */
@@ -334,94 +316,6 @@ function salient(params: JsonObject | undefined): JsonObject {
   return out;
 }
 
-// --- Validation of answers against the generated schemas. ---
-
-const typeMatches = (value: unknown, type: string): boolean => {
-  switch (type) {
-    case "object":
-      return isObject(value);
-    case "array":
-      return Array.isArray(value);
-    case "string":
-      return typeof value === "string";
-    case "integer":
-      return typeof value === "number" && Number.isInteger(value);
-    case "number":
-      return typeof value === "number" && Number.isFinite(value);
-    case "boolean":
-      return typeof value === "boolean";
-    case "null":
-      return value === null;
-    default:
-      return true;
-  }
-};
-
-const article = (type: string): string => (type === "null" ? "null" : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
-
-const same = (a: unknown, b: unknown): boolean => a === b || (typeof a === "object" && typeof b === "object" && canonicalJson(a) === canonicalJson(b));
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`.slice(0, 60);
-}
-
-/**
- * What is wrong with `value` under `schema` (the subset of ValidationSchema), or null. `path` is
- * where the value is, for the message. Stops at the first problem; bounded by MAX_DEPTH.
- */
-export function validate(value: unknown, schema: ValidationSchema, schemas: InputRequiredRules["schemas"], path = "", depth = 0): string | null {
-  if (schema === true) return null;
-  if (schema === false) return `${path || "the value"} is not allowed`;
-  if (depth > MAX_DEPTH) return `${path || "the value"} is nested too deeply`;
-  const at = path || "the value";
-  if (schema.$ref !== undefined) {
-    const target = own(schemas, schema.$ref) ? schemas[schema.$ref] : undefined;
-    if (target !== undefined) {
-      const problem = validate(value, target, schemas, path, depth + 1);
-      if (problem !== null) return problem;
-    }
-  }
-  if (schema.type !== undefined) {
-    const types = typeof schema.type === "string" ? [schema.type] : schema.type;
-    if (!types.some((t) => typeMatches(value, t))) return `${at} must be ${types.map(article).join(" or ")}, got ${describe(value)}`;
-  }
-  if (schema.const !== undefined && !same(value, schema.const)) return `${at} must be ${JSON.stringify(schema.const)}`;
-  if (schema.enum !== undefined && !schema.enum.some((e) => same(value, e))) {
-    return `${at} must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}, got ${describe(value)}`;
-  }
-  if (schema.allOf !== undefined) {
-    for (const part of schema.allOf) {
-      const problem = validate(value, part, schemas, path, depth + 1);
-      if (problem !== null) return problem;
-    }
-  }
-  for (const [keyword, list] of [["anyOf", schema.anyOf], ["oneOf", schema.oneOf]] as const) {
-    if (list === undefined) continue;
-    const problems = list.map((part) => validate(value, part, schemas, path, depth + 1));
-    const matches = problems.filter((p) => p === null).length;
-    if (matches === 0) return problems.length === 1 ? problems[0]! : `${at} matches none of its ${list.length} allowed shapes`;
-    if (keyword === "oneOf" && matches > 1) return `${at} matches more than one of its allowed shapes`;
-  }
-  if (isObject(value)) {
-    for (const name of schema.required ?? []) if (!own(value, name)) return `${path ? `${path}.` : ""}${name} is required`;
-    const props = schema.properties;
-    for (const name of Object.keys(value)) {
-      const sub = props !== undefined && own(props, name) ? props[name] : schema.additionalProperties;
-      if (sub === undefined) continue;
-      const problem = validate(value[name], sub, schemas, path ? `${path}.${name}` : name, depth + 1);
-      if (problem !== null) return problem;
-    }
-  } else if (Array.isArray(value) && schema.items !== undefined) {
-    for (const [i, item] of value.entries()) {
-      const problem = validate(item, schema.items, schemas, `${path}[${i}]`, depth + 1);
-      if (problem !== null) return problem;
-    }
-  }
-  return null;
-}
-
 // --- Capabilities. ---
 
 function applies(rule: SubCapabilityRule, params: unknown): boolean {
@@ -492,6 +386,7 @@ export function stateError(reason: StateRefusal): McpError {
 
 class InputRequired implements InputRequiredHook {
   readonly #rules: InputRequiredRules;
+  readonly #answers: ReadonlyMap<string, Check>;
   readonly #methods: ReadonlySet<string>;
   readonly #keyBytes: Uint8Array | undefined;
   #key: Promise<unknown> | undefined;
@@ -503,8 +398,9 @@ class InputRequired implements InputRequiredHook {
   /** Results made by required(): already checked, so after() passes them through. */
   readonly #issued = new WeakSet<object>();
 
-  constructor(rules: InputRequiredRules, options: RequestStateOptions = {}) {
+  constructor(rules: InputRequiredRules, options: RequestStateOptions = {}, answers: { readonly [method: string]: Check } = {}) {
     this.#rules = rules;
+    this.#answers = new Map(Object.keys(answers).map((method) => [method, answers[method]!]));
     this.#methods = new Set(rules.methods);
     if (options.key !== undefined) {
       const bytes = typeof options.key === "string" ? utf8(options.key) : Uint8Array.from(options.key);
@@ -518,8 +414,9 @@ class InputRequired implements InputRequiredHook {
     this.#guard = replayGuardOption(options.singleUse, this.#now);
   }
 
-  get schemas(): InputRequiredRules["schemas"] {
-    return this.#rules.schemas;
+  /** The check of the answer to an input request (the generated VALIDATORS.inputs); undefined: none. */
+  answerCheck(method: string): Check | undefined {
+    return this.#answers.get(method);
   }
 
   has(method: string): boolean {
@@ -538,10 +435,10 @@ class InputRequired implements InputRequiredHook {
     // Error Handling: "Servers SHOULD validate that the data provided by the client is a valid
     // InputResponses object … Protocol errors … SHOULD return a JSON-RPC error response".
     if (responses !== undefined && !isObject(responses)) {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses must be an object, got ${describe(responses)}`);
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses must be an object, got ${describeValue(responses)}`);
     }
     if (state === undefined) return undefined;
-    if (typeof state !== "string") throw new McpError(ErrorCode.InvalidParams, `Invalid params: requestState must be a string, got ${describe(state)}`);
+    if (typeof state !== "string") throw new McpError(ErrorCode.InvalidParams, `Invalid params: requestState must be a string, got ${describeValue(state)}`);
     const input = ctx.input;
     if (!(input instanceof InputContext)) throw new McpError(ErrorCode.InternalError, "ctx.input is not this server's");
     return this.#open(state, ctx, params).then((sealed) => input.verified(sealed.s));
@@ -789,9 +686,14 @@ class InputContext implements InputContextApi {
         continue;
       }
       const answer = given[key];
-      const problem = validate(answer, { $ref: rule.result }, this.#hook.schemas, key);
-      if (problem !== null) {
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses: ${problem} (the answer to ${String((request as InputRequestLike).method)})`);
+      const method = String((request as InputRequestLike).method);
+      const check = this.#hook.answerCheck(method);
+      const issue = check === undefined ? undefined : checkValue(check, answer);
+      if (issue !== undefined) {
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses${issueText(at(key, issue))} (the answer to ${method}, ${rule.result})`, {
+          pointer: `/inputResponses${at(key, issue).pointer}`,
+          expected: issue.expected,
+        });
       }
       put(out, key, answer);
     }
@@ -804,8 +706,8 @@ class InputContext implements InputContextApi {
 }
 
 /** The hook of a server whose revision has multi round-trip requests (its catalog's INPUT_REQUIRED). */
-export function createInputRequired(rules: InputRequiredRules, options?: RequestStateOptions): InputRequiredHook {
-  return new InputRequired(rules, options);
+export function createInputRequired(rules: InputRequiredRules, options?: RequestStateOptions, answers?: { readonly [method: string]: Check }): InputRequiredHook {
+  return new InputRequired(rules, options, answers);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,7 +20,8 @@
 
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
-import { describeValue, McpError, type JsonObject, type Principal, type RequestOptions } from "../core/protocol.js";
+import { describeValue, ErrorCode, McpError, type JsonObject, type Principal, type RequestOptions } from "../core/protocol.js";
+import { at, checkValue, issueText, type Check } from "../core/validation.js";
 
 /** The extension's identifier: the key under `capabilities.extensions`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -566,6 +567,24 @@ interface TaskRequestContext {
 type TaskHandler = (params: JsonObject | undefined, ctx?: TaskRequestContext) => Promise<JsonObject>;
 
 /**
+ * The first answer to an asked key that breaks the result of the method asked, as the -32602 it
+ * is answered with; undefined when every asked key's answer holds (keys not asked are ignored).
+ */
+function brokenAnswer(asked: JsonObject, given: JsonObject, answers: { readonly [method: string]: Check }): McpError | undefined {
+  for (const key of Object.keys(given)) {
+    if (!Object.hasOwn(asked, key)) continue;
+    const request = asked[key];
+    const method = isObject(request) && typeof request["method"] === "string" ? request["method"] : undefined;
+    const check = method !== undefined && Object.hasOwn(answers, method) ? answers[method] : undefined;
+    const issue = check === undefined ? undefined : checkValue(check, given[key]);
+    if (issue === undefined) continue;
+    const where = at("inputResponses", at(key, issue));
+    return new McpError(ErrorCode.InvalidParams, `Invalid params: ${issueText(where)} (the answer to ${method})`, { pointer: where.pointer, expected: issue.expected });
+  }
+  return undefined;
+}
+
+/**
  * Tasks on the server: `start()` for handlers, `handlersFor()` for the three tasks/* requests
  * (the generated McpServer registers them when its `tasks` option is this manager), and
  * `declared()` to tell whether a request's client negotiated the extension.
@@ -681,7 +700,10 @@ export class TaskManager {
    * MissingRequiredClientCapabilityError, -32021 in 2026-07-28) and `data.requiredCapabilities`
    * naming the extension (SEP-2575, Missing Required Capabilities).
    */
-  handlersFor(missingCapabilityCode: number): { readonly "tasks/get": TaskHandler; readonly "tasks/update": TaskHandler; readonly "tasks/cancel": TaskHandler } {
+  handlersFor(
+    missingCapabilityCode: number,
+    answers: { readonly [method: string]: Check } = {},
+  ): { readonly "tasks/get": TaskHandler; readonly "tasks/update": TaskHandler; readonly "tasks/cancel": TaskHandler } {
     const gate = (handler: (params: JsonObject | undefined, owner: string | undefined) => Promise<JsonObject>): TaskHandler => (params, ctx) => {
       if (!this.declared(ctx?._meta)) {
         return Promise.reject(
@@ -694,7 +716,7 @@ export class TaskManager {
     };
     return {
       "tasks/get": gate((params, owner) => this.#get(params, owner)),
-      "tasks/update": gate((params, owner) => this.#update(params, owner)),
+      "tasks/update": gate((params, owner) => this.#update(params, owner, answers)),
       "tasks/cancel": gate((params, owner) => this.#cancel(params, owner)),
     };
   }
@@ -713,13 +735,16 @@ export class TaskManager {
    * the task stays `input_required` until none is pending; then it is `working` again and the
    * work gets every answer at once. Keys the task did not ask for are dropped (a peer cannot grow
    * the task with them); answers for a task that asks for nothing are acknowledged and dropped
-   * (it may have been answered, cancelled or finished meanwhile).
+   * (it may have been answered, cancelled or finished meanwhile). An answer to a key it asked for
+   * is checked against the result of the method asked (`answers`, the generated validators):
+   * one that breaks it is -32602 naming the pointer, and nothing of the update is kept.
    */
-  async #update(params: JsonObject | undefined, owner: string | undefined): Promise<JsonObject> {
+  async #update(params: JsonObject | undefined, owner: string | undefined, answers: { readonly [method: string]: Check }): Promise<JsonObject> {
     const taskId = taskIdOf(params);
     const inputResponses = params?.["inputResponses"];
     if (!isObject(inputResponses)) throw new McpError(-32602, `expected params.inputResponses to be an object, got ${describeValue(inputResponses)}`);
     let foreign = false;
+    let broken: McpError | undefined;
     const task = await this.store.update(taskId, (current) => {
       if (current.owner !== owner) {
         foreign = true;
@@ -727,6 +752,8 @@ export class TaskManager {
       }
       const asked = current.inputRequests;
       if (current.status !== "input_required" || asked === undefined) return undefined;
+      broken = brokenAnswer(asked, inputResponses, answers);
+      if (broken !== undefined) return undefined;
       const answered: JsonObject = { ...current.inputResponses };
       for (const key of Object.keys(inputResponses)) if (Object.hasOwn(asked, key)) answered[key] = inputResponses[key];
       const pending = Object.fromEntries(Object.entries(asked).filter(([key]) => !Object.hasOwn(answered, key)));
@@ -734,6 +761,7 @@ export class TaskManager {
       if (Object.keys(pending).length > 0) return { ...current, inputRequests: pending, inputResponses: answered, lastUpdatedAt };
       return { ...withoutInput(current), status: "working", inputResponses: answered, lastUpdatedAt };
     });
+    if (broken !== undefined) throw broken;
     if (task === undefined || foreign) throw unknownTask(taskId);
     return { resultType: "complete" };
   }

@@ -212,6 +212,7 @@ describe("generate --all", () => {
       "core/outgoing.ts",
       "core/protocol.ts",
       "core/typed.ts",
+      "core/validation.ts",
       "facade/client-tasks.ts",
       "facade/client.ts",
       "facade/server.ts",

@@ -64,7 +64,7 @@ describe("renderRevision (runtime inline)", () => {
   it("renders types, catalog, runtime, facades and index", () => {
     const { files } = rendered.get("draft07-lifecycle.json")!;
     expect([...files.keys()].sort()).toEqual(
-      ["types.ts", "catalog.ts", "client.ts", "server.ts", "index.ts", ...RUNTIME_FILES.map((f) => `${f}.ts`)].sort(),
+      ["types.ts", "catalog.ts", "validators.ts", "client.ts", "server.ts", "index.ts", ...RUNTIME_FILES.map((f) => `${f}.ts`)].sort(),
     );
   });
 
@@ -151,7 +151,7 @@ describe("renderRevision (runtime shared)", () => {
   it("renders types, catalog, facades, index and a re-export of each runtime module imported by path, and no runtime copy", () => {
     const files = rendered.get("draft07-lifecycle.json")!;
     expect([...files.keys()].sort()).toEqual(
-      ["types.ts", "catalog.ts", "client.ts", "server.ts", "index.ts", ...REEXPORTED_RUNTIME_FILES.map((f) => `${f.slice(f.lastIndexOf("/") + 1)}.ts`)].sort(),
+      ["types.ts", "catalog.ts", "validators.ts", "client.ts", "server.ts", "index.ts", ...REEXPORTED_RUNTIME_FILES.map((f) => `${f.slice(f.lastIndexOf("/") + 1)}.ts`)].sort(),
     );
     expect(files.get("stdio.ts")!.split("\n").filter((line) => line !== "" && !line.startsWith("//"))).toEqual([
       'export * from "../runtime/transports/stdio.js";',

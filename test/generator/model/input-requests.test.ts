@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { setUpPerTest } from "../../helpers/per-test.js";
 import { catalogView, renderRevision } from "../../../generator/emit/render.js";
 import type { SchemaDocument } from "../../../generator/load/schema-document.js";
-import { inputRequestsModel, validationSchemas, type InputRequestsModel } from "../../../generator/model/input-requests.js";
+import { inputRequestsModel, type InputRequestsModel } from "../../../generator/model/input-requests.js";
 import { buildModel, type SchemaModel } from "../../../generator/model/model.js";
 import { policyFor } from "../../../generator/model/policy.js";
 import { finishModel, modelRevision } from "../../../generator/model/revision.js";
@@ -67,14 +67,6 @@ describe("2026-07-28", () => {
     expect(facts.missingCapabilityCode).toBe(-32021);
   });
 
-  it("keeps validation schemas of the three results and what they reference, without annotations", () => {
-    expect(Object.keys(facts.schemas)).toEqual(expect.arrayContaining(["ElicitResult", "CreateMessageResult", "ListRootsResult", "Root", "TextContent", "Role"]));
-    expect(Object.keys(facts.schemas)).toEqual([...Object.keys(facts.schemas)].sort());
-    expect(facts.schemas["ListRootsResult"]).toEqual({ properties: { roots: { items: { $ref: "Root" }, type: "array" } }, required: ["roots"], type: "object" });
-    expect(facts.schemas["Role"]).toEqual({ enum: ["assistant", "user"], type: "string" });
-    expect(JSON.stringify(facts.schemas)).not.toMatch(/"(description|title|format)":"/); // a property named description stays
-  });
-
   it("has no MRTR facts before 2026-07-28, and the same ones in the draft", async () => {
     const old = await modelRevision("2025-11-25", { cacheDir: TEST_CACHE_DIR });
     expect(factsOf(old.doc, old.model)).toBeNull();
@@ -100,7 +92,7 @@ describe("2026-07-28", () => {
     // The client answers input requests through its handlers (facade/client.ts, with mrtr.ts createAnswerInput as the
     // endpoint's send-path hook), not ctx.input.
     expect(files.get("client.ts")).toContain("handlers?: RequestHandlers<ServerRequestMap & InputRequestSpecs,");
-    expect(files.get("client.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createAnswerInput },\n  tasks: null,\n} satisfies ClientDescriptor;");
+    expect(files.get("client.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createAnswerInput },\n  tasks: null,\n  validators: VALIDATORS,\n} satisfies ClientDescriptor;");
     // The client half of MRTR lives in mrtr.ts too (issue 27): the client imports that hook and nothing of the server's half.
     expect(files.get("client.ts")).toContain('import { createAnswerInput } from "./features/mrtr.js";');
     expect(files.get("client.ts")).not.toMatch(/createInputRequired|RequestStateOptions|ctx\.input/);
@@ -120,7 +112,7 @@ describe("2026-07-28", () => {
     }
     // Nothing selects its results: the client is not generic, the server fills nothing.
     expect(files.get("client.ts")).toContain("export class McpClient {");
-    expect(files.get("server.ts")).toContain("  resultDefaults: null,\n} satisfies ServerDescriptor;");
+    expect(files.get("server.ts")).toContain("  resultDefaults: null,\n  validators: VALIDATORS,\n} satisfies ServerDescriptor;");
     expect(files.has("features/mrtr.ts")).toBe(true); // the runtime is revision-independent
   });
 });
@@ -161,15 +153,6 @@ describe("the fixture mrtr-inputs.json", () => {
   it("counts only requests whose params reference InputResponses (through allOf too), and reads the error code", () => {
     expect(facts.methods).toEqual(["jobs/run"]);
     expect(facts.missingCapabilityCode).toBe(-32099);
-  });
-
-  it("keeps type, enum, const, required, properties, items and the combinators; drops format, minimum and annotations", () => {
-    expect(facts.schemas).toEqual({
-      AskResult: { properties: { answer: { type: "string" }, mood: { $ref: "Mood" } }, required: ["answer"], type: "object" },
-      ElicitResult: { properties: { action: { enum: ["accept", "decline", "cancel"], type: "string" } }, required: ["action"], type: "object" },
-      Mood: { enum: ["calm", "cross"], type: "string" },
-      PeekingResult: { properties: { seen: { items: { type: "integer" }, type: "array" } }, required: ["seen"], type: "object" },
-    });
   });
 
   it("renders a catalog and server that type-check under the strictest options", async () => {
@@ -309,34 +292,3 @@ describe("schemas that disagree with the pattern: where the error points, and th
   });
 });
 
-describe("validationSchemas", () => {
-  it("follows $refs once each, keeps booleans, accepts a pointer it does not follow, and sorts by name", () => {
-    const doc = docFrom({
-      Root: {
-        type: "object",
-        description: "dropped",
-        properties: { a: { $ref: "#/$defs/Leaf" }, b: true, c: { $ref: "#/$defs/Leaf/properties/x" } },
-        additionalProperties: false,
-        anyOf: [{ $ref: "#/$defs/Leaf" }],
-        oneOf: [{ required: ["a"] }],
-        allOf: [{ $ref: "#/$defs/Other" }],
-      },
-      Leaf: { type: "object", properties: { x: { type: "string", format: "uri" } }, items: [{ type: "string" }], minimum: 1 },
-      Other: { type: "array", items: { $ref: "#/$defs/Leaf" } },
-    });
-    const schemas = validationSchemas(doc, ["Root", "Other"]);
-    expect(Object.keys(schemas)).toEqual(["Leaf", "Other", "Root"]);
-    expect(schemas).toEqual({
-      Leaf: { type: "object", properties: { x: { type: "string" } } },
-      Other: { type: "array", items: { $ref: "Leaf" } },
-      Root: {
-        type: "object",
-        properties: { a: { $ref: "Leaf" }, b: true, c: true },
-        additionalProperties: false,
-        anyOf: [{ $ref: "Leaf" }],
-        oneOf: [{ required: ["a"] }],
-        allOf: [{ $ref: "Other" }],
-      },
-    });
-  });
-});

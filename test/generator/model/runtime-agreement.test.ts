@@ -17,11 +17,6 @@ import type * as RuntimeSubscriptions from "../../../templates/runtime/features/
 import { TEST_CACHE_DIR } from "../../helpers/schemas.js";
 
 describe("the generator's and the runtime's declarations of the same table", () => {
-  it("ValidationSchema (INPUT_REQUIRED.schemas; runtime mrtr.ts validate) is one type", () => {
-    expectTypeOf<GeneratorInputs.ValidationSchema>().toEqualTypeOf<RuntimeMrtr.ValidationSchema>();
-    expectTypeOf<GeneratorInputs.InputRequestsModel["schemas"]>().toEqualTypeOf<RuntimeMrtr.InputRequiredRules["schemas"]>();
-  });
-
   it("SubCapabilityRule (INPUT_REQUIRED.inputs[].subCapabilities) is one type", () => {
     expectTypeOf<GeneratorInputs.SubCapabilityRule>().toEqualTypeOf<RuntimeMrtr.SubCapabilityRule>();
   });
@@ -35,7 +30,8 @@ describe("the generator's and the runtime's declarations of the same table", () 
     const model = finishModel(await modelRevision("2026-07-28", { cacheDir: TEST_CACHE_DIR }));
     const table: RuntimeSubscriptions.SubscriptionTable | null = model.subscriptions;
     expect(table?.kinds.map((k) => k.field)).toEqual(["toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions"]);
-    const schemas: RuntimeMrtr.InputRequiredRules["schemas"] | undefined = model.inputRequests?.schemas;
-    expect(Object.keys(schemas ?? {})).toContain("ElicitResult");
+    // The answers to input requests are checked by the generated validators (VALIDATORS.inputs), one per input.
+    expect(model.validation.inputs.map((input) => input.method)).toEqual(model.inputRequests?.inputs.map((input) => input.method));
+    expect(model.inputRequests?.inputs.find((input) => input.method === "elicitation/create")?.result).toBe("ElicitResult");
   });
 });

@@ -39,6 +39,7 @@ const INITIALIZE: ServerDescriptor = {
   sessions: { "2025-11-25": { versionHeader: true, priming: true, batches: false } },
   subscriptions: null,
   tasks: null,
+  validators: { requests: {}, notifications: {}, results: {}, inputs: {} },
   inputRequired: null,
   resultDefaults: null,
 };
@@ -59,6 +60,7 @@ const DISCOVER: ServerDescriptor<Omit<HttpBinding, "revision" | "supportedVersio
   tasks: { extension: TASKS_EXTENSION, cancelRequest: "tasks/cancel", missingCapabilityCode: -32021 },
   inputRequired: null,
   resultDefaults: { complete: ["server/discover", "tools/call", "tools/list"], cacheable: ["server/discover", "tools/list"] },
+  validators: { requests: {}, notifications: {}, results: {}, inputs: {} },
 };
 
 const handler = (): object => ({});

@@ -46,8 +46,9 @@ describe("ctx.sendProgress", () => {
     ["true", true],
     ["an object", { id: 5 }],
     ["null", null],
-  ])("is a no-op when the token is %s", async (_name, progressToken) => {
+  ])("is a no-op when the token is %s (with validation off: the schema's ProgressToken is a string or an integer)", async (_name, progressToken) => {
     const { server, wire, peer } = await serverWithRawPeer({
+      validate: false,
       handlers: {
         "tools/call": async (_params, ctx) => {
           await ctx.sendProgress(1, 2, "half");
@@ -58,6 +59,26 @@ describe("ctx.sendProgress", () => {
     await peer.send(call(1, { _meta: { progressToken } }));
     await settle();
     expect(wire.sent).toEqual([{ jsonrpc: "2.0", id: 1, result: { content: [] } }]);
+    await server.close();
+  });
+
+  it("a token that is not a string or an integer never reaches a handler: -32602 naming the pointer (validation on)", async () => {
+    let ran = false;
+    const { server, wire, peer } = await serverWithRawPeer({ handlers: { "tools/call": () => ((ran = true), { content: [] }) } });
+    await peer.send(call(1, { _meta: { progressToken: true } }));
+    await settle();
+    expect(ran).toBe(false);
+    expect(wire.sent).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        error: {
+          code: -32602,
+          message: "Invalid params: tools/call params /_meta/progressToken: expected a string or an integer, got true",
+          data: { pointer: "/_meta/progressToken", expected: "a string or an integer" },
+        },
+      },
+    ]);
     await server.close();
   });
 

@@ -61,10 +61,16 @@ describe("2025-11-25: default initialize", () => {
   it.each([
     ["a version it speaks is echoed", ["2025-11-25", "2025-06-18"], "2025-06-18", "2025-06-18"],
     ["an unknown version gets its newest", ["2025-11-25", "2025-06-18"], "1999-01-01", "2025-11-25"],
-    ["a missing version gets its newest", undefined, undefined, "2025-11-25"],
   ])("version negotiation: %s", async (_name, protocolVersions, requested, answered) => {
     const received = await initializeOn(protocolVersions === undefined ? {} : { protocolVersions }, { ...INITIALIZE_PARAMS, protocolVersion: requested });
     expect(received[0]).toMatchObject({ result: { protocolVersion: answered } });
+  });
+
+  it("version negotiation: a missing version is refused before the default handler runs (InitializeRequestParams requires it); with validation off, it gets the newest", async () => {
+    const refused = await initializeOn({}, { ...INITIALIZE_PARAMS, protocolVersion: undefined });
+    expect(refused[0]).toMatchObject({ error: { code: -32602, data: { pointer: "/protocolVersion", expected: "a string (required)" } } });
+    const lenient = await initializeOn({ validate: false }, { ...INITIALIZE_PARAMS, protocolVersion: undefined });
+    expect(lenient[0]).toMatchObject({ result: { protocolVersion: "2025-11-25" } });
   });
 
   it("a user initialize handler wins", async () => {

@@ -190,8 +190,8 @@ describe("responses and progress the client never asked for", () => {
     expect(events.filter((e) => e.type === "late-response")).toEqual([{ type: "late-response", requestId: id }]);
   });
 
-  it("progress without params, without a known token or with a non-number progress is ignored; odd total and message are left out", async () => {
-    const { client, peer } = await clientWithRawPeer();
+  it("progress without params, without a known token or with a non-number progress is ignored; odd total and message are left out (validation off: the send path's own rules)", async () => {
+    const { client, peer } = await clientWithRawPeer({ validate: false });
     const seen: unknown[] = [];
     const call = client.callTool({ name: "x" }, { onProgress: (p) => seen.push(p) });
     await settle();
@@ -204,6 +204,28 @@ describe("responses and progress the client never asked for", () => {
     await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 2, total: "10", message: 5 } });
     await settle();
     expect(seen).toEqual([{ progress: 2 }]);
+    await peer.send({ jsonrpc: "2.0", id: request.id, result: { content: [] } });
+    await call;
+  });
+
+  it("with validation on, a progress notification that breaks its schema is dropped and reported; a valid one is delivered", async () => {
+    const errors: Error[] = [];
+    const { client, peer } = await clientWithRawPeer({ onError: (error) => errors.push(error) });
+    const seen: unknown[] = [];
+    const call = client.callTool({ name: "x" }, { onProgress: (p) => seen.push(p) });
+    await settle();
+    const request = peer.requests("tools/call")[0]!;
+    const token = metaOf(request)!.progressToken;
+    await peer.send({ jsonrpc: "2.0", method: "notifications/progress" });
+    await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 2, total: "10", message: 5 } });
+    await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 3, total: 10, message: "m" } });
+    await settle();
+    expect(seen).toEqual([{ progress: 3, total: 10, message: "m" }]);
+    expect(errors.map((e) => [e.name, (e as { pointer?: string }).pointer])).toEqual([
+      ["InvalidNotificationError", ""],
+      ["InvalidNotificationError", "/message"],
+    ]);
+    expect(errors[1]!.message).toBe("notifications/progress dropped: its params break its schema at /message: expected a string, got 5");
     await peer.send({ jsonrpc: "2.0", id: request.id, result: { content: [] } });
     await call;
   });

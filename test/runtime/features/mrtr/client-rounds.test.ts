@@ -16,7 +16,7 @@ const ASK = {
   user_name: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } },
 };
 
-async function clientAndRawServer() {
+async function clientAndRawServer(validate?: R.McpClientOptions["validate"]) {
   const [a, b] = R.createInMemoryTransportPair();
   const received: Wire[] = [];
   b.onmessage = (m) => received.push(structuredClone(m) as Wire);
@@ -25,6 +25,7 @@ async function clientAndRawServer() {
     logger: null,
     capabilities: ALL_CAPS,
     handlers: { "elicitation/create": () => ({ action: "accept", content: { name: "Ada" } }) },
+    validate,
   });
   await client.connect(a);
   return {
@@ -57,8 +58,27 @@ describe("a call's rounds, seen from the client", () => {
     expect(s.cancels()).toEqual([{ requestId: retry.id, reason: "Request timed out after 40 ms" }]);
   });
 
-  it("an InputRequiredResult with neither inputRequests nor requestState, or either of the wrong type, is refused as invalid", async () => {
+  it("an InputRequiredResult whose fields break the schema is refused at the wire: InvalidResultError naming the pointer, nothing retried", async () => {
     const s = await clientAndRawServer();
+    const bad: Array<[object, string]> = [
+      [{ inputRequests: "x" }, "/inputRequests"],
+      [{ inputRequests: [1] }, "/inputRequests"],
+      [{ requestState: 5 }, "/requestState"],
+      [{ inputRequests: ASK, requestState: 5 }, "/requestState"],
+    ];
+    for (const [i, [fields, pointer]] of bad.entries()) {
+      const call = s.client.callTool({ name: "x" }, { timeoutMs: 10_000 }).catch((e: unknown) => e);
+      await vi.waitFor(() => expect(s.calls()).toHaveLength(i + 1));
+      await s.answer(s.calls()[i]!.id, { resultType: "input_required", ...fields });
+      const error = await call;
+      expect(error).toBeInstanceOf(R.InvalidResultError);
+      expect(error).toMatchObject({ method: "tools/call", pointer });
+    }
+    expect(s.calls()).toHaveLength(bad.length);
+  });
+
+  it("an InputRequiredResult with neither inputRequests nor requestState, or either of the wrong type, is refused as invalid (result validation off: the rounds' own check)", async () => {
+    const s = await clientAndRawServer({ results: false });
     const bad = [{}, { inputRequests: "x" }, { inputRequests: [1] }, { requestState: 5 }, { inputRequests: ASK, requestState: 5 }];
     for (const [i, fields] of bad.entries()) {
       const call = s.client.callTool({ name: "x" }, { timeoutMs: 10_000 }).catch((e: unknown) => e);

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, fromBase64Url, missingCapabilities, toBase64Url, validate, type InputRule, type ValidationSchema } from "../../../../templates/runtime/features/mrtr.js";
+import { canonicalJson, fromBase64Url, missingCapabilities, toBase64Url, type InputRule } from "../../../../templates/runtime/features/mrtr.js";
 import { McpError } from "../../../../templates/runtime/core/protocol.js";
 
 describe("base64url", () => {
@@ -50,42 +50,6 @@ describe("canonicalJson", () => {
   });
 });
 
-describe("validate", () => {
-  const schemas: Record<string, ValidationSchema> = {
-    Pair: { type: "object", properties: { n: { type: "integer" }, tag: { $ref: "Tag" } }, required: ["n"] },
-    Tag: { enum: ["a", "b"] },
-    Only: { oneOf: [{ type: "string" }, { type: ["string", "number"] }] },
-  };
-  const check = (value: unknown, ref: string) => validate(value, { $ref: ref }, schemas, "x");
-
-  it("checks type, required, enum, $ref and nested paths", () => {
-    expect(check({ n: 1, tag: "a" }, "Pair")).toBeNull();
-    expect(check({ n: 1.5 }, "Pair")).toBe("x.n must be an integer, got number 1.5");
-    expect(check({ tag: "a" }, "Pair")).toBe("x.n is required");
-    expect(check({ n: 1, tag: "c" }, "Pair")).toBe('x.tag must be one of "a", "b", got string "c"');
-    expect(check([], "Pair")).toBe("x must be an object, got an array");
-  });
-
-  it("oneOf: exactly one; an unknown $ref and true accept anything, false nothing", () => {
-    expect(check(1, "Only")).toBeNull();
-    expect(check("s", "Only")).toBe("x matches more than one of its allowed shapes");
-    expect(check({ any: 1 }, "Missing")).toBeNull();
-    expect(validate(1, true, schemas)).toBeNull();
-    expect(validate(1, false, schemas)).toBe("the value is not allowed");
-  });
-
-  it("stops at its depth bound instead of recursing without end", () => {
-    const loop: Record<string, ValidationSchema> = { L: { type: "array", items: { $ref: "L" } } };
-    let deep: unknown = [];
-    for (let i = 0; i < 200; i++) deep = [deep];
-    expect(validate(deep, { $ref: "L" }, loop)).toMatch(/nested too deeply$/);
-  });
-
-  it("does not look up inherited properties of the schema tables", () => {
-    expect(validate({ constructor: 1 }, { type: "object", properties: {} }, schemas)).toBeNull();
-    expect(validate(1, { $ref: "toString" }, schemas)).toBeNull();
-  });
-});
 
 describe("missingCapabilities", () => {
   const elicitation: InputRule = {

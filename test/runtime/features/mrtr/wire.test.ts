@@ -130,7 +130,7 @@ describe("the scenarios' exchanges", () => {
     expect(r).toEqual({ jsonrpc: "2.0", id: 1, result: { resultType: "input_required", inputRequests: { user_name: NAME_FORM } } });
   });
 
-  it("extra answers are ignored, even malformed ones (they are not read)", async () => {
+  it("extra answers are ignored, even malformed ones (they are not read: InputResponses' values are checked by what was asked, not at the wire)", async () => {
     const c = await RawClient.connect(scenarioServer());
     const inputResponses = { user_name: elicit({ name: "Alice" }), unknown_extra_key: elicit({ foo: "bar" }), another_unexpected: 7, __proto__x: null };
     expect(await c.call("tools/call", tool("test_input_required_result_elicitation", { inputResponses }))).toEqual(complete(1, "Hello, Alice!"));
@@ -168,48 +168,59 @@ describe("malformed retries: JSON-RPC errors", () => {
     expect(await call({ inputResponses: { user_name: 12345 } })).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: -32602, message: "Invalid params: inputResponses: user_name must be an object, got number 12345 (the answer to elicitation/create)" },
+      error: {
+        code: -32602,
+        message: "Invalid params: inputResponses/user_name: expected an object, got 12345 (the answer to elicitation/create, ElicitResult)",
+        data: { pointer: "/inputResponses/user_name", expected: "an object" },
+      },
     });
   });
 
-  it("an answer of the wrong shape for its method, with the path of the problem", async () => {
-    expect(await call({ inputResponses: { user_name: { action: "maybe" } } })).toEqual({
-      jsonrpc: "2.0",
-      id: 1,
-      error: { code: -32602, message: 'Invalid params: inputResponses: user_name.action must be one of "accept", "cancel", "decline", got string "maybe" (the answer to elicitation/create)' },
-    });
-    expect((await call({ inputResponses: { user_name: { action: "accept", content: { name: { nested: 1 } } } } })).error).toEqual({
+  it("an answer of the wrong shape for its method, with the pointer of the problem (checked against the result of the method asked)", async () => {
+    expect((await call({ inputResponses: { user_name: { action: "maybe" } } })).error).toEqual({
       code: -32602,
-      message: "Invalid params: inputResponses: user_name.content.name matches none of its 2 allowed shapes (the answer to elicitation/create)",
+      message: 'Invalid params: inputResponses/user_name/action: expected one of "accept", "cancel", "decline", got "maybe" (the answer to elicitation/create, ElicitResult)',
+      data: { pointer: "/inputResponses/user_name/action", expected: 'one of "accept", "cancel", "decline"' },
     });
-    expect((await call({ inputResponses: { user_name: roots } })).error?.message).toBe(
-      "Invalid params: inputResponses: user_name.action is required (the answer to elicitation/create)",
-    );
+    expect((await call({ inputResponses: { user_name: { action: "accept", content: { name: { nested: 1 } } } } })).error).toMatchObject({
+      code: -32602,
+      data: { pointer: "/inputResponses/user_name/content/name" },
+    });
+    // A valid ListRootsResult where an ElicitResult was asked.
+    expect((await call({ inputResponses: { user_name: roots } })).error).toEqual({
+      code: -32602,
+      message: 'Invalid params: inputResponses/user_name/action: expected one of "accept", "cancel", "decline" (required), got nothing (the answer to elicitation/create, ElicitResult)',
+      data: { pointer: "/inputResponses/user_name/action", expected: 'one of "accept", "cancel", "decline" (required)' },
+    });
   });
 
-  it("inputResponses that is null, an array or a string; requestState that is not a string", async () => {
+  it("inputResponses that is null, an array or a string; requestState that is not a string: the schema's, at the wire", async () => {
     expect(await call({ inputResponses: null })).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: -32602, message: "Invalid params: inputResponses must be an object, got null" },
+      error: { code: -32602, message: "Invalid params: tools/call params /inputResponses: expected an object, got null", data: { pointer: "/inputResponses", expected: "an object" } },
     });
-    expect((await call({ inputResponses: [] })).error?.message).toBe("Invalid params: inputResponses must be an object, got an array");
-    expect((await call({ inputResponses: "x" })).error?.message).toBe('Invalid params: inputResponses must be an object, got string "x"');
-    expect(await call({ requestState: 42 })).toEqual({
-      jsonrpc: "2.0",
-      id: 1,
-      error: { code: -32602, message: "Invalid params: requestState must be a string, got number 42" },
-    });
+    expect((await call({ inputResponses: [] })).error?.message).toBe("Invalid params: tools/call params /inputResponses: expected an object, got an array");
+    expect((await call({ inputResponses: "x" })).error?.message).toBe('Invalid params: tools/call params /inputResponses: expected an object, got "x"');
+    expect((await call({ requestState: 42 })).error?.message).toBe("Invalid params: tools/call params /requestState: expected a string, got 42");
+  });
+
+  it("with params validation off, the multi round-trip checks still hold (mrtr.ts's own)", async () => {
+    const c = await RawClient.connect(scenarioServer({ validate: { params: false } }));
+    const retry = (extra: Record<string, unknown>) => c.call("tools/call", tool("test_input_required_result_elicitation", extra));
+    expect((await retry({ inputResponses: null })).error?.message).toBe("Invalid params: inputResponses must be an object, got null");
+    expect((await retry({ requestState: 42 })).error?.message).toBe("Invalid params: requestState must be a string, got 42");
+    expect((await retry({ inputResponses: { user_name: 12345 } })).error?.message).toBe(
+      "Invalid params: inputResponses/user_name: expected an object, got 12345 (the answer to elicitation/create, ElicitResult)",
+    );
   });
 
   it("answers to roots/list and sampling are checked against their results too", async () => {
     const c = await RawClient.connect(scenarioServer());
     const badRoots = await c.call("tools/call", tool("test_input_required_result_list_roots", { inputResponses: { client_roots: { roots: [{ name: "no uri" }] } } }));
-    expect(badRoots.error?.message).toBe("Invalid params: inputResponses: client_roots.roots[0].uri is required (the answer to roots/list)");
+    expect(badRoots.error?.message).toBe("Invalid params: inputResponses/client_roots/roots/0/uri: expected a string (required), got nothing (the answer to roots/list, ListRootsResult)");
     const badSample = await c.call("tools/call", tool("test_input_required_result_sampling", { inputResponses: { capital_question: { ...sampled("x"), role: "system" } } }));
-    expect(badSample.error?.message).toBe(
-      'Invalid params: inputResponses: capital_question.role must be one of "assistant", "user", got string "system" (the answer to sampling/createMessage)',
-    );
+    expect(badSample.error?.message).toBe('Invalid params: inputResponses/capital_question/role: expected one of "assistant", "user", got "system" (the answer to sampling/createMessage, CreateMessageResult)');
   });
 });
 
@@ -401,11 +412,13 @@ describe("client capabilities (-32021 MissingRequiredClientCapabilityError)", ()
     expect((await ask({ t: tools }, { sampling: { tools: {} } })).result).toBeDefined();
   });
 
-  it("a request without clientCapabilities declares none", async () => {
-    const server = scenarioServer();
+  it("a request without clientCapabilities declares none (validation off: the schema requires the request _meta, so it never gets this far otherwise)", async () => {
+    const server = scenarioServer({ validate: { params: false } });
     const c = await RawClient.connect(server);
     const r = await c.call("tools/call", { name: "test_input_required_result_list_roots" }, { raw: true });
     expect(r.error).toEqual({ code: -32021, message: "Missing required client capability: roots (to ask for client_roots (roots/list))", data: { requiredCapabilities: { roots: {} } } });
+    const checked = await RawClient.connect(scenarioServer());
+    expect((await checked.call("tools/call", { name: "test_input_required_result_list_roots" }, { raw: true })).error).toMatchObject({ code: -32602, data: { pointer: "/_meta" } });
   });
 
   it("a hand-built InputRequiredResult gets the same check after the handler", async () => {

@@ -92,7 +92,7 @@ describe("subscriptions/listen: acknowledgment and filtering", () => {
     expect(input).toEqual({ tools: {}, resources: { subscribe: false } });
   });
 
-  it("a malformed filter is -32602 Invalid params; too many streams is -32603; neither holds an entry", async () => {
+  it("a malformed filter is -32602 Invalid params (the schema's, at the wire; then the hub's bounds); too many streams is -32603; neither holds an entry", async () => {
     const hub = new R.Subscriptions({ maxResourceSubscriptions: 2, maxUriLength: 10, maxStreams: 1 });
     const c = await connect(hub);
     await c.send({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { _meta: META } });
@@ -103,13 +103,18 @@ describe("subscriptions/listen: acknowledgment and filtering", () => {
     await c.listen(6, { resourceSubscriptions: ["a", "b", "c"] });
     await c.listen(7, { resourceSubscriptions: ["file:///far/too/long"] });
     await settle();
+    const broken = (id: number, pointer: string, expected: string, got: string) => ({
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32602, message: `Invalid params: subscriptions/listen params ${pointer}: expected ${expected}, got ${got}`, data: { pointer, expected } },
+    });
     const invalid = (id: number, message: string) => ({ jsonrpc: "2.0", id, error: { code: -32602, message: `Invalid params: notifications${message}` } });
     expect(c.received).toEqual([
-      invalid(1, " must be an object, got undefined"),
-      invalid(2, " must be an object, got an array"),
-      invalid(3, '.toolsListChanged must be a boolean, got "yes"'),
-      invalid(4, '.resourceSubscriptions must be a list of URIs, got "file:///a"'),
-      invalid(5, ".resourceSubscriptions must hold strings, got 7"),
+      broken(1, "/notifications", "a SubscriptionFilter (required)", "nothing"),
+      broken(2, "/notifications", "an object", "an array"),
+      broken(3, "/notifications/toolsListChanged", "a boolean", '"yes"'),
+      broken(4, "/notifications/resourceSubscriptions", "an array", '"file:///a"'),
+      broken(5, "/notifications/resourceSubscriptions/1", "a string", "7"),
       invalid(6, ".resourceSubscriptions has 3 URIs; at most 2"),
       invalid(7, ".resourceSubscriptions has a URI of 20 characters; at most 10"),
     ]);

@@ -218,6 +218,34 @@ describe("the handlers of tasks/*", () => {
     const e = await rejectionOf(call("tasks/update", { taskId: "nope", inputResponses: {} }), McpError);
     expect([e.code, e.message]).toEqual([-32602, 'Unknown task: "nope"']);
   });
+
+  it("tasks/update with the generated answer checks: an answer to an asked key that breaks the asked method's result is -32602 naming its pointer, and nothing is kept; keys not asked are ignored, whatever they hold", async () => {
+    const clock = { now: T0 };
+    const tasks = new TaskManager({ now: () => clock.now });
+    // The answer to elicitation/create must be an object with an action (a stand-in for VALIDATORS.inputs' ElicitResult).
+    const elicitResult = (v: unknown) =>
+      typeof v === "object" && v !== null && typeof (v as { action?: unknown }).action === "string" ? undefined : { pointer: "/action", expected: "a string (required)", got: "nothing" };
+    const handlers = tasks.handlersFor(-32021, { "elicitation/create": elicitResult });
+    const call = (params: JsonObject) => handlers["tasks/update"](params, { _meta: META });
+    const got = deferred<JsonObject>();
+    const handle = await tasks.start(async (task) => {
+      got.resolve(await task.input({ a: { method: "elicitation/create", params: {} } }));
+      return {};
+    });
+    await storedWhen(tasks.store, handle.taskId, (t) => t.status === "input_required");
+    const e = await rejectionOf(call({ taskId: handle.taskId, inputResponses: { a: { nope: 1 }, unknown: { ignored: true } } }), McpError);
+    expect([e.code, e.message, e.data]).toEqual([
+      -32602,
+      "Invalid params: /inputResponses/a/action: expected a string (required), got nothing (the answer to elicitation/create)",
+      { pointer: "/inputResponses/a/action", expected: "a string (required)" },
+    ]);
+    expect(await tasks.store.get(handle.taskId)).toMatchObject({ status: "input_required", inputRequests: { a: { method: "elicitation/create", params: {} } } });
+    expect(await tasks.store.get(handle.taskId)).not.toHaveProperty("inputResponses");
+    // The conformance suite's case: an unknown key is acknowledged and dropped.
+    expect(await call({ taskId: handle.taskId, inputResponses: { "unknown-key": { ignored: true } } })).toEqual({ resultType: "complete" });
+    expect(await call({ taskId: handle.taskId, inputResponses: { a: { action: "decline" }, "unknown-key": 7 } })).toEqual({ resultType: "complete" });
+    expect(await got.promise).toEqual({ a: { action: "decline" } });
+  });
 });
 
 describe("TaskWork.input and status", () => {

@@ -70,12 +70,19 @@ describe("initialize opens a session on the best session revision (Lifecycle, Ve
     expect(await eraIn(s.url, session)).toBe("2025-11-25");
   });
 
-  it.each([["an older one", "2024-11-05"], ["one that is no date", "v1"], ["no string", 20250618]])("%s: the newest session revision", async (_label, asked) => {
+  it.each([["an older one", "2024-11-05"], ["one that is no date", "v1"]])("%s: the newest session revision", async (_label, asked) => {
     const s = await oneUrl();
     const answer = await initialize(s.url, asked);
     expect(answer.status).toBe(200);
     expect((answer.json as { result: { protocolVersion: string } }).result.protocolVersion).toBe("2025-11-25");
     expect(s.sessions["2025-11-25"].hasSession(answer.headers.get("mcp-session-id")!)).toBe(true);
+  });
+
+  it("no string: routed to the newest session revision, whose server refuses it (InitializeRequestParams: protocolVersion is a string) and opens no session", async () => {
+    const s = await oneUrl();
+    const answer = await initialize(s.url, 20250618);
+    expect(answer.json).toMatchObject({ error: { code: -32602, data: { pointer: "/protocolVersion", expected: "a string" } } });
+    expect(Object.values(s.sessions).map((handler) => handler.sessionCount)).toEqual([0, 0, 0]);
   });
 });
 

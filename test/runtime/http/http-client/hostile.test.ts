@@ -57,6 +57,9 @@ async function brokenCall(url: string): Promise<R.RequestStreamBrokenError> {
   return error as R.RequestStreamBrokenError;
 }
 
+/** A complete tools/call result of 2026-07-28 (its schema requires resultType). */
+const COMPLETE = { resultType: "complete", content: [] };
+
 describe("HttpClientTransport: hostile servers", () => {
   it("an endless SSE line is cut at maxMessageBytes and the stream closed", async () => {
     const written = deferred<Promise<number>>();
@@ -84,10 +87,10 @@ describe("HttpClientTransport: hostile servers", () => {
     const url = await hostile((_req, res, id) => {
       res.writeHead(200, SSE);
       for (let i = 0; i < 2000; i++) res.write(":keep-alive\r\n");
-      res.end(`event: message\r\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } })}\r\n\r\n`);
+      res.end(`event: message\r\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: COMPLETE })}\r\n\r\n`);
     });
     const { client } = await connectClient(url, {}, { maxMessageBytes: MAX });
-    await expect(client.callTool({ name: "x", arguments: {} })).resolves.toEqual({ content: [] });
+    await expect(client.callTool({ name: "x", arguments: {} })).resolves.toEqual(COMPLETE);
     await client.close();
   });
 
@@ -118,10 +121,10 @@ describe("HttpClientTransport: hostile servers", () => {
       res.writeHead(200, SSE);
       res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: id + 1, result: { forged: true } })}\n\n`);
       res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 77, method: "roots/list" })}\n\n`);
-      res.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id, result: { content: [] } })}\n\n`);
+      res.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id, result: COMPLETE })}\n\n`);
     });
     const { client, errors } = await connectClient(url);
-    await expect(client.callTool({ name: "x", arguments: {} })).resolves.toEqual({ content: [] });
+    await expect(client.callTool({ name: "x", arguments: {} })).resolves.toEqual(COMPLETE);
     expect(errors.map((e) => e.message)).toEqual([
       expect.stringMatching(/response for another id on the stream of tools\/call/),
       expect.stringMatching(/request on the stream of tools\/call/),
@@ -165,20 +168,27 @@ describe("McpClient: hostile InputRequiredResults", () => {
     res.end(JSON.stringify({ jsonrpc: "2.0", id, result }));
   };
   const roots = { method: "roots/list" };
+  // What the schema forbids is refused at the wire (InvalidResultError, the pointer named); what
+  // it allows but the rounds cannot use, by the rounds (InputRequiredError, "invalid").
   it.each([
-    ["neither inputRequests nor requestState", { resultType: "input_required" }],
-    ["a requestState that is not a string", { resultType: "input_required", requestState: 7 }],
-    ["inputRequests that is not an object", { resultType: "input_required", inputRequests: [roots] }],
-    ["an input request a server may not send", { resultType: "input_required", inputRequests: { a: { method: "tools/call", params: { name: "x" } } } }],
-    ["params that are not an object", { resultType: "input_required", inputRequests: { a: { method: "roots/list", params: "x" } } }],
-    ["more than 64 input requests", { resultType: "input_required", inputRequests: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, roots])) }],
-  ])("%s: InputRequiredError (invalid), no handler runs, no retry", async (_name, result) => {
+    ["neither inputRequests nor requestState", { resultType: "input_required" }, null],
+    ["a requestState that is not a string", { resultType: "input_required", requestState: 7 }, "/requestState"],
+    ["inputRequests that is not an object", { resultType: "input_required", inputRequests: [roots] }, "/inputRequests"],
+    ["an input request a server may not send", { resultType: "input_required", inputRequests: { a: { method: "tools/call", params: { name: "x" } } } }, "/inputRequests/a/method"],
+    ["params that are not an object", { resultType: "input_required", inputRequests: { a: { method: "roots/list", params: "x" } } }, "/inputRequests/a/params"],
+    ["more than 64 input requests", { resultType: "input_required", inputRequests: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, roots])) }, null],
+  ])("%s: refused, no handler runs, no retry", async (_name, result, pointer) => {
     const url = await hostile(answerWith(result));
     let ran = 0;
     const { client, posted } = await connectClient(url, { capabilities: { roots: {} }, handlers: { "roots/list": () => (ran++, { roots: [] }) } });
     const error = await client.callTool({ name: "x", arguments: {} }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(R.InputRequiredError);
-    expect((error as R.InputRequiredError).why).toBe("invalid");
+    if (pointer === null) {
+      expect(error).toBeInstanceOf(R.InputRequiredError);
+      expect((error as R.InputRequiredError).why).toBe("invalid");
+    } else {
+      expect(error).toBeInstanceOf(R.InvalidResultError);
+      expect((error as R.InvalidResultError).pointer).toBe(pointer);
+    }
     expect(ran).toBe(0);
     expect(posted).toHaveLength(1);
     await client.close();
@@ -189,10 +199,10 @@ describe("McpClient: hostile InputRequiredResults", () => {
     const url = await hostile((req, res, id) => {
       if (retried === undefined && id === 1) return answerWith({ resultType: "input_required", inputRequests: JSON.parse('{"__proto__": {"method": "roots/list"}}') as object })(req, res, id);
       retried = true;
-      answerWith({ content: [] })(req, res, id);
+      answerWith(COMPLETE)(req, res, id);
     });
     const { client, posted } = await connectClient(url, { capabilities: { roots: {} }, handlers: { "roots/list": () => ({ roots: [{ uri: "file:///p" }] }) } });
-    await expect(client.callTool({ name: "x", arguments: {} })).resolves.toEqual({ content: [] });
+    await expect(client.callTool({ name: "x", arguments: {} })).resolves.toEqual(COMPLETE);
     const responses = (posted[1]!.body["params"] as { inputResponses: object }).inputResponses;
     expect(Object.getOwnPropertyNames(responses)).toEqual(["__proto__"]);
     expect(Object.getPrototypeOf(responses)).toBe(Object.prototype);
