@@ -12,10 +12,14 @@ import { diff } from "../../generator/diff/load.js";
 import { catalog, checkOutputLabels, generate, selectRevisions } from "../../generator/generate.js";
 import { checkExtensions, modelRevision } from "../../generator/model/revision.js";
 import { readManifest } from "../../generator/load/schema-source.js";
+import { EMPTY_LOCKFILE } from "../../generator/load/lockfile.js";
+import type { Pins } from "../../generator/load/pins.js";
 import { TEST_CACHE_DIR } from "../helpers/schemas.js";
 import { catchStubgenError, fixturePath, rejectionOf } from "./support.js";
 
 const manifest = readManifest();
+/** The manifest with no lockfile: the known revisions alone. */
+const pins: Pins = { manifest, lock: EMPTY_LOCKFILE, lockfile: false };
 const MINI = fixturePath("cli/mini.json");
 const NO_UNIONS = fixturePath("cli/no-direction-unions.json");
 
@@ -29,30 +33,30 @@ afterEach(() => {
 
 describe("selectRevisions", () => {
   it("--schema alone is one revision labelled custom; with one --revision, that label", () => {
-    expect(selectRevisions({ schema: MINI }, manifest)).toEqual(["custom"]);
-    expect(selectRevisions({ schema: MINI, revisions: ["mine"] }, manifest)).toEqual(["mine"]);
+    expect(selectRevisions({ schema: MINI }, pins)).toEqual(["custom"]);
+    expect(selectRevisions({ schema: MINI, revisions: ["mine"] }, pins)).toEqual(["mine"]);
   });
 
   it("--schema refuses --all and more than one label", () => {
-    expect(catchStubgenError(() => selectRevisions({ schema: MINI, all: true }, manifest)).message).toBe(
+    expect(catchStubgenError(() => selectRevisions({ schema: MINI, all: true }, pins)).message).toBe(
       "--all cannot be combined with --schema (one schema is one revision)",
     );
-    expect(catchStubgenError(() => selectRevisions({ schema: MINI, revisions: ["a", "b"] }, manifest)).message).toBe(
+    expect(catchStubgenError(() => selectRevisions({ schema: MINI, revisions: ["a", "b"] }, pins)).message).toBe(
       "--schema takes at most one --revision (the label of that schema)",
     );
     // The same label twice is one label.
-    expect(selectRevisions({ schema: MINI, revisions: ["a", "a"] }, manifest)).toEqual(["a"]);
+    expect(selectRevisions({ schema: MINI, revisions: ["a", "a"] }, pins)).toEqual(["a"]);
   });
 
   it("--all is every revision of the manifest, in its order; named revisions are kept once each, in the order given", () => {
-    expect(selectRevisions({ all: true }, manifest)).toEqual(manifest.revisions.map((r) => r.id));
-    expect(selectRevisions({ revisions: ["2025-11-25", "2024-11-05", "2025-11-25"] }, manifest)).toEqual(["2025-11-25", "2024-11-05"]);
+    expect(selectRevisions({ all: true }, pins)).toEqual(manifest.revisions.map((r) => r.id));
+    expect(selectRevisions({ revisions: ["2025-11-25", "2024-11-05", "2025-11-25"] }, pins)).toEqual(["2025-11-25", "2024-11-05"]);
   });
 
   it("nothing selected, or an unknown revision: an error saying what was expected", () => {
-    expect(catchStubgenError(() => selectRevisions({}, manifest)).message).toBe("nothing to generate: expected --revision REV (repeatable), --all or --schema");
-    expect(catchStubgenError(() => selectRevisions({ revisions: [] }, manifest)).message).toContain("nothing to generate");
-    expect(catchStubgenError(() => selectRevisions({ revisions: ["2025-11-25", "1999-01-01"] }, manifest)).message).toContain('unknown revision "1999-01-01"');
+    expect(catchStubgenError(() => selectRevisions({}, pins)).message).toBe("nothing to generate: expected --revision REV (repeatable), --all or --schema");
+    expect(catchStubgenError(() => selectRevisions({ revisions: [] }, pins)).message).toContain("nothing to generate");
+    expect(catchStubgenError(() => selectRevisions({ revisions: ["2025-11-25", "1999-01-01"] }, pins)).message).toContain('unknown revision "1999-01-01"');
   });
 });
 

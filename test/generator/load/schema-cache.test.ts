@@ -17,11 +17,11 @@ import {
   loadExtension,
   loadSchema,
   localSource,
-  pullSchemas,
   readSourceText,
   type ExtensionInfo,
   type Manifest,
 } from "../../../generator/load/schema-source.js";
+import { pullSchemas } from "../../../generator/load/schema-pull.js";
 import { catchStubgenError, rejectionOf } from "../support.js";
 
 const CORE = JSON.stringify({ $defs: { A: { type: "object" } } });
@@ -80,9 +80,14 @@ describe("loadSchema from the cache", () => {
     expect(doc.file).toBe(cachePath(cacheDir, "r1"));
   });
 
-  it("an unknown revision: the known ones listed", async () => {
-    expect((await rejectionOf(loadSchema("r9", { manifest, cacheDir }))).message).toBe(
+  it("an unknown revision: the known ones listed (and, with a lockfile, the locked ones and how to pull a new one)", async () => {
+    expect((await rejectionOf(loadSchema("r9", { manifest, cacheDir, lockfile: false }))).message).toBe(
       'unknown revision "r9"; expected one of r1, r2 (or give --schema PATH_OR_URL for another schema)',
+    );
+    const lockfile = join(cacheDir, "mcp-stubgen.lock.json");
+    expect((await rejectionOf(loadSchema("r9", { manifest, cacheDir, lockfile }))).message).toBe(
+      `unknown revision "r9"; expected one of r1, r2, or one pinned in ${lockfile} (none); ` +
+        "to add a new revision, pull it first: mcp-stubgen schema pull r9 --from DIR, or --commit SHA to download it (or give --schema PATH_OR_URL for another schema)",
     );
   });
 });
@@ -161,20 +166,20 @@ describe("schema pull: the names and --from it accepts", () => {
   it("--from one file needs exactly one name", async () => {
     const file = join(cacheDir, "one.json");
     put(file, CORE);
-    expect((await rejectionOf(pullSchemas([], { manifest, cacheDir, from: file }))).message).toBe(
+    expect((await rejectionOf(pullSchemas([], { manifest, lockfile: false, cacheDir, from: file }))).message).toBe(
       `--from names a single schema file, so name the one revision it holds: mcp-stubgen schema pull REV --from ${file} (got none)`,
     );
-    const two = await rejectionOf(pullSchemas(["r1", "r2"], { manifest, cacheDir, from: file }));
+    const two = await rejectionOf(pullSchemas(["r1", "r2"], { manifest, lockfile: false, cacheDir, from: file }));
     expect(two.message).toContain("(got r1, r2)");
     expect(two.location).toEqual({ file });
-    expect((await pullSchemas(["r1"], { manifest, cacheDir, from: file })).map((r) => [r.kind, r.revision])).toEqual([["revision", "r1"]]);
+    expect((await pullSchemas(["r1"], { manifest, lockfile: false, cacheDir, from: file })).map((r) => [r.kind, r.revision])).toEqual([["revision", "r1"]]);
   });
 
   it("an unknown name lists the revisions and, when there are any, the extensions", async () => {
-    expect((await rejectionOf(pullSchemas(["x"], { manifest, cacheDir }))).message).toBe(
+    expect((await rejectionOf(pullSchemas(["x"], { manifest, lockfile: false, cacheDir }))).message).toBe(
       'unknown revision "x"; expected one of r1, r2 or an extension: ext (a schema of your own needs no pull: give it to generate or catalog with --schema PATH_OR_URL)',
     );
-    expect((await rejectionOf(pullSchemas(["x"], { manifest: noExtensions, cacheDir }))).message).toBe(
+    expect((await rejectionOf(pullSchemas(["x"], { manifest: noExtensions, lockfile: false, cacheDir }))).message).toBe(
       'unknown revision "x"; expected one of r1, r2 (a schema of your own needs no pull: give it to generate or catalog with --schema PATH_OR_URL)',
     );
   });
@@ -186,7 +191,7 @@ describe("schema pull: the names and --from it accepts", () => {
       ["https://e/ext", EXT],
     ]);
     const fetchImpl: typeof fetch = async (url) => new Response(bodies.get(String(url)) ?? "", { status: bodies.has(String(url)) ? 200 : 404 });
-    const pulled = await pullSchemas([], { manifest, cacheDir, fetchImpl, urlFor: (rev) => `https://r/${rev}`, extensionUrlFor: (info) => `https://e/${info.id}` });
+    const pulled = await pullSchemas([], { manifest, lockfile: false, cacheDir, fetchImpl, urlFor: (rev) => `https://r/${rev}`, extensionUrlFor: (info) => `https://e/${info.id}` });
     expect(pulled.map((r) => [r.kind, r.revision, r.source])).toEqual([
       ["revision", "r1", "https://r/r1"],
       ["revision", "r2", "https://r/r2"],

@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StubgenError } from "../../../generator/errors.js";
-import { localSource, pullSchemas, readManifest, upstreamUrl, type Manifest } from "../../../generator/load/schema-source.js";
+import { localSource, readManifest, upstreamUrl, type Manifest } from "../../../generator/load/schema-source.js";
+import { pullSchemas } from "../../../generator/load/schema-pull.js";
 import { sha256Hex } from "../../../generator/load/schema-document.js";
 
 const GOOD = JSON.stringify({ $defs: { A: { type: "object" } } });
@@ -48,7 +49,7 @@ describe("schema pull by download", () => {
   it("downloads, checks the sha256 and fills the cache", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "mcp-stubgen-pull-"));
     served.set("/good/r1.json", GOOD);
-    const [result] = await pullSchemas(["r1"], { manifest, cacheDir, urlFor: (rev) => `${base}/good/${rev}.json` });
+    const [result] = await pullSchemas(["r1"], { manifest, lockfile: false, cacheDir, urlFor: (rev) => `${base}/good/${rev}.json` });
     expect(result).toMatchObject({ revision: "r1", source: `${base}/good/r1.json` });
     expect(readFileSync(join(cacheDir, "r1", "schema.json"), "utf8")).toBe(GOOD);
     rmSync(cacheDir, { recursive: true, force: true });
@@ -57,7 +58,7 @@ describe("schema pull by download", () => {
   it("leaves a file already cached with the right bytes untouched (same inode and mtime)", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "mcp-stubgen-pull-"));
     served.set("/again/r1.json", GOOD);
-    const pull = () => pullSchemas(["r1"], { manifest, cacheDir, urlFor: (rev) => `${base}/again/${rev}.json` });
+    const pull = () => pullSchemas(["r1"], { manifest, lockfile: false, cacheDir, urlFor: (rev) => `${base}/again/${rev}.json` });
     await pull();
     const before = statSync(join(cacheDir, "r1", "schema.json"));
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -70,7 +71,7 @@ describe("schema pull by download", () => {
   it("refuses bytes whose sha256 differs and leaves the cache as it was", async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), "mcp-stubgen-pull-"));
     served.set("/tampered/r1.json", GOOD.replace("object", "string"));
-    const error = await pullSchemas(["r1"], { manifest, cacheDir, urlFor: (rev) => `${base}/tampered/${rev}.json` }).catch((e: unknown) => e);
+    const error = await pullSchemas(["r1"], { manifest, lockfile: false, cacheDir, urlFor: (rev) => `${base}/tampered/${rev}.json` }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StubgenError);
     expect((error as StubgenError).message).toContain("sha256 mismatch for revision r1");
     expect((error as StubgenError).location.file).toBe(`${base}/tampered/r1.json`);
@@ -79,7 +80,7 @@ describe("schema pull by download", () => {
   });
 
   it("reports an HTTP error with the URL, and the way that needs no download (--from)", async () => {
-    const error = (await pullSchemas(["r1"], { manifest, cacheDir: tmpdir(), urlFor: () => `${base}/missing.json` }).catch((e: unknown) => e)) as StubgenError;
+    const error = (await pullSchemas(["r1"], { manifest, lockfile: false, cacheDir: tmpdir(), urlFor: () => `${base}/missing.json` }).catch((e: unknown) => e)) as StubgenError;
     expect(error.format()).toBe(
       `${base}/missing.json: cannot download the schema: HTTP 404; without network, copy the schemas from a local folder: mcp-stubgen schema pull --from DIR (DIR/<revision>/schema.json)`,
     );
@@ -87,7 +88,7 @@ describe("schema pull by download", () => {
 
   it("offline (the connection fails): the error names --from", async () => {
     const offline = (() => Promise.reject(Object.assign(new TypeError("fetch failed"), { cause: { code: "ENOTFOUND" } }))) as typeof fetch;
-    const error = (await pullSchemas(["r1"], { manifest, cacheDir: tmpdir(), fetchImpl: offline }).catch((e: unknown) => e)) as StubgenError;
+    const error = (await pullSchemas(["r1"], { manifest, lockfile: false, cacheDir: tmpdir(), fetchImpl: offline }).catch((e: unknown) => e)) as StubgenError;
     expect(error).toBeInstanceOf(StubgenError);
     expect(error.message).toBe(
       "cannot download the schema: fetch failed (ENOTFOUND); without network, copy the schemas from a local folder: mcp-stubgen schema pull --from DIR (DIR/<revision>/schema.json)",
@@ -113,9 +114,17 @@ describe("schema pull --from a local file or folder", () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-stubgen-from-"));
     writeFileSync(join(dir, "one.json"), GOOD);
     const cacheDir = join(dir, "cache");
-    const [result] = await pullSchemas(["r1"], { manifest, cacheDir, from: join(dir, "one.json") });
-    expect(result).toEqual({ kind: "revision", revision: "r1", source: join(dir, "one.json"), path: join(cacheDir, "r1", "schema.json") });
-    const none = (await pullSchemas([], { manifest, cacheDir, from: join(dir, "one.json") }).catch((e: unknown) => e)) as StubgenError;
+    const [result] = await pullSchemas(["r1"], { manifest, lockfile: false, cacheDir, from: join(dir, "one.json") });
+    expect(result).toEqual({
+      kind: "revision",
+      revision: "r1",
+      source: join(dir, "one.json"),
+      path: join(cacheDir, "r1", "schema.json"),
+      sha256: sha256Hex(GOOD),
+      commit: "abc123",
+      pin: "kept",
+    });
+    const none = (await pullSchemas([], { manifest, lockfile: false, cacheDir, from: join(dir, "one.json") }).catch((e: unknown) => e)) as StubgenError;
     expect(none.message).toContain("--from names a single schema file, so name the one revision it holds");
     rmSync(dir, { recursive: true, force: true });
   });
