@@ -41,19 +41,19 @@ function loaded(revision: string, text: string, file: string): LoadedRevision {
   return { doc, policy, model: buildModel(doc, { revision, policy, resultOverrides: {}, extensions: [] }) };
 }
 
-const bytes = (text: string) => Buffer.byteLength(text);
+const bytes = (text: string) => plural(Buffer.byteLength(text), "byte");
 
 /**
  * What changed from `before` (the pinned bytes, when the cache holds them; null: it does not) to
  * `after`, in one clause. Pure.
  */
 export function schemaChange(revision: string, before: string | null, after: string, file: string): string {
-  if (before === null) return `${bytes(after)} bytes now (the pinned copy is not in the cache to compare)`;
+  if (before === null) return `${bytes(after)} now (the pinned copy is not in the cache to compare)`;
   let summary: string;
   try {
     summary = changeSummary(diffRevisions(loaded(revision, before, `${file} (pinned)`), loaded(revision, after, file)));
   } catch {
-    return `${bytes(before)} bytes → ${bytes(after)} bytes (not a schema the diff can read)`;
+    return `${bytes(before)} → ${bytes(after)} (not a schema the diff can read)`;
   }
-  return summary === "" ? `no definition or method changed (${bytes(before)} bytes → ${bytes(after)} bytes)` : summary;
+  return summary === "" ? `no definition or method changed (${bytes(before)} → ${bytes(after)})` : summary;
 }

@@ -63,6 +63,7 @@ function writeFileAtomic({ path, text, what }: FileWrite): string | undefined {
     } catch {
       // nothing was written there (ENOTDIR: the folder could not even be made)
     }
-    throw new StubgenError(`cannot write the ${what}: ${fsReason(err, path)}`, { file: path });
+    // EEXIST from mkdir: the file's folder is a file.
+    throw new StubgenError(`cannot write the ${what}: ${fsReason(err, path, { EEXIST: `${dirname(path)} is a file, not a folder`, EISDIR: "a folder is in the way", EACCES: "permission denied" })}`, { file: path });
   }
 }

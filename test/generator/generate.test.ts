@@ -60,6 +60,66 @@ describe("selectRevisions", () => {
   });
 });
 
+describe("selectRevisions with a lockfile", () => {
+  const SHA = "a".repeat(64);
+  const locked: Pins = {
+    manifest,
+    lock: { revisions: { "2027-06-01": { source: "local", commit: null, sha256: SHA }, "2027-01-01": { source: "local", commit: null, sha256: SHA } }, extensions: {} },
+    lockfile: "/app/mcp-stubgen.lock.json",
+  };
+
+  it("--all: the known revisions as before, then those only the lockfile pins, sorted", () => {
+    expect(selectRevisions({ all: true }, locked)).toEqual([...manifest.revisions.map((r) => r.id), "2027-01-01", "2027-06-01"]);
+  });
+
+  it("a revision the lockfile pins may be named; one neither knows says how to pull it", () => {
+    expect(selectRevisions({ revisions: ["2027-01-01", "2025-11-25"] }, locked)).toEqual(["2027-01-01", "2025-11-25"]);
+    expect(catchStubgenError(() => selectRevisions({ revisions: ["2028-01-01"] }, locked)).message).toContain(
+      "or one pinned in /app/mcp-stubgen.lock.json (2027-01-01, 2027-06-01); to add a new revision, pull it first: mcp-stubgen schema pull 2028-01-01 --from DIR",
+    );
+  });
+});
+
+describe("a revision only the lockfile pins, through the API", () => {
+  /** A cache and a lockfile holding MINI as 2027-01-01 and its changed version as 2027-06-01, pinned by pullSchemas. */
+  async function lockedProject() {
+    const { pullSchemas } = await import("../../generator/load/schema-pull.js");
+    const specs = join(tmp, "specs");
+    for (const [rev, file] of [["2027-01-01", MINI], ["2027-06-01", fixturePath("pins/mini-changed.json")]] as const) {
+      mkdirSync(join(specs, rev), { recursive: true });
+      writeFileSync(join(specs, rev, "schema.json"), readFileSync(file));
+    }
+    const cacheDir = join(tmp, "cache");
+    const lockfile = join(tmp, "mcp-stubgen.lock.json");
+    await pullSchemas(["2027-01-01", "2027-06-01"], { cacheDir, lockfile, from: specs });
+    return { cacheDir, lockfile };
+  }
+
+  it("generate, catalog and diff load it from the cache, checked against its pin", async () => {
+    const { cacheDir, lockfile } = await lockedProject();
+    const out = join(tmp, "out");
+    const result = await generate({ revisions: ["2027-01-01"], out, cacheDir, lockfile });
+    expect(result.revisions.map((r) => r.revision)).toEqual(["2027-01-01"]);
+    expect(readFileSync(join(out, "2027-01-01", "catalog.ts"), "utf8")).toContain('"demo/echo"');
+    expect((await catalog({ revision: "2027-06-01", cacheDir, lockfile })).methods.map((m) => m.method)).toContain("demo/shout");
+    const d = await diff({ from: "2027-01-01", to: "2027-06-01", cacheDir, lockfile });
+    expect(d.methods.added.map((m) => m.method)).toEqual(["demo/shout"]);
+    // Without the lockfile it is unknown again.
+    expect((await rejectionOf(generate({ revisions: ["2027-01-01"], out, cacheDir, lockfile: false }))).message).toMatch(/^unknown revision "2027-01-01"/);
+  });
+
+  it("a cache that no longer matches the pin is refused, naming the lockfile, and the skip-unchanged stamp does not hide it", async () => {
+    const { cacheDir, lockfile } = await lockedProject();
+    const out = join(tmp, "out");
+    await generate({ revisions: ["2027-01-01"], out, cacheDir, lockfile });
+    // Re-pin 2027-01-01 to other bytes in the lockfile (as a teammate's commit would): the cache is stale.
+    const text = readFileSync(lockfile, "utf8");
+    writeFileSync(lockfile, text.replace(/"2027-01-01": \{\n(\s+"commit": null,\n\s+"sha256": ")[0-9a-f]{64}/, `"2027-01-01": {\n$1${"b".repeat(64)}`));
+    const e = await rejectionOf(generate({ revisions: ["2027-01-01"], out, cacheDir, lockfile }));
+    expect(e.message).toContain(`does not match its sha256 ${"b".repeat(64)} (pinned in ${lockfile})`);
+  });
+});
+
 describe("checkExtensions and checkOutputLabels", () => {
   it("an extension that extends none of the selected revisions is refused, naming the ones it extends", () => {
     expect(catchStubgenError(() => checkExtensions(["tasks"], ["2025-11-25", "2025-06-18"], manifest)).message).toBe(
