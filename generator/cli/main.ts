@@ -315,7 +315,7 @@ async function withYargs(argv: readonly string[], io: Io, show: Show, width: num
         )
         .command(
           "pull [revisions..]",
-          "Fill the cache (when nothing is named: the config's revisions, else all known revisions and extensions), checking each sha256",
+          "Fill the cache and pin what it pulled in the lockfile (when nothing is named: the config's revisions, else all known and locked revisions and extensions), checking each sha256",
           (p) =>
             p
               .positional("revisions", { type: "string", array: true, describe: "Revisions or extensions (e.g. tasks) to pull (default: the config's revisions, else all)" })
@@ -332,7 +332,7 @@ async function withYargs(argv: readonly string[], io: Io, show: Show, width: num
                 type: "boolean",
                 describe: "Accept a schema whose bytes differ from its pin (changed upstream) and re-pin it in the lockfile",
               })
-              .example("$0 schema pull 2027-01-01 --from ../specs", "pin a revision this version does not know, from DIR/2027-01-01/schema.json")
+              .example("$0 schema pull 2027-01-01 --from ../specs", "pin a revision this version does not know, from ../specs/2027-01-01/schema.json")
               .example("$0 schema pull 2025-11-25 --commit 0123456789abcdef0123456789abcdef01234567", "download at that upstream commit and pin it"),
           async (args) => {
             const { pullSchemas } = await import("../load/schema-pull.js");

@@ -228,7 +228,7 @@ export function listExtensions(options: CacheOptions = {}): Array<ExtensionInfo 
   return (pins.manifest.extensions ?? []).map((info) => {
     const pin = extensionPin(pins, info);
     const path = extensionCachePath(cacheDir, info.id);
-    return { ...info, sha256: pin.sha256, commit: pin.commit ?? info.commit, state: cacheState(path, pin.sha256), path, pinnedBy: pin.by };
+    return { ...info, sha256: pin.sha256, state: cacheState(path, pin.sha256), path, pinnedBy: pin.by };
   });
 }
 
