@@ -20,12 +20,12 @@ if (!Number.isInteger(RUNS) || RUNS < 1 || RUNS > 1000) throw new Error(`BENCH_R
 
 // Use the package cache when it is full; else fill a temporary one from ../shared or upstream.
 let cacheDir = join(root, ".mcp-stubgen", "schema");
-if (listSchemas({ cacheDir }).some((r) => r.state !== "cached")) {
+if (listSchemas({ cacheDir, lockfile: false }).some((r) => r.state !== "cached")) {
   cacheDir = mkdtempSync(join(tmpdir(), "mcp-stubgen-bench-cache-"));
   const shared = join(root, "..", "shared", "mcp-schema");
-  await pullSchemas([], { cacheDir, from: existsSync(shared) ? shared : undefined });
+  await pullSchemas([], { cacheDir, lockfile: false, from: existsSync(shared) ? shared : undefined });
 }
-const revisions = listSchemas({ cacheDir }).map((r) => r.id);
+const revisions = listSchemas({ cacheDir, lockfile: false }).map((r) => r.id);
 const out = mkdtempSync(join(tmpdir(), "mcp-stubgen-bench-out-"));
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -67,12 +67,12 @@ rows.push([
 ]);
 
 // Warm, in-process (a build script calling generate() repeatedly).
-await generate({ all: true, out, cacheDir, force: true });
+await generate({ all: true, out, cacheDir, lockfile: false, force: true });
 for (const rev of revisions) {
   const samples = [];
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
-    await generate({ revisions: [rev], out, cacheDir, force: true });
+    await generate({ revisions: [rev], out, cacheDir, lockfile: false, force: true });
     samples.push(performance.now() - t0);
   }
   rows.push([`generate() warm, in process: ${rev}`, median(samples), 1000]);

@@ -1,9 +1,11 @@
 import { sep } from "node:path";
 import { StubgenError } from "./errors.js";
+import { LABEL_EXPECTED, revisionLabelProblem } from "./load/revision-label.js";
 import { checkDirectionUnions } from "./model/model.js";
 import type { FileSet } from "./emit/render.js";
 import { catalogJson, type CatalogJson } from "./model/catalog-data.js";
-import { readManifest, revisionInfo, type Manifest } from "./load/schema-source.js";
+import { extensionInfo, readPins } from "./load/schema-source.js";
+import { allRevisions, extensionPin, requirePin, revisionPin, type Pins } from "./load/pins.js";
 import { checkExtensions, finishModel, modelRevision, type ModelRevisionOptions } from "./model/revision.js";
 import { checkOutput, sharedRuntimeUsers, writeOutput, type CheckReport } from "./write/write-output.js";
 import { markerState, rootFiles, ROOT_FOLDER } from "./write/module-marker.js";
@@ -12,9 +14,9 @@ import { outputOptions, RUNTIME_DIR, type EmitKind, type ImportExtension, type O
 
 /** The model's options (model/revision.ts: schema, cache, manifest, extensions, result overrides) and the run's. */
 export interface GenerateOptions extends ModelRevisionOptions {
-  /** Revisions to generate (ids of schema/revisions.json, or a label with `schema`). */
+  /** Revisions to generate (ids of schema/revisions.json or labels the lockfile pins, or a label with `schema`). */
   readonly revisions?: readonly string[] | undefined;
-  /** Generate every known revision. */
+  /** Generate every known revision, then every revision only the lockfile pins. */
   readonly all?: boolean | undefined;
   /** A schema path or URL that bypasses the cache (one revision, labelled `custom` by default). */
   readonly schema?: string | undefined;
@@ -80,26 +82,36 @@ export interface GenerateResult {
 export const DEFAULT_OUT_DIR = "out";
 export const CUSTOM_REVISION = "custom";
 
-/** Which revisions a run covers. */
-export function selectRevisions(options: GenerateOptions, manifest: Manifest): string[] {
+/**
+ * Which revisions a run covers: those named (each known or pinned by the lockfile), or with `all`
+ * every known revision and then those only the lockfile pins.
+ */
+export function selectRevisions(options: GenerateOptions, pins: Pins): string[] {
   const given = [...new Set(options.revisions ?? [])];
   if (options.schema !== undefined) {
     if (options.all) throw new StubgenError("--all cannot be combined with --schema (one schema is one revision)");
     if (given.length > 1) throw new StubgenError("--schema takes at most one --revision (the label of that schema)");
     return [given[0] ?? CUSTOM_REVISION];
   }
-  if (options.all) return manifest.revisions.map((r) => r.id);
+  if (options.all) return allRevisions(pins);
   if (given.length === 0) throw new StubgenError("nothing to generate: expected --revision REV (repeatable), --all or --schema");
-  for (const id of given) revisionInfo(manifest, id);
+  for (const id of given) requirePin(pins, id);
   return given;
 }
 
-/** Refuses a revision whose output folder would be the shared runtime's. Pure. */
+/**
+ * Refuses a revision whose output folder would be the shared runtime's, or no plain folder name
+ * (a `--schema` label such as `../x` would be written outside the output folder). Pure.
+ */
 export function checkOutputLabels(revisions: readonly string[]): void {
   if (revisions.includes(RUNTIME_DIR)) {
     throw new StubgenError(
       `a revision cannot be labelled "${RUNTIME_DIR}": <out>/${RUNTIME_DIR}/ holds the runtime the revisions share; give the schema another label with --revision`,
     );
+  }
+  for (const label of revisions) {
+    const problem = revisionLabelProblem(label);
+    if (problem !== undefined) throw new StubgenError(`--revision ${JSON.stringify(label)}: ${problem}; expected ${LABEL_EXPECTED}`);
   }
 }
 
@@ -128,17 +140,18 @@ export async function finishFiles(files: FileSet, options: OutputOptions, runtim
  * is stale without writing anything.
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  const manifest = options.manifest ?? readManifest();
+  const pins = readPins(options);
+  const { manifest } = pins;
   const outDir = options.out ?? DEFAULT_OUT_DIR;
   const finish = outputOptions(options);
-  const selected = selectRevisions(options, manifest);
+  const selected = selectRevisions(options, pins);
   checkOutputLabels(selected);
   checkExtensions(options.extensions ?? [], selected, manifest);
   const { checkAddons, addonPackages } = await import("./emit/addons.js");
   const addons = checkAddons(options.addons ?? []);
   const packages = addonPackages(addons);
   const shared = finish.runtime === "shared";
-  const key = options.force || options.fetchImpl !== undefined || options.extensionPolicies !== undefined ? undefined : stampKey(stampInputs(options, finish, selected, outDir, addons));
+  const key = options.force || options.fetchImpl !== undefined || options.extensionPolicies !== undefined ? undefined : stampKey(stampInputs(options, finish, selected, outDir, addons, pins));
   const stampFile = stampPath(options.cacheDir, outDir);
   const stamped = key === undefined ? undefined : upToDate(stampFile, outDir, key);
   if (stamped !== undefined) return { outDir, ...stamped, upToDate: true, packages, changed: [], ...(options.check ? { check: { stale: [], missing: [], extra: [] } } : {}) };
@@ -173,13 +186,13 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const changed = [...report.written, ...report.removed].map((path) => path.split(sep).join("/"));
   // Recorded under the key the next run will compute: with JavaScript output, this run may have
   // just written <out>/package.json, which is part of the key.
-  const next = key === undefined || finish.emit !== "js" ? key : stampKey(stampInputs(options, finish, selected, outDir, addons));
+  const next = key === undefined || finish.emit !== "js" ? key : stampKey(stampInputs(options, finish, selected, outDir, addons, pins));
   if (next !== undefined && output.has(RUNTIME_DIR)) writeStamp(stampFile, next, output, { runtime, revisions });
   return { outDir, runtime, revisions, packages, changed };
 }
 
-/** What the stamp's key is made of: every option that shapes the output, defaulted. */
-function stampInputs(options: GenerateOptions, finish: OutputOptions, selected: readonly string[], outDir: string, addons: readonly string[]): Parameters<typeof stampKey>[0] {
+/** What the stamp's key is made of: every option that shapes the output, defaulted, and the pins the cache is checked against. */
+function stampInputs(options: GenerateOptions, finish: OutputOptions, selected: readonly string[], outDir: string, addons: readonly string[], pins: Pins): Parameters<typeof stampKey>[0] {
   return {
     // JavaScript output: what <out>/package.json holds decides what the run writes there (the
     // marker, or nothing beside a user's own), so the run is not skipped when it changed.
@@ -191,6 +204,8 @@ function stampInputs(options: GenerateOptions, finish: OutputOptions, selected: 
     manifest: options.manifest,
     options: {
       ...finish,
+      // A lockfile pin that changed makes the run load (and check) the cache again.
+      pins: options.schema !== undefined ? [] : [...selected.map((id) => revisionPin(pins, id)?.sha256 ?? null), ...[...new Set(options.extensions ?? [])].map((id) => extensionPinSha(pins, id))],
       strictObjects: options.strictObjects ?? false,
       fragment: options.fragment ?? false,
       addons,
@@ -200,10 +215,20 @@ function stampInputs(options: GenerateOptions, finish: OutputOptions, selected: 
   };
 }
 
+/** The sha256 an extension's cache file must have (null: not a known extension; loading says so). */
+function extensionPinSha(pins: Pins, id: string): string | null {
+  try {
+    return extensionPin(pins, extensionInfo(pins.manifest, id)).sha256;
+  } catch {
+    return null;
+  }
+}
+
 /** The method catalog of one revision, as `mcp-stubgen catalog --json` prints it. */
 export async function catalog(options: GenerateOptions & { readonly revision?: string | undefined }): Promise<CatalogJson> {
-  const manifest = options.manifest ?? readManifest();
-  const [revision] = selectRevisions({ ...options, revisions: options.revision ? [options.revision] : [] }, manifest);
+  const pins = readPins(options);
+  const { manifest } = pins;
+  const [revision] = selectRevisions({ ...options, revisions: options.revision ? [options.revision] : [] }, pins);
   checkExtensions(options.extensions ?? [], [revision!], manifest);
   const { doc, model } = await modelRevision(revision!, { ...options, manifest });
   if (!options.fragment) checkDirectionUnions(doc);

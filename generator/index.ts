@@ -1,6 +1,8 @@
 /** Programmatic API of mcp-stubgen (for build scripts). */
 export { generate, catalog, type GenerateOptions, type GenerateResult } from "./generate.js";
-export { pullSchemas, listSchemas, listExtensions, loadExtension, readManifest, type Manifest, type RevisionInfo, type ExtensionInfo } from "./load/schema-source.js";
+export { listSchemas, listExtensions, loadExtension, loadSchema, readManifest, type Manifest, type RevisionInfo, type ExtensionInfo, type CacheOptions, type LoadOptions } from "./load/schema-source.js";
+export { pullSchemas, type PullOptions, type PullResult, type PinChange } from "./load/schema-pull.js";
+export { readLockfile, parseLockfile, formatLockfile, LOCKFILE_NAME, type Lockfile, type Pin } from "./load/lockfile.js";
 export { extensionMessages, type ExtensionMessage } from "./load/extension-messages.js";
 export { readSchemaDocument, type SchemaDocument } from "./load/schema-document.js";
 export { buildModel, type SchemaModel, type MethodRecord } from "./model/model.js";

@@ -31,17 +31,19 @@ export async function prepare() {
   // installed): `vitest` run alone on a fresh clone builds dist/ here the first time.
   if (!existsSync(join(root, "dist", "generator", "index.js"))) execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
   const { generate, pullSchemas } = await import(join(root, "dist", "generator", "index.js"));
-  await pullSchemas([], { cacheDir: TEST_CACHE_DIR, from: existsSync(SHARED_SCHEMAS) ? SHARED_SCHEMAS : undefined });
-  await generate({ all: true, out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR });
-  await generate({ revisions: ["2026-07-28", "draft"], extensions: ["tasks"], out: TEST_TASKS_OUT_DIR, cacheDir: TEST_CACHE_DIR });
+  // lockfile: false: the test cache is checked against the package's manifest alone, and no
+  // lockfile is written (the API's default would be mcp-stubgen.lock.json in the repo root).
+  await pullSchemas([], { cacheDir: TEST_CACHE_DIR, lockfile: false, from: existsSync(SHARED_SCHEMAS) ? SHARED_SCHEMAS : undefined });
+  await generate({ all: true, out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR, lockfile: false });
+  await generate({ revisions: ["2026-07-28", "draft"], extensions: ["tasks"], out: TEST_TASKS_OUT_DIR, cacheDir: TEST_CACHE_DIR, lockfile: false });
   for (const [label, published] of Object.entries(UNKNOWN_LABELS)) {
-    await generate({ schema: join(TEST_CACHE_DIR, published, "schema.json"), revisions: [label], out: TEST_UNKNOWN_OUT_DIR, cacheDir: TEST_CACHE_DIR });
+    await generate({ schema: join(TEST_CACHE_DIR, published, "schema.json"), revisions: [label], out: TEST_UNKNOWN_OUT_DIR, cacheDir: TEST_CACHE_DIR, lockfile: false });
   }
   // As `npm run generate` writes them: 2026-07-28 with the Tasks extension (the everything server
   // serves it), and the add-ons the examples import: `oauth` (the everything client's auth/*
   // scenarios), `mcpx-ws` and `redis` (the MCPx network gateway and peers; the everything server's --redis, the
   // multi-instance tests' fixture server, the bench).
-  await generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks"], addons: ["mcpx-ws", "oauth", "redis"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR });
+  await generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks"], addons: ["mcpx-ws", "oauth", "redis"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR, lockfile: false });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -16,6 +16,7 @@ export type OptionTable = Readonly<Record<string, OptionSpec>>;
 export const GLOBAL_OPTIONS: OptionTable = {
   config: { type: "string", describe: "Config file (default: mcp-stubgen.config.json, or the \"mcp-stubgen\" key of package.json)" },
   cache: { type: "string", describe: "Schema cache folder (default: .mcp-stubgen/schema beside the config file, else in the working folder)" },
+  lockfile: { type: "string", describe: "Lockfile of the schema pins (default: mcp-stubgen.lock.json beside the config file, else in the working folder)" },
 };
 
 export const GENERATE_OPTIONS: OptionTable = {

@@ -15,6 +15,8 @@ export interface StubgenConfig {
   readonly schema?: string;
   readonly out?: string;
   readonly cache?: string;
+  /** The lockfile of the schema pins (a path, relative to the config file), or false for none. */
+  readonly lockfile?: string | false;
   /** The schema may lack the MCP direction unions (an empty client and server is then fine). */
   readonly fragment?: boolean;
   readonly resultOverrides?: Readonly<Record<string, string>>;
@@ -40,7 +42,7 @@ export interface StubgenConfig {
 
 export const CONFIG_FILE = "mcp-stubgen.config.json";
 
-const KEY_NAMES = ["revisions", "all", "schema", "out", "cache", "fragment", "resultOverrides", "importExtension", "emit", "runtime", "strictObjects", "extensions", "addons", "rulesOf"] as const;
+const KEY_NAMES = ["revisions", "all", "schema", "out", "cache", "lockfile", "fragment", "resultOverrides", "importExtension", "emit", "runtime", "strictObjects", "extensions", "addons", "rulesOf"] as const;
 const KEYS = KEY_NAMES.join(", ");
 
 /** A config and the file it came from (null: no config file, the empty config). */
@@ -129,6 +131,10 @@ export function validateConfig(value: unknown, file: string, at: string): Stubge
       case "cache":
         if (typeof v !== "string") fail(where, "a folder path");
         config[key] = resolve(base, v as string);
+        break;
+      case "lockfile":
+        if (v !== false && (typeof v !== "string" || v === "")) fail(where, "a file path (the lockfile of the schema pins, relative to this file), or false for none");
+        config.lockfile = v === false ? false : resolve(base, v as string);
         break;
       case "resultOverrides":
         if (!isSchemaNode(v) || !Object.values(v).every((t) => typeof t === "string")) {

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import { realpathSync } from "node:fs";
-import { dirname, relative } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findConfig, parseResultOverrides, type StubgenConfig } from "./config.js";
 import { usageContext, usageError } from "./usage.js";
 import { isStubgenError } from "../errors.js";
 import type { GenerateOptions } from "../generate.js";
+import type { PullResult } from "../load/schema-pull.js";
 import { defaultCacheDir, TOOL_VERSION } from "../project.js";
+import { defaultLockfilePath } from "../load/lockfile.js";
 import { RUNTIME_DIR } from "../emit/output-options.js";
 import { quietPipeWriter } from "./quiet-pipe.js";
 import { CATALOG_OPTIONS, DIFF_OPTIONS, GENERATE_OPTIONS, GLOBAL_OPTIONS } from "./commands.js";
@@ -45,23 +47,27 @@ class UsageError extends Error {
 interface CommonArgs {
   config?: string | undefined;
   cache?: string | undefined;
+  lockfile?: string | undefined;
 }
 
 /**
- * The config (--config, else found in the working folder) and the schema cache: --cache, else
- * the config's `cache`, else `.mcp-stubgen/schema` beside the config file, else in the working
- * folder.
+ * The config (--config, else found in the working folder), the schema cache (--cache, else the
+ * config's `cache`, else `.mcp-stubgen/schema` beside the config file, else in the working
+ * folder) and the lockfile (--lockfile, else the config's `lockfile`, false: none, else
+ * `mcp-stubgen.lock.json` beside the config file, else in the working folder).
  */
-function project(args: CommonArgs, cwd: string): { config: StubgenConfig; cacheDir: string } {
+function project(args: CommonArgs, cwd: string): { config: StubgenConfig; cacheDir: string; lockfile: string | false } {
   const { config, file } = findConfig(cwd, args.config);
-  return { config, cacheDir: args.cache ?? config.cache ?? defaultCacheDir(file === null ? cwd : dirname(file)) };
+  const projectDir = file === null ? cwd : dirname(file);
+  const lockfile = args.lockfile !== undefined ? resolve(cwd, args.lockfile) : (config.lockfile ?? defaultLockfilePath(projectDir));
+  return { config, cacheDir: args.cache ?? config.cache ?? defaultCacheDir(projectDir), lockfile };
 }
 
 /**
  * CLI flags over config-file values. What to generate (--revision, --all, --schema) is taken
  * as a whole: any of them on the command line replaces the config's selection.
  */
-function options(args: Args, { config, cacheDir }: ReturnType<typeof project>): GenerateOptions {
+function options(args: Args, { config, cacheDir, lockfile }: ReturnType<typeof project>): GenerateOptions {
   const overrides = { ...config.resultOverrides, ...parseResultOverrides((args["result-override"] as string[]) ?? []) };
   const revisions = [args["revision"] ?? []].flat() as string[];
   const cliSelects = revisions.length > 0 || args["all"] !== undefined || args["schema"] !== undefined;
@@ -72,6 +78,7 @@ function options(args: Args, { config, cacheDir }: ReturnType<typeof project>): 
     ...selection,
     out: (args["out"] as string | undefined) ?? config.out,
     cacheDir,
+    lockfile,
     check: args["check"] as boolean | undefined,
     fragment: (args["fragment"] as boolean | undefined) ?? config.fragment,
     resultOverrides: overrides,
@@ -166,7 +173,7 @@ async function runCatalog(args: Args, io: Io): Promise<number> {
 
 /** `diff`: resolves to the exit code. */
 async function runDiff(args: Args, io: Io): Promise<number> {
-  const { cacheDir } = project(args, io.cwd);
+  const { cacheDir, lockfile } = project(args, io.cwd);
   const one = (name: string, value: unknown): string | undefined => {
     const given = [value ?? []].flat() as string[];
     if (given.length > 1) throw new UsageError(`diff takes one --${name}, got ${given.join(", ")}`);
@@ -188,7 +195,7 @@ async function runDiff(args: Args, io: Io): Promise<number> {
     import("../diff/diff.js"),
     import("../diff/format.js"),
   ]);
-  const sides = await diffSides({ from, to, fromSchema, toSchema, cacheDir, fromExtensions, toExtensions });
+  const sides = await diffSides({ from, to, fromSchema, toSchema, cacheDir, lockfile, fromExtensions, toExtensions });
   const result = diffRevisions(sides.from, sides.to);
   if (args["migrate"]) {
     const { formatMigration, migrationGuide } = await import("../diff/migrate.js");
@@ -298,16 +305,21 @@ async function withYargs(argv: readonly string[], io: Io, show: Show, width: num
           () => {},
           async (args) => {
             const { listExtensions, listSchemas } = await import("../load/schema-source.js");
-            const { cacheDir } = project(args as Args, io.cwd);
-            const rows = listSchemas({ cacheDir }).map((r) => [r.id, r.dialect, r.state, show(r.path)]);
+            const { cacheDir, lockfile } = project(args as Args, io.cwd);
+            const revisions = listSchemas({ cacheDir, lockfile });
+            const rows = revisions.map((r) => [r.id, r.dialect, r.state, show(r.path)]);
             io.stdout(table(["revision", "dialect", "cache", "path"], rows));
-            const extensions = listExtensions({ cacheDir }).map((e) => [e.id, e.identifier, e.revisions.join(", "), e.state, show(e.path)]);
+            const listed = listExtensions({ cacheDir, lockfile });
+            const extensions = listed.map((e) => [e.id, e.identifier, e.revisions.join(", "), e.state, show(e.path)]);
             if (extensions.length > 0) io.stdout(`\n${table(["extension", "identifier", "extends", "cache", "path"], extensions)}`);
+            // Which pins the lockfile sets (the others are the package's): only when it sets any.
+            const locked = [...revisions.filter((r) => r.pinnedBy === "lockfile").map((r) => r.id), ...listed.filter((e) => e.pinnedBy === "lockfile").map((e) => `extension ${e.id}`)];
+            if (locked.length > 0 && lockfile !== false) io.stdout(`\npinned by ${show(lockfile)}: ${locked.join(", ")} (the others by the package's schema/revisions.json)\n`);
           },
         )
         .command(
           "pull [revisions..]",
-          "Fill the cache (when nothing is named: the config's revisions, else all known revisions and extensions), checking each sha256",
+          "Fill the cache and pin what it pulled in the lockfile (when nothing is named: the config's revisions, else all known and locked revisions and extensions), checking each sha256",
           (p) =>
             p
               .positional("revisions", { type: "string", array: true, describe: "Revisions or extensions (e.g. tasks) to pull (default: the config's revisions, else all)" })
@@ -315,15 +327,37 @@ async function withYargs(argv: readonly string[], io: Io, show: Show, width: num
               .option("from", {
                 type: "string",
                 describe: "Copy from a local folder of <revision>/schema.json and extensions/<id>/<version>/schema.json, or one schema file (name its revision), instead of downloading",
-              }),
+              })
+              .option("commit", {
+                type: "string",
+                describe: "Download the named revisions (or extension) at this upstream commit (40 hex digits) and pin them to it in the lockfile",
+              })
+              .option("accept", {
+                type: "boolean",
+                describe: "Accept a schema whose bytes differ from its pin (changed upstream) and re-pin it in the lockfile",
+              })
+              .example("$0 schema pull 2027-01-01 --from ../specs", "pin a revision this version does not know, from ../specs/2027-01-01/schema.json")
+              .example("$0 schema pull 2025-11-25 --commit 0123456789abcdef0123456789abcdef01234567", "download at that upstream commit and pin it"),
           async (args) => {
-            const { pullSchemas } = await import("../load/schema-source.js");
-            const { config, cacheDir } = project(args as Args, io.cwd);
+            const { pullSchemas } = await import("../load/schema-pull.js");
+            const { config, cacheDir, lockfile } = project(args as Args, io.cwd);
             const list = (value: unknown) => [value ?? []].flat() as string[];
             const named = [...list(args["revisions"]), ...list(args["revision"])];
             const revisions = named.length > 0 ? named : config.all ? [] : (config.revisions ?? []);
-            const pulled = await pullSchemas(revisions, { from: args["from"] as string | undefined, cacheDir });
-            for (const p of pulled) io.stdout(`${p.kind === "extension" ? `extension ${p.revision}` : p.revision}: ${show(p.path)} (sha256 ok, from ${p.source})\n`);
+            const one = (flag: string): string | undefined => {
+              const given = list(args[flag]);
+              if (given.length > 1) throw new UsageError(`schema pull takes one --${flag}, got ${given.join(", ")}`, "schema pull");
+              return given[0];
+            };
+            const pulled = await pullSchemas(revisions, {
+              from: one("from"),
+              commit: one("commit"),
+              accept: args["accept"] as boolean | undefined,
+              cacheDir,
+              lockfile,
+            });
+            const lock = lockfile === false ? "" : show(lockfile);
+            for (const p of pulled) io.stdout(`${p.kind === "extension" ? `extension ${p.revision}` : p.revision}: ${show(p.path)} (${pullNote(p, lock)})\n`);
           },
         )
         .demandCommand(1, "expected a schema command: list or pull"),
@@ -343,6 +377,22 @@ async function withYargs(argv: readonly string[], io: Io, show: Show, width: num
   });
   if (helpOrVersion && exitCode === 0) io.stdout(`${helpOrVersion}\n`);
   return exitCode;
+}
+
+/** What `schema pull` says of one schema, in the parentheses after its cache path. */
+function pullNote(p: PullResult, lock: string): string {
+  const from = p.source === "cache" ? "already cached; it is pinned to a local copy" : `from ${p.source}`;
+  const sha = `sha256 ${p.sha256.slice(0, 12)}…`;
+  switch (p.pin) {
+    case "kept":
+      return `sha256 ok, ${from}`;
+    case "new":
+      return `new revision, pinned in ${lock}: ${sha}${p.commit === null ? "" : ` at commit ${p.commit}`}, ${from}`;
+    case "moved":
+      return `sha256 ok, re-pinned in ${lock} to commit ${p.commit}, ${from}`;
+    case "changed":
+      return `changed upstream: ${p.change}; re-pinned in ${lock}: ${sha}${p.commit === null ? "" : ` at commit ${p.commit}`}, ${from}`;
+  }
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {

@@ -16,9 +16,11 @@ Commands:
   mcp-stubgen schema    Manage the schema cache
 
 Options:
-      --version  Show version number                                                                 [boolean]
-      --config   Config file (default: mcp-stubgen.config.json, or the "mcp-stubgen" key of package.json)
+      --version   Show version number                                                                [boolean]
+      --config    Config file (default: mcp-stubgen.config.json, or the "mcp-stubgen" key of package.json)
                                                                                                       [string]
-      --cache    Schema cache folder (default: .mcp-stubgen/schema beside the config file, else in the working
-                 folder)                                                                              [string]
-  -h, --help     Show help                                                                           [boolean]`;
+      --cache     Schema cache folder (default: .mcp-stubgen/schema beside the config file, else in the
+                  working folder)                                                                     [string]
+      --lockfile  Lockfile of the schema pins (default: mcp-stubgen.lock.json beside the config file, else in
+                  the working folder)                                                                 [string]
+  -h, --help      Show help                                                                          [boolean]`;

@@ -2,12 +2,13 @@ import { diffRevisions } from "./diff.js";
 import type { RevisionDiff, RevisionInput } from "./types.js";
 import { StubgenError } from "../errors.js";
 import { checkExtensions, modelRevision } from "../model/revision.js";
-import { readManifest, revisionInfo, type Manifest } from "../load/schema-source.js";
+import { readPins, type Manifest } from "../load/schema-source.js";
+import { requirePin } from "../load/pins.js";
 
 export interface DiffOptions {
-  /** The old revision (a known id), or the label of `fromSchema`. */
+  /** The old revision (a known id or one the lockfile pins), or the label of `fromSchema`. */
   readonly from?: string | undefined;
-  /** The new revision (a known id), or the label of `toSchema`. */
+  /** The new revision (a known id or one the lockfile pins), or the label of `toSchema`. */
   readonly to?: string | undefined;
   /** A schema path or URL for the old side, bypassing the cache (labelled `from`, else the path). */
   readonly fromSchema?: string | undefined;
@@ -20,6 +21,8 @@ export interface DiffOptions {
   /** Schema cache folder (default: `.mcp-stubgen/schema` in the working folder). */
   readonly cacheDir?: string | undefined;
   readonly manifest?: Manifest | undefined;
+  /** The lockfile whose pins win over the manifest's (false: none). Default: `mcp-stubgen.lock.json` in the working folder, when it exists. */
+  readonly lockfile?: string | false | undefined;
   readonly fetchImpl?: typeof fetch | undefined;
 }
 
@@ -35,14 +38,15 @@ export async function diff(options: DiffOptions): Promise<RevisionDiff> {
 
 /** The two sides as `diff` loads them (for the migration guide, which also reads their models). */
 export async function diffSides(options: DiffOptions): Promise<{ from: RevisionInput; to: RevisionInput }> {
-  const manifest = options.manifest ?? readManifest();
+  const pins = readPins(options);
+  const { manifest } = pins;
   const load = async (side: "from" | "to", revision: string | undefined, schema: string | undefined, extensions: readonly string[]) => {
     const label = revision ?? schema;
     if (label === undefined) throw new StubgenError(`diff needs --${side} REV (or --${side}-schema PATH_OR_URL)`);
     // diff's own flag for a schema of one's own is --from-schema / --to-schema, not --schema.
-    if (schema === undefined) revisionInfo(manifest, label, `--${side}-schema`);
+    if (schema === undefined) requirePin(pins, label, `--${side}-schema`);
     checkExtensions(extensions, [label], manifest);
-    const loaded = await modelRevision(label, { cacheDir: options.cacheDir, manifest, schema, fetchImpl: options.fetchImpl, extensions });
+    const loaded = await modelRevision(label, { cacheDir: options.cacheDir, manifest, lockfile: options.lockfile, schema, fetchImpl: options.fetchImpl, extensions });
     // The report names a side with its extensions: "2026-07-28+tasks".
     const named = [label, ...(loaded.model.extensions ?? []).map((ext) => ext.id)].join("+");
     return { ...loaded, model: { ...loaded.model, revision: named } };

@@ -1,15 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { StubgenError } from "../errors.js";
 import { fsReason } from "../fs-reason.js";
 import { defaultCacheDir, MANIFEST_PATH } from "../project.js";
+import { defaultLockfilePath, readLockfile } from "./lockfile.js";
+import { allRevisions, extensionPin, extensionUrlAt, upstreamUrlAt, isLocalPin, pinnedBy, requirePin, revisionPin, type ExpectedPin, type Pins } from "./pins.js";
 import { readSchemaDocument, sha256Hex, type SchemaDocument } from "./schema-document.js";
 
 /**
- * Where schemas come from: the revision manifest (the package's schema/revisions.json), the
- * git-ignored cache (`.mcp-stubgen/schema/<revision>/schema.json` in the project by default), a
- * local folder laid out like the upstream repo or a single schema file, a download from the
- * pinned upstream commit, or any path or URL given with --schema.
+ * Where schemas come from: the revision manifest (the package's schema/revisions.json) and the
+ * project's lockfile (lockfile.ts, pins.ts: its pins win), the git-ignored cache
+ * (`.mcp-stubgen/schema/<revision>/schema.json` in the project by default), a local folder laid
+ * out like the upstream repo or a single schema file, a download from the pinned upstream commit
+ * (schema-pull.ts fills the cache), or any path or URL given with --schema.
  */
 export interface RevisionInfo {
   readonly id: string;
@@ -47,22 +50,6 @@ export function readManifest(path: string = MANIFEST_PATH): Manifest {
   return JSON.parse(readFileSync(path, "utf8")) as Manifest;
 }
 
-/**
- * The known revision `id`; an unknown one is an error listing the known ones and naming the
- * flag of the command at hand that takes a schema of one's own (`schemaFlag`, e.g.
- * `--from-schema` for diff; null: the command has none).
- */
-export function revisionInfo(manifest: Manifest, id: string, schemaFlag: string | null = "--schema"): RevisionInfo {
-  const info = manifest.revisions.find((r) => r.id === id);
-  if (!info) {
-    throw new StubgenError(
-      `unknown revision ${JSON.stringify(id)}; expected one of ${manifest.revisions.map((r) => r.id).join(", ")}` +
-        (schemaFlag === null ? "" : ` (or give ${schemaFlag} PATH_OR_URL for another schema)`),
-    );
-  }
-  return info;
-}
-
 /** The known extension `id`; an unknown one is an error listing the known ones. */
 export function extensionInfo(manifest: Manifest, id: string): ExtensionInfo {
   const known = manifest.extensions ?? [];
@@ -75,15 +62,16 @@ export function extensionInfo(manifest: Manifest, id: string): ExtensionInfo {
 
 /** The pinned raw URL of an extension's schema. */
 export function extensionUrl(info: ExtensionInfo): string {
-  return `https://raw.githubusercontent.com/${info.repository}/${info.commit}/${info.path}`;
+  return extensionUrlAt(info, info.commit);
 }
 
+/** The raw URL of a known revision at the manifest's pinned commit. */
 export function upstreamUrl(manifest: Manifest, revision: string): string {
-  return manifest.upstream.urlTemplate.replace("{commit}", manifest.upstream.commit).replace("{revision}", revision);
+  return upstreamUrlAt(manifest, revision, manifest.upstream.commit);
 }
 
 /** The cache folder to use when none is given: `.mcp-stubgen/schema` in the working folder. */
-const cacheDirOf = (options: CacheOptions): string => options.cacheDir ?? defaultCacheDir(process.cwd());
+export const cacheDirOf = (options: CacheOptions): string => options.cacheDir ?? defaultCacheDir(process.cwd());
 
 export function cachePath(cacheDir: string, revision: string): string {
   return join(cacheDir, revision, "schema.json");
@@ -94,7 +82,7 @@ export function extensionCachePath(cacheDir: string, id: string): string {
   return join(cacheDir, "extensions", id, "schema.json");
 }
 
-const isUrl = (source: string) => /^https?:\/\//i.test(source);
+export const isUrl = (source: string) => /^https?:\/\//i.test(source);
 
 /** Reads a schema's text from a file path or an http(s) URL; errors name `label` (the path as given). */
 export async function readSourceText(source: string, fetchImpl: typeof fetch = fetch, label: string = source): Promise<string> {
@@ -121,106 +109,37 @@ export async function readSourceText(source: string, fetchImpl: typeof fetch = f
 export interface CacheOptions {
   readonly cacheDir?: string | undefined;
   readonly manifest?: Manifest | undefined;
-}
-
-export interface PullOptions extends CacheOptions {
   /**
-   * A local folder holding `<revision>/schema.json` (e.g. ../shared/mcp-schema), or a single
-   * schema file (then exactly one revision must be named).
+   * The lockfile whose pins win over the manifest's (lockfile.ts): a path, or false for none
+   * (only the package's manifest, and `schema pull` records nothing). Default:
+   * `mcp-stubgen.lock.json` in the working folder (`process.cwd()`), read when it exists.
    */
-  readonly from?: string | undefined;
-  /** Download URL of a revision; defaults to the pinned upstream URL. */
-  readonly urlFor?: ((revision: string) => string) | undefined;
-  /** Download URL of an extension; defaults to its pinned URL (extensionUrl). */
-  readonly extensionUrlFor?: ((info: ExtensionInfo) => string) | undefined;
-  readonly fetchImpl?: typeof fetch | undefined;
+  readonly lockfile?: string | false | undefined;
 }
 
-export interface PullResult {
-  /** What was pulled: a revision's schema or an extension's. */
-  readonly kind: "revision" | "extension";
-  /** The revision id, or the extension's id. */
-  readonly revision: string;
-  readonly source: string;
-  readonly path: string;
+/** The lockfile an option names: the path, false (none), or the default in the working folder. */
+export const lockfileOf = (options: CacheOptions): string | false => options.lockfile ?? defaultLockfilePath(process.cwd());
+
+/** The manifest and the lockfile of a run, read once. */
+export function readPins(options: CacheOptions): Pins {
+  const lockfile = lockfileOf(options);
+  return { manifest: options.manifest ?? readManifest(), lock: readLockfile(lockfile), lockfile };
 }
 
 /**
- * Fills the cache for the given names, each a revision or a known extension's id (when none is
- * given: every known revision and extension; with --from naming one file, exactly one name).
- * Every file is checked against the manifest's sha256 before anything is written; a mismatch is
- * an error and leaves the cache as it was.
+ * The flags a `schema pull` command printed in a message needs to reach the same cache and
+ * lockfile as this run: `--cache DIR` and `--lockfile FILE` when they are not the defaults.
  */
-export async function pullSchemas(names: readonly string[], options: PullOptions = {}): Promise<PullResult[]> {
-  const manifest = options.manifest ?? readManifest();
-  const cacheDir = cacheDirOf(options);
-  const from = options.from;
-  if (from !== undefined && names.length !== 1 && pathKind(from) === "file") {
-    throw new StubgenError(
-      `--from names a single schema file, so name the one revision it holds: mcp-stubgen schema pull REV --from ${from} ` +
-        `(got ${names.length === 0 ? "none" : names.join(", ")})`,
-      { file: from },
-    );
-  }
-  const extensions = manifest.extensions ?? [];
-  const wanted = names.length > 0 ? names.map((name) => pullTarget(manifest, name)) : [
-    ...manifest.revisions.map((info): PullTarget => ({ kind: "revision", info })),
-    ...extensions.map((info): PullTarget => ({ kind: "extension", info })),
-  ];
-  const fetched: Array<{ target: PullTarget; source: string; text: string }> = [];
-  for (const target of wanted) {
-    const source = targetSource(target, manifest, options);
-    const text = await readSourceText(source, options.fetchImpl).catch((err: unknown) => {
-      // Offline, or GitHub out of reach: the way that needs no network is --from.
-      if (options.from !== undefined || !isUrl(source) || !(err instanceof StubgenError)) throw err;
-      throw new StubgenError(`${err.message}; without network, copy the schemas from a local folder: mcp-stubgen schema pull --from DIR (DIR/<revision>/schema.json)`, err.location);
-    });
-    const actual = sha256Hex(text);
-    if (actual !== target.info.sha256) {
-      throw new StubgenError(
-        `sha256 mismatch for ${target.kind} ${target.info.id}: expected ${target.info.sha256}, got ${actual}; the cache was not changed`,
-        { file: source },
-      );
-    }
-    fetched.push({ target, source, text });
-  }
-  return fetched.map(({ target, source, text }) => {
-    const path = target.kind === "revision" ? cachePath(cacheDir, target.info.id) : extensionCachePath(cacheDir, target.info.id);
-    // Already cached with the right bytes: left as it is (same mtime), so a prebuild that pulls
-    // every time does not wake file watchers.
-    if (!(existsSync(path) && sha256Hex(readFileSync(path)) === target.info.sha256)) writeFileAtomic(path, text);
-    return { kind: target.kind, revision: target.info.id, source, path };
-  });
-}
-
-type PullTarget = { readonly kind: "revision"; readonly info: RevisionInfo } | { readonly kind: "extension"; readonly info: ExtensionInfo };
-
-/** A name given to schema pull: a known revision, else a known extension, else an error listing both. */
-function pullTarget(manifest: Manifest, name: string): PullTarget {
-  const revision = manifest.revisions.find((r) => r.id === name);
-  if (revision) return { kind: "revision", info: revision };
-  const extension = manifest.extensions?.find((e) => e.id === name);
-  if (extension) return { kind: "extension", info: extension };
-  const extensions = (manifest.extensions ?? []).map((e) => e.id);
-  throw new StubgenError(
-    `unknown revision ${JSON.stringify(name)}; expected one of ${manifest.revisions.map((r) => r.id).join(", ")}` +
-      (extensions.length > 0 ? ` or an extension: ${extensions.join(", ")}` : "") +
-      // pull takes no --schema: a schema of one's own is not cached, generate reads it where it is.
-      ` (a schema of your own needs no pull: give it to generate or catalog with --schema PATH_OR_URL)`,
-  );
-}
-
-function targetSource(target: PullTarget, manifest: Manifest, options: PullOptions): string {
-  const from = options.from;
-  if (target.kind === "revision") {
-    return from !== undefined ? localSource(from, target.info.id) : (options.urlFor ?? ((rev: string) => upstreamUrl(manifest, rev)))(target.info.id);
-  }
-  return from !== undefined ? localExtensionSource(from, target.info) : (options.extensionUrlFor ?? extensionUrl)(target.info);
+export function pullFlags(cacheDir: string, lockfile: string | false): string {
+  const cwd = process.cwd();
+  const cache = resolve(cacheDir) === resolve(defaultCacheDir(cwd)) ? "" : ` --cache ${cacheDir}`;
+  const lock = lockfile === false || resolve(lockfile) === resolve(defaultLockfilePath(cwd)) ? "" : ` --lockfile ${lockfile}`;
+  return cache + lock;
 }
 
 type PathKind = "file" | "folder" | "missing";
 
-function pathKind(path: string): PathKind {
+export function pathKind(path: string): PathKind {
   try {
     return statSync(path).isDirectory() ? "folder" : "file";
   } catch {
@@ -267,64 +186,69 @@ export function localExtensionSource(from: string, info: ExtensionInfo): string 
   }
 }
 
-function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (err) {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // nothing was written there (ENOTDIR: the folder could not even be made)
-    }
-    throw new StubgenError(`cannot write the cache: ${fsReason(err, path)}`, {
-      file: path,
-    });
-  }
-}
-
 export type CacheState = "cached" | "missing" | "sha256 mismatch";
 
-export function listSchemas(options: CacheOptions = {}): Array<RevisionInfo & { state: CacheState; path: string }> {
-  const manifest = options.manifest ?? readManifest();
+const cacheState = (path: string, sha256: string): CacheState =>
+  !existsSync(path) ? "missing" : sha256Hex(readFileSync(path)) === sha256 ? "cached" : "sha256 mismatch";
+
+/** A revision as `schema list` shows it: its pin (`by`: who set it), and the state of its cache file. */
+export interface ListedRevision extends RevisionInfo {
+  readonly state: CacheState;
+  readonly path: string;
+  readonly pinnedBy: ExpectedPin["by"];
+}
+
+/**
+ * Every known revision and every revision the lockfile pins, each with the state of its cache
+ * file checked against its pin. A revision only the lockfile knows shows the dialect its cached
+ * schema declares (`-` while it is not cached).
+ */
+export function listSchemas(options: CacheOptions = {}): ListedRevision[] {
+  const pins = readPins(options);
   const cacheDir = cacheDirOf(options);
-  return manifest.revisions.map((info) => {
-    const path = cachePath(cacheDir, info.id);
-    const state: CacheState = !existsSync(path)
-      ? "missing"
-      : sha256Hex(readFileSync(path)) === info.sha256
-        ? "cached"
-        : "sha256 mismatch";
-    return { ...info, state, path };
+  return allRevisions(pins).map((id) => {
+    const pin = revisionPin(pins, id)!;
+    const path = cachePath(cacheDir, id);
+    const known = pins.manifest.revisions.find((r) => r.id === id);
+    const state = cacheState(path, pin.sha256);
+    return { id, dialect: known?.dialect ?? (state === "missing" ? "-" : declaredDialect(path)), sha256: pin.sha256, state, path, pinnedBy: pin.by };
   });
 }
 
-/** The known extensions and whether each is cached (with the right sha256). */
-export function listExtensions(options: CacheOptions = {}): Array<ExtensionInfo & { state: CacheState; path: string }> {
-  const manifest = options.manifest ?? readManifest();
+/** The dialect a schema file's `$schema` names (2020-12 or draft-07), or `?`. */
+function declaredDialect(path: string): string {
+  const $schema = /"\$schema"\s*:\s*"([^"]*)"/.exec(readFileSync(path, "utf8"))?.[1] ?? "";
+  return $schema.includes("2020-12") ? "2020-12" : $schema.includes("draft-07") ? "draft-07" : "?";
+}
+
+/** The known extensions and whether each is cached (with the sha256 of its pin). */
+export function listExtensions(options: CacheOptions = {}): Array<ExtensionInfo & { state: CacheState; path: string; pinnedBy: ExpectedPin["by"] }> {
+  const pins = readPins(options);
   const cacheDir = cacheDirOf(options);
-  return (manifest.extensions ?? []).map((info) => {
+  return (pins.manifest.extensions ?? []).map((info) => {
+    const pin = extensionPin(pins, info);
     const path = extensionCachePath(cacheDir, info.id);
-    const state: CacheState = !existsSync(path) ? "missing" : sha256Hex(readFileSync(path)) === info.sha256 ? "cached" : "sha256 mismatch";
-    return { ...info, state, path };
+    return { ...info, sha256: pin.sha256, state: cacheState(path, pin.sha256), path, pinnedBy: pin.by };
   });
 }
 
-/** Loads a known extension's schema from the cache (checked against its sha256). */
+/** `(pinned in mcp-stubgen.lock.json)` after a sha256 the lockfile set; nothing after the manifest's. */
+const pinNote = (pins: Pins, pin: ExpectedPin) => (pin.by === "lockfile" ? ` (pinned in ${pinnedBy(pins, pin)})` : "");
+
+/** Loads a known extension's schema from the cache (checked against its pin's sha256). */
 export function loadExtension(id: string, options: CacheOptions = {}): SchemaDocument {
-  const manifest = options.manifest ?? readManifest();
-  const info = extensionInfo(manifest, id);
+  const pins = readPins(options);
+  const info = extensionInfo(pins.manifest, id);
+  const pin = extensionPin(pins, info);
   const cacheDir = cacheDirOf(options);
   const path = extensionCachePath(cacheDir, id);
-  const cacheFlag = resolve(cacheDir) === resolve(defaultCacheDir(process.cwd())) ? "" : ` --cache ${cacheDir}`;
+  const command = `mcp-stubgen schema pull ${id}${pullFlags(cacheDir, pins.lockfile)}${isLocalPin(pin) ? " --from DIR" : ""}`;
   if (!existsSync(path)) {
-    throw new StubgenError(`the schema of extension ${id} is not cached; run: mcp-stubgen schema pull ${id}${cacheFlag}`, { file: path });
+    throw new StubgenError(`the schema of extension ${id} is not cached; run: ${command}`, { file: path });
   }
   const text = readFileSync(path, "utf8");
-  if (sha256Hex(text) !== info.sha256) {
-    throw new StubgenError(`the cached schema of extension ${id} does not match its sha256 ${info.sha256}; run: mcp-stubgen schema pull ${id}${cacheFlag}`, { file: path });
+  if (sha256Hex(text) !== pin.sha256) {
+    throw new StubgenError(`the cached schema of extension ${id} does not match its sha256 ${pin.sha256}${pinNote(pins, pin)}; run: ${command}`, { file: path });
   }
   return readSchemaDocument(text, path);
 }
@@ -335,31 +259,31 @@ export interface LoadOptions extends CacheOptions {
   readonly fetchImpl?: typeof fetch | undefined;
 }
 
-/** Loads the schema of a revision: from --schema when given, else from the cache (checked). */
+/**
+ * Loads the schema of a revision: from --schema when given, else from the cache, checked against
+ * its pin (the lockfile's, else the manifest's). A revision neither known nor locked is an error.
+ */
 export async function loadSchema(revision: string, options: LoadOptions = {}): Promise<SchemaDocument> {
   if (options.schema !== undefined) {
     const source = isUrl(options.schema) ? options.schema : resolve(options.schema);
     return readSchemaDocument(await readSourceText(source, options.fetchImpl, options.schema), options.schema);
   }
-  const manifest = options.manifest ?? readManifest();
-  const info = revisionInfo(manifest, revision);
+  const pins = readPins(options);
+  const pin = requirePin(pins, revision);
   const cacheDir = cacheDirOf(options);
   const path = cachePath(cacheDir, revision);
-  const cacheFlag = resolve(cacheDir) === resolve(defaultCacheDir(process.cwd())) ? "" : ` --cache ${cacheDir}`;
+  const command = `mcp-stubgen schema pull ${revision}${pullFlags(cacheDir, pins.lockfile)}`;
+  // A revision pinned to a local copy can only come back from one: say --from, not "add --from".
+  const how = isLocalPin(pin) ? `${command} --from DIR (it is pinned to a local copy)` : command;
   if (!existsSync(path)) {
     throw new StubgenError(
-      `the schema of revision ${revision} is not cached; run: mcp-stubgen schema pull ${revision}${cacheFlag} ` +
-        `(add --from DIR to copy it from a local folder)`,
+      `the schema of revision ${revision} is not cached; run: ${isLocalPin(pin) ? how : `${command} (add --from DIR to copy it from a local folder)`}`,
       { file: path },
     );
   }
   const text = readFileSync(path, "utf8");
-  if (sha256Hex(text) !== info.sha256) {
-    throw new StubgenError(
-      `the cached schema of revision ${revision} does not match its sha256 ${info.sha256}; ` +
-        `run: mcp-stubgen schema pull ${revision}${cacheFlag}`,
-      { file: path },
-    );
+  if (sha256Hex(text) !== pin.sha256) {
+    throw new StubgenError(`the cached schema of revision ${revision} does not match its sha256 ${pin.sha256}${pinNote(pins, pin)}; run: ${how}`, { file: path });
   }
   return readSchemaDocument(text, path);
 }

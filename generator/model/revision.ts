@@ -29,6 +29,11 @@ export interface ModelRevisionOptions {
   /** Schema cache folder (default: `.mcp-stubgen/schema` in the working folder). */
   readonly cacheDir?: string | undefined;
   readonly manifest?: Manifest | undefined;
+  /**
+   * The lockfile whose pins the cache is checked against before the manifest's: a path, or false
+   * for none. Default: `mcp-stubgen.lock.json` in the working folder, when it exists.
+   */
+  readonly lockfile?: string | false | undefined;
   readonly fetchImpl?: typeof fetch | undefined;
   /**
    * Known extensions (schema/revisions.json `extensions[].id`, e.g. `tasks`) merged into the
@@ -122,6 +127,7 @@ export async function modelRevision(revision: string, options: ModelRevisionOpti
   let doc = await loadSchema(revision, {
     cacheDir: options.cacheDir,
     manifest: options.manifest,
+    lockfile: options.lockfile,
     schema: options.schema,
     fetchImpl: options.fetchImpl,
   });
@@ -130,7 +136,7 @@ export async function modelRevision(revision: string, options: ModelRevisionOpti
   for (const id of new Set(options.extensions ?? [])) {
     // An extension joins the revisions it extends (checkExtensions refused one that extends none).
     if (!extensionInfo(manifest, id).revisions.includes(revision)) continue;
-    const ext = loadExtension(id, { cacheDir: options.cacheDir, manifest });
+    const ext = loadExtension(id, { cacheDir: options.cacheDir, manifest, lockfile: options.lockfile });
     const table = (options.extensionPolicies ?? EXTENSION_POLICIES)[id];
     const merged = mergeExtension(doc, id, ext, table);
     doc = merged.doc;

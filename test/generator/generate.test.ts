@@ -12,10 +12,14 @@ import { diff } from "../../generator/diff/load.js";
 import { catalog, checkOutputLabels, generate, selectRevisions } from "../../generator/generate.js";
 import { checkExtensions, modelRevision } from "../../generator/model/revision.js";
 import { readManifest } from "../../generator/load/schema-source.js";
+import { EMPTY_LOCKFILE } from "../../generator/load/lockfile.js";
+import type { Pins } from "../../generator/load/pins.js";
 import { TEST_CACHE_DIR } from "../helpers/schemas.js";
 import { catchStubgenError, fixturePath, rejectionOf } from "./support.js";
 
 const manifest = readManifest();
+/** The manifest with no lockfile: the known revisions alone. */
+const pins: Pins = { manifest, lock: EMPTY_LOCKFILE, lockfile: false };
 const MINI = fixturePath("cli/mini.json");
 const NO_UNIONS = fixturePath("cli/no-direction-unions.json");
 
@@ -29,30 +33,90 @@ afterEach(() => {
 
 describe("selectRevisions", () => {
   it("--schema alone is one revision labelled custom; with one --revision, that label", () => {
-    expect(selectRevisions({ schema: MINI }, manifest)).toEqual(["custom"]);
-    expect(selectRevisions({ schema: MINI, revisions: ["mine"] }, manifest)).toEqual(["mine"]);
+    expect(selectRevisions({ schema: MINI }, pins)).toEqual(["custom"]);
+    expect(selectRevisions({ schema: MINI, revisions: ["mine"] }, pins)).toEqual(["mine"]);
   });
 
   it("--schema refuses --all and more than one label", () => {
-    expect(catchStubgenError(() => selectRevisions({ schema: MINI, all: true }, manifest)).message).toBe(
+    expect(catchStubgenError(() => selectRevisions({ schema: MINI, all: true }, pins)).message).toBe(
       "--all cannot be combined with --schema (one schema is one revision)",
     );
-    expect(catchStubgenError(() => selectRevisions({ schema: MINI, revisions: ["a", "b"] }, manifest)).message).toBe(
+    expect(catchStubgenError(() => selectRevisions({ schema: MINI, revisions: ["a", "b"] }, pins)).message).toBe(
       "--schema takes at most one --revision (the label of that schema)",
     );
     // The same label twice is one label.
-    expect(selectRevisions({ schema: MINI, revisions: ["a", "a"] }, manifest)).toEqual(["a"]);
+    expect(selectRevisions({ schema: MINI, revisions: ["a", "a"] }, pins)).toEqual(["a"]);
   });
 
   it("--all is every revision of the manifest, in its order; named revisions are kept once each, in the order given", () => {
-    expect(selectRevisions({ all: true }, manifest)).toEqual(manifest.revisions.map((r) => r.id));
-    expect(selectRevisions({ revisions: ["2025-11-25", "2024-11-05", "2025-11-25"] }, manifest)).toEqual(["2025-11-25", "2024-11-05"]);
+    expect(selectRevisions({ all: true }, pins)).toEqual(manifest.revisions.map((r) => r.id));
+    expect(selectRevisions({ revisions: ["2025-11-25", "2024-11-05", "2025-11-25"] }, pins)).toEqual(["2025-11-25", "2024-11-05"]);
   });
 
   it("nothing selected, or an unknown revision: an error saying what was expected", () => {
-    expect(catchStubgenError(() => selectRevisions({}, manifest)).message).toBe("nothing to generate: expected --revision REV (repeatable), --all or --schema");
-    expect(catchStubgenError(() => selectRevisions({ revisions: [] }, manifest)).message).toContain("nothing to generate");
-    expect(catchStubgenError(() => selectRevisions({ revisions: ["2025-11-25", "1999-01-01"] }, manifest)).message).toContain('unknown revision "1999-01-01"');
+    expect(catchStubgenError(() => selectRevisions({}, pins)).message).toBe("nothing to generate: expected --revision REV (repeatable), --all or --schema");
+    expect(catchStubgenError(() => selectRevisions({ revisions: [] }, pins)).message).toContain("nothing to generate");
+    expect(catchStubgenError(() => selectRevisions({ revisions: ["2025-11-25", "1999-01-01"] }, pins)).message).toContain('unknown revision "1999-01-01"');
+  });
+});
+
+describe("selectRevisions with a lockfile", () => {
+  const SHA = "a".repeat(64);
+  const locked: Pins = {
+    manifest,
+    lock: { revisions: { "2027-06-01": { source: "local", commit: null, sha256: SHA }, "2027-01-01": { source: "local", commit: null, sha256: SHA } }, extensions: {} },
+    lockfile: "/app/mcp-stubgen.lock.json",
+  };
+
+  it("--all: the known revisions as before, then those only the lockfile pins, sorted", () => {
+    expect(selectRevisions({ all: true }, locked)).toEqual([...manifest.revisions.map((r) => r.id), "2027-01-01", "2027-06-01"]);
+  });
+
+  it("a revision the lockfile pins may be named; one neither knows says how to pull it", () => {
+    expect(selectRevisions({ revisions: ["2027-01-01", "2025-11-25"] }, locked)).toEqual(["2027-01-01", "2025-11-25"]);
+    expect(catchStubgenError(() => selectRevisions({ revisions: ["2028-01-01"] }, locked)).message).toContain(
+      "or one pinned in /app/mcp-stubgen.lock.json (2027-01-01, 2027-06-01); to add a new revision, pull it first: mcp-stubgen schema pull 2028-01-01 --from DIR",
+    );
+  });
+});
+
+describe("a revision only the lockfile pins, through the API", () => {
+  /** A cache and a lockfile holding MINI as 2027-01-01 and its changed version as 2027-06-01, pinned by pullSchemas. */
+  async function lockedProject() {
+    const { pullSchemas } = await import("../../generator/load/schema-pull.js");
+    const specs = join(tmp, "specs");
+    for (const [rev, file] of [["2027-01-01", MINI], ["2027-06-01", fixturePath("pins/mini-changed.json")]] as const) {
+      mkdirSync(join(specs, rev), { recursive: true });
+      writeFileSync(join(specs, rev, "schema.json"), readFileSync(file));
+    }
+    const cacheDir = join(tmp, "cache");
+    const lockfile = join(tmp, "mcp-stubgen.lock.json");
+    await pullSchemas(["2027-01-01", "2027-06-01"], { cacheDir, lockfile, from: specs });
+    return { cacheDir, lockfile };
+  }
+
+  it("generate, catalog and diff load it from the cache, checked against its pin", async () => {
+    const { cacheDir, lockfile } = await lockedProject();
+    const out = join(tmp, "out");
+    const result = await generate({ revisions: ["2027-01-01"], out, cacheDir, lockfile });
+    expect(result.revisions.map((r) => r.revision)).toEqual(["2027-01-01"]);
+    expect(readFileSync(join(out, "2027-01-01", "catalog.ts"), "utf8")).toContain('"demo/echo"');
+    expect((await catalog({ revision: "2027-06-01", cacheDir, lockfile })).methods.map((m) => m.method)).toContain("demo/shout");
+    const d = await diff({ from: "2027-01-01", to: "2027-06-01", cacheDir, lockfile });
+    expect(d.methods.added.map((m) => m.method)).toEqual(["demo/shout"]);
+    // Without the lockfile it is unknown again.
+    expect((await rejectionOf(generate({ revisions: ["2027-01-01"], out, cacheDir, lockfile: false }))).message).toMatch(/^unknown revision "2027-01-01"/);
+  });
+
+  it("a cache that no longer matches the pin is refused, naming the lockfile, and the skip-unchanged stamp does not hide it", async () => {
+    const { cacheDir, lockfile } = await lockedProject();
+    const out = join(tmp, "out");
+    await generate({ revisions: ["2027-01-01"], out, cacheDir, lockfile });
+    // Re-pin 2027-01-01 to other bytes in the lockfile (as a teammate's commit would): the cache is stale.
+    const text = readFileSync(lockfile, "utf8");
+    writeFileSync(lockfile, text.replace(/"2027-01-01": \{\n(\s+"commit": null,\n\s+"sha256": ")[0-9a-f]{64}/, `"2027-01-01": {\n$1${"b".repeat(64)}`));
+    const e = await rejectionOf(generate({ revisions: ["2027-01-01"], out, cacheDir, lockfile }));
+    expect(e.message).toContain(`does not match its sha256 ${"b".repeat(64)} (pinned in ${lockfile})`);
   });
 });
 
@@ -72,6 +136,11 @@ describe("checkExtensions and checkOutputLabels", () => {
   it("a revision labelled runtime is refused (its folder is the shared runtime's)", () => {
     expect(catchStubgenError(() => checkOutputLabels(["2025-11-25", "runtime"])).message).toContain('a revision cannot be labelled "runtime"');
     expect(() => checkOutputLabels(["runtimes", "custom"])).not.toThrow();
+    // A --schema label is a folder under the output: never a path out of it.
+    expect(catchStubgenError(() => checkOutputLabels(["../x"])).message).toBe(
+      '--revision "../x": it contains a path separator; expected a revision label of letters, digits, ".", "_" and "-" starting with a letter or digit (at most 64 characters, e.g. 2027-01-01), other than runtime and extensions',
+    );
+    expect(catchStubgenError(() => checkOutputLabels([".."])).message).toMatch(/^--revision "\.\.": it is a relative folder;/);
   });
 });
 

@@ -186,7 +186,7 @@ describe("loadConfig", () => {
     const err = catchStubgenError(() => loadConfig(tmp, "missing.json"));
     expect(err.location.file).toBe(join(tmp, "missing.json"));
     expect(err.message).toBe(
-      "cannot read the config file: no such file (ENOENT); expected a JSON object with the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions, addons, rulesOf",
+      "cannot read the config file: no such file (ENOENT); expected a JSON object with the keys revisions, all, schema, out, cache, lockfile, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions, addons, rulesOf",
     );
   });
 });

@@ -73,7 +73,7 @@ describe("config file", () => {
     const r = await runCli(["generate"], cwd);
     const line = expectOneErrorLine(r);
     expect(line).toContain(`${join(realpathSync(cwd), "mcp-stubgen.config.json")}#/outDir: `);
-    expect(line).toMatch(/invalid config: expected one of the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions, addons, rulesOf$/);
+    expect(line).toMatch(/invalid config: expected one of the keys revisions, all, schema, out, cache, lockfile, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions, addons, rulesOf$/);
     expect(snapshot(cwd)).toEqual(before);
   });
 
@@ -121,7 +121,7 @@ describe("config file errors name the file", () => {
     const r = await runCli(["generate", "--config", "missing.json"], cwd);
     expect(expectOneErrorLine(r)).toBe(
       `mcp-stubgen: error: ${join(realpathSync(cwd), "missing.json")}: cannot read the config file: no such file (ENOENT); ` +
-        "expected a JSON object with the keys revisions, all, schema, out, cache, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions, addons, rulesOf",
+        "expected a JSON object with the keys revisions, all, schema, out, cache, lockfile, fragment, resultOverrides, importExtension, emit, runtime, strictObjects, extensions, addons, rulesOf",
     );
     expect(fileList(cwd)).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * says whose prose rules it follows; the config's `rulesOf` chooses another known revision of
  * the schema's era, and a bad `rulesOf` is one error line naming the file and the pointer.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expectOneErrorLine, lines, runCli, tempDirs, TEST_CACHE_DIR } from "./support.js";
@@ -58,5 +58,20 @@ describe("generate of an unknown label", () => {
     const unknown = await runCli(["generate", "--schema", schemaOf("2025-11-25"), "-r", "2025-12-31", "--out", "OUT", "--cache", TEST_CACHE_DIR], cwd);
     expect(expectOneErrorLine(unknown)).toMatch(/mcp-stubgen\.config\.json#\/rulesOf\/2025-12-31: invalid config: expected a known revision \(2024-11-05, /);
     expect(existsSync(join(cwd, "OUT"))).toBe(false);
+  });
+
+  it("schema pull 2027-01-01 --from DIR, then generate --revision 2027-01-01, offline: the stateless era from the cache, pinned in the lockfile", async () => {
+    const cwd = tmp();
+    mkdirSync(join(cwd, "specs", "2027-01-01"), { recursive: true });
+    copyFileSync(schemaOf("2026-07-28"), join(cwd, "specs", "2027-01-01", "schema.json"));
+    const pulled = await runCli(["schema", "pull", "2027-01-01", "--from", "specs"], cwd);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(cwd, "mcp-stubgen.lock.json"), "utf8"))).toMatchObject({ revisions: { "2027-01-01": { source: "local", commit: null } } });
+    const run = await runCli(["generate", "-r", "2027-01-01"], cwd);
+    expect(run.code, run.stderr).toBe(0);
+    expect(lines(run.stdout)[0]).toMatch(/^2027-01-01: rules of 2026-07-28 for /);
+    const catalog = readFileSync(join(cwd, "out", "2027-01-01", "catalog.ts"), "utf8");
+    expect(catalog).toContain('  era: "stateless",\n  rulesOf: "2026-07-28",');
+    expect(readFileSync(join(cwd, "out", "2027-01-01", "index.ts"), "utf8")).toContain("createHttpHandler");
   });
 });

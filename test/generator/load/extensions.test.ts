@@ -15,11 +15,11 @@ import {
   extensionUrl,
   listExtensions,
   loadExtension,
-  pullSchemas,
   readManifest,
   type ExtensionInfo,
   type Manifest,
 } from "../../../generator/load/schema-source.js";
+import { pullSchemas } from "../../../generator/load/schema-pull.js";
 import { FIXTURES, TEST_CACHE_DIR } from "../../helpers/schemas.js";
 
 const fixture = (name: string) => join(FIXTURES, "extensions", name);
@@ -139,7 +139,7 @@ describe("the package's manifest", () => {
 describe("schema pull and list with extensions", () => {
   it("with no name: every revision and extension, the extension cached as extensions/<id>/schema.json", async () => {
     const cacheDir = tempDir();
-    const pulled = await pullSchemas([], { manifest, cacheDir, from: sharedLayout() });
+    const pulled = await pullSchemas([], { manifest, lockfile: false, cacheDir, from: sharedLayout() });
     expect(pulled.map(({ kind, revision }) => [kind, revision])).toEqual([
       ["revision", "r1"],
       ["extension", "jobs"],
@@ -153,11 +153,11 @@ describe("schema pull and list with extensions", () => {
   it("an extension named alone is pulled alone; a second pull leaves the cached file untouched", async () => {
     const cacheDir = tempDir();
     const from = sharedLayout();
-    const [first] = await pullSchemas(["jobs"], { manifest, cacheDir, from });
+    const [first] = await pullSchemas(["jobs"], { manifest, lockfile: false, cacheDir, from });
     expect(first).toMatchObject({ kind: "extension", revision: "jobs" });
     expect(existsSync(join(cacheDir, "r1"))).toBe(false);
     const before = statSync(first!.path);
-    await pullSchemas(["jobs"], { manifest, cacheDir, from });
+    await pullSchemas(["jobs"], { manifest, lockfile: false, cacheDir, from });
     const after = statSync(first!.path);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
   });
@@ -169,7 +169,7 @@ describe("schema pull and list with extensions", () => {
       asked.push(url);
       return new Response(EXTENSION);
     }) as unknown as typeof fetch;
-    await pullSchemas(["jobs"], { manifest, cacheDir, fetchImpl });
+    await pullSchemas(["jobs"], { manifest, lockfile: false, cacheDir, fetchImpl });
     expect(asked).toEqual(["https://raw.githubusercontent.com/example/ext-jobs/c0ffee/schema/v1/schema.json"]);
     expect(existsSync(extensionCachePath(cacheDir, "jobs"))).toBe(true);
   });
@@ -177,21 +177,23 @@ describe("schema pull and list with extensions", () => {
   it("a sha256 mismatch names the extension and the file, and leaves the cache as it was", async () => {
     const cacheDir = tempDir();
     const from = sharedLayout(EXTENSION.replace("jobs/stop", "jobs/halt"));
-    const error = await caught(() => pullSchemas([], { manifest, cacheDir, from }));
-    expect(error.message).toMatch(/^sha256 mismatch for extension jobs: expected [0-9a-f]{64}, got [0-9a-f]{64}; the cache was not changed$/);
+    const error = await caught(() => pullSchemas([], { manifest, lockfile: false, cacheDir, from }));
+    expect(error.message).toMatch(
+      /^sha256 mismatch for extension jobs: expected [0-9a-f]{64} \(pinned by the package's schema\/revisions\.json\), got [0-9a-f]{64}; jobs changed upstream: .*; the cache was not changed$/,
+    );
     expect(error.location.file).toBe(join(from, "extensions", "jobs", "v1", "schema.json"));
     expect(existsSync(join(cacheDir, "r1"))).toBe(false); // nothing written, not even the good revision
   });
 
   it("a --from folder without the extension: names the expected path and layout", async () => {
     const from = tempDir();
-    const error = await caught(() => pullSchemas(["jobs"], { manifest, cacheDir: tempDir(), from }));
+    const error = await caught(() => pullSchemas(["jobs"], { manifest, lockfile: false, cacheDir: tempDir(), from }));
     expect(error.location.file).toBe(join(from, "extensions", "jobs", "v1", "schema.json"));
     expect(error.message).toContain(join(from, "extensions", "<id>", "<version>", "schema.json"));
   });
 
   it("an unknown name lists the revisions and the extensions", async () => {
-    const error = await caught(() => pullSchemas(["job"], { manifest, cacheDir: tempDir() }));
+    const error = await caught(() => pullSchemas(["job"], { manifest, lockfile: false, cacheDir: tempDir() }));
     expect(error.message).toContain('unknown revision "job"; expected one of r1 or an extension: jobs');
   });
 

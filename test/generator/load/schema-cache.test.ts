@@ -17,12 +17,13 @@ import {
   loadExtension,
   loadSchema,
   localSource,
-  pullSchemas,
   readSourceText,
   type ExtensionInfo,
   type Manifest,
 } from "../../../generator/load/schema-source.js";
+import { pullSchemas } from "../../../generator/load/schema-pull.js";
 import { catchStubgenError, rejectionOf } from "../support.js";
+import { formatLockfile, type Lockfile } from "../../../generator/load/lockfile.js";
 
 const CORE = JSON.stringify({ $defs: { A: { type: "object" } } });
 const EXT = JSON.stringify({ $defs: { B: { type: "string" } } });
@@ -80,10 +81,89 @@ describe("loadSchema from the cache", () => {
     expect(doc.file).toBe(cachePath(cacheDir, "r1"));
   });
 
-  it("an unknown revision: the known ones listed", async () => {
-    expect((await rejectionOf(loadSchema("r9", { manifest, cacheDir }))).message).toBe(
+  it("an unknown revision: the known ones listed (and, with a lockfile, the locked ones and how to pull a new one)", async () => {
+    expect((await rejectionOf(loadSchema("r9", { manifest, cacheDir, lockfile: false }))).message).toBe(
       'unknown revision "r9"; expected one of r1, r2 (or give --schema PATH_OR_URL for another schema)',
     );
+    const lockfile = join(cacheDir, "mcp-stubgen.lock.json");
+    expect((await rejectionOf(loadSchema("r9", { manifest, cacheDir, lockfile }))).message).toBe(
+      `unknown revision "r9"; expected one of r1, r2, or one pinned in ${lockfile} (none); ` +
+        "to add a new revision, pull it first: mcp-stubgen schema pull r9 --from DIR, or --commit SHA to download it (or give --schema PATH_OR_URL for another schema)",
+    );
+  });
+});
+
+describe("the lockfile's pins win over the manifest's", () => {
+  const OTHER = CORE.replace("object", "string");
+  /** A lockfile in the (temporary) cache folder: where it is does not matter to what is checked. */
+  const lockWith = (pins: Lockfile) => {
+    const lockfile = join(cacheDir, "mcp-stubgen.lock.json");
+    writeFileSync(lockfile, formatLockfile(pins));
+    return lockfile;
+  };
+
+  it("loadSchema checks the cache against the lockfile's sha256, naming the lockfile when it refuses", async () => {
+    const lockfile = lockWith({ revisions: { r1: { source: "local", commit: null, sha256: sha256Hex(OTHER) } }, extensions: {} });
+    put(cachePath(cacheDir, "r1"), CORE);
+    const e = await rejectionOf(loadSchema("r1", { manifest, cacheDir, lockfile }));
+    expect(e.message).toBe(
+      `the cached schema of revision r1 does not match its sha256 ${sha256Hex(OTHER)} (pinned in ${lockfile}); ` +
+        `run: mcp-stubgen schema pull r1 --cache ${cacheDir} --lockfile ${lockfile} --from DIR (it is pinned to a local copy)`,
+    );
+    // Without the lockfile the same cache is the manifest's and loads.
+    expect((await loadSchema("r1", { manifest, cacheDir, lockfile: false })).defs.has("A")).toBe(true);
+    put(cachePath(cacheDir, "r1"), OTHER);
+    expect((await loadSchema("r1", { manifest, cacheDir, lockfile })).sha256).toBe(sha256Hex(OTHER));
+  });
+
+  it("a revision only the lockfile pins loads from the cache; not cached, the pull command says --from for a local pin", async () => {
+    const lockfile = lockWith({
+      revisions: {
+        "2027-01-01": { source: "local", commit: null, sha256: sha256Hex(CORE) },
+        "2027-06-01": { source: "https://example.invalid/x.json", commit: "abcd", sha256: sha256Hex(CORE) },
+      },
+      extensions: {},
+    });
+    expect((await rejectionOf(loadSchema("2027-01-01", { manifest, cacheDir, lockfile }))).message).toBe(
+      `the schema of revision 2027-01-01 is not cached; run: mcp-stubgen schema pull 2027-01-01 --cache ${cacheDir} --lockfile ${lockfile} --from DIR (it is pinned to a local copy)`,
+    );
+    expect((await rejectionOf(loadSchema("2027-06-01", { manifest, cacheDir, lockfile }))).message).toBe(
+      `the schema of revision 2027-06-01 is not cached; run: mcp-stubgen schema pull 2027-06-01 --cache ${cacheDir} --lockfile ${lockfile} (add --from DIR to copy it from a local folder)`,
+    );
+    put(cachePath(cacheDir, "2027-01-01"), CORE);
+    expect([...(await loadSchema("2027-01-01", { manifest, cacheDir, lockfile })).defs.keys()]).toEqual(["A"]);
+  });
+
+  it("schema list: the locked revisions after the known ones, each checked against its pin, with the dialect its schema declares", () => {
+    const lockfile = lockWith({
+      revisions: {
+        r2: { source: "local", commit: null, sha256: sha256Hex(CORE) },
+        "2027-01-01": { source: "local", commit: null, sha256: sha256Hex(CORE) },
+        "2027-06-01": { source: "local", commit: null, sha256: sha256Hex(CORE) },
+      },
+      extensions: { ext: { source: "local", commit: null, sha256: sha256Hex(OTHER) } },
+    });
+    put(cachePath(cacheDir, "r2"), CORE);
+    put(cachePath(cacheDir, "2027-01-01"), JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...JSON.parse(CORE) }));
+    expect(listSchemas({ manifest, cacheDir, lockfile }).map((r) => [r.id, r.dialect, r.state, r.pinnedBy])).toEqual([
+      ["r1", "2020-12", "missing", "manifest"],
+      ["r2", "2020-12", "cached", "lockfile"],
+      ["2027-01-01", "2020-12", "sha256 mismatch", "lockfile"],
+      ["2027-06-01", "-", "missing", "lockfile"],
+    ]);
+    put(extensionCachePath(cacheDir, "ext"), EXT);
+    expect(listExtensions({ manifest, cacheDir, lockfile }).map((e) => [e.id, e.state, e.sha256, e.pinnedBy])).toEqual([["ext", "sha256 mismatch", sha256Hex(OTHER), "lockfile"]]);
+    expect(catchStubgenError(() => loadExtension("ext", { manifest, cacheDir, lockfile })).message).toBe(
+      `the cached schema of extension ext does not match its sha256 ${sha256Hex(OTHER)} (pinned in ${lockfile}); run: mcp-stubgen schema pull ext --cache ${cacheDir} --lockfile ${lockfile} --from DIR`,
+    );
+  });
+
+  it("a malformed lockfile: loading names it and the pointer", async () => {
+    const lockfile = join(cacheDir, "bad.lock.json");
+    put(lockfile, '{ "format": 1, "revisions": { "r1": { "source": "local", "commit": null } } }');
+    const e = await rejectionOf(loadSchema("r1", { manifest, cacheDir, lockfile }));
+    expect(e.location).toEqual({ file: lockfile, pointer: "/revisions/r1" });
+    expect(() => listSchemas({ manifest, cacheDir, lockfile })).toThrow(/"sha256" is missing/);
   });
 });
 
@@ -161,20 +241,20 @@ describe("schema pull: the names and --from it accepts", () => {
   it("--from one file needs exactly one name", async () => {
     const file = join(cacheDir, "one.json");
     put(file, CORE);
-    expect((await rejectionOf(pullSchemas([], { manifest, cacheDir, from: file }))).message).toBe(
+    expect((await rejectionOf(pullSchemas([], { manifest, lockfile: false, cacheDir, from: file }))).message).toBe(
       `--from names a single schema file, so name the one revision it holds: mcp-stubgen schema pull REV --from ${file} (got none)`,
     );
-    const two = await rejectionOf(pullSchemas(["r1", "r2"], { manifest, cacheDir, from: file }));
+    const two = await rejectionOf(pullSchemas(["r1", "r2"], { manifest, lockfile: false, cacheDir, from: file }));
     expect(two.message).toContain("(got r1, r2)");
     expect(two.location).toEqual({ file });
-    expect((await pullSchemas(["r1"], { manifest, cacheDir, from: file })).map((r) => [r.kind, r.revision])).toEqual([["revision", "r1"]]);
+    expect((await pullSchemas(["r1"], { manifest, lockfile: false, cacheDir, from: file })).map((r) => [r.kind, r.revision])).toEqual([["revision", "r1"]]);
   });
 
   it("an unknown name lists the revisions and, when there are any, the extensions", async () => {
-    expect((await rejectionOf(pullSchemas(["x"], { manifest, cacheDir }))).message).toBe(
+    expect((await rejectionOf(pullSchemas(["x"], { manifest, lockfile: false, cacheDir }))).message).toBe(
       'unknown revision "x"; expected one of r1, r2 or an extension: ext (a schema of your own needs no pull: give it to generate or catalog with --schema PATH_OR_URL)',
     );
-    expect((await rejectionOf(pullSchemas(["x"], { manifest: noExtensions, cacheDir }))).message).toBe(
+    expect((await rejectionOf(pullSchemas(["x"], { manifest: noExtensions, lockfile: false, cacheDir }))).message).toBe(
       'unknown revision "x"; expected one of r1, r2 (a schema of your own needs no pull: give it to generate or catalog with --schema PATH_OR_URL)',
     );
   });
@@ -186,7 +266,7 @@ describe("schema pull: the names and --from it accepts", () => {
       ["https://e/ext", EXT],
     ]);
     const fetchImpl: typeof fetch = async (url) => new Response(bodies.get(String(url)) ?? "", { status: bodies.has(String(url)) ? 200 : 404 });
-    const pulled = await pullSchemas([], { manifest, cacheDir, fetchImpl, urlFor: (rev) => `https://r/${rev}`, extensionUrlFor: (info) => `https://e/${info.id}` });
+    const pulled = await pullSchemas([], { manifest, lockfile: false, cacheDir, fetchImpl, urlFor: (rev) => `https://r/${rev}`, extensionUrlFor: (info) => `https://e/${info.id}` });
     expect(pulled.map((r) => [r.kind, r.revision, r.source])).toEqual([
       ["revision", "r1", "https://r/r1"],
       ["revision", "r2", "https://r/r2"],
