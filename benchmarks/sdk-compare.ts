@@ -4,7 +4,8 @@
 // revision it speaks best that has the row's methods. Over HTTP on loopback (lib/http/): our
 // generated 2026-07-28 handler against SDK 2.x's createMcpHandler, each in its own server process
 // behind the same node:http bridge, driven by fetch: tools/call with N concurrent clients, and a
-// cancel storm of aborted streams. Over HTTP with sessions (lib/http/session-*.ts): our generated
+// cancel storm of aborted streams. Wire validation on and off (lib/wire-validation.ts), in memory.
+// Over HTTP with sessions (lib/http/session-*.ts): our generated
 // 2025-11-25 session handler against SDK 1.x's and SDK 2.x's session transports, the same way:
 // tools/call, a cancel storm by notifications/cancelled, memory per idle session. Every HTTP table
 // has a no-MCP floor. Prints machine info and Markdown tables of medians (docs/benchmarks.md
@@ -28,6 +29,7 @@ import { contenders, fewest, measure, medians, pick, type Measured } from "./lib
 import { abortLatency, cancelStorm, concurrentCalls, heapGrowth, listenersLeft, sequentialPings } from "./lib/scenarios.js";
 import { collect, median } from "./lib/stats.js";
 import { redisReport, runRedis, type RedisSizes } from "./lib/redis.js";
+import { runWireValidation, wireValidationReport } from "./lib/wire-validation.js";
 
 const RUNS = Math.max(1, Number(process.env["BENCH_RUNS"] ?? 5));
 const LATENCY_RUNS = Math.min(RUNS, 3);
@@ -133,6 +135,8 @@ const mcpx = runs("mcpx") ? await runMcpx(RUNS, MCPX_SIZES, log) : undefined;
 const redis = runs("redis") ? await runRedis(RUNS, REDIS_SIZES, log) : undefined;
 // tools/call through a registered tool, validation on and off (lib/registrations.ts); with the in-memory part.
 const registrations = runs("memory") ? await runRegistrations(RUNS, scaled(5_000), log) : undefined;
+// tools/call with wire validation on and off, against SDK 2.x and a raw JSON-RPC floor (lib/wire-validation.ts); with the in-memory part.
+const validation = runs("memory") ? await runWireValidation(Math.max(RUNS, 7), scaled(10_000), log) : undefined;
 // The same over HTTP (2026-07-28, a server process per side); with the HTTP part.
 const registrationsHttp = runs("http") ? await runRegistrationsHttp(RUNS, Math.max(16, scaled(2_000)), log) : undefined;
 console.log(describeMachine(machine));
@@ -142,6 +146,7 @@ console.log(
 if (memory !== undefined) console.log(`\n${report(names, SIZES, memory)}`);
 if (http !== undefined) console.log(`\n${httpReport(names, HTTP_SIZES, http)}`);
 if (registrations !== undefined) console.log(`\n${registrationsReport(registrations)}`);
+if (validation !== undefined) console.log(`\n${wireValidationReport(validation)}`);
 if (registrationsHttp !== undefined) console.log(`\n${registrationsHttpReport(registrationsHttp)}`);
 if (sessions !== undefined) console.log(`\n${sessionReport(names, SESSION_SIZES, sessions)}`);
 if (mcpx !== undefined) console.log(`\n${mcpxReport(MCPX_SIZES, mcpx)}`);

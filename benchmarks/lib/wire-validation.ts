@@ -28,6 +28,8 @@ import { createLinkedPair, type Codec } from "./transport.js";
 type Side = "on" | "off" | "sdk" | "floor";
 const SIDES: readonly Side[] = ["on", "off", "sdk", "floor"];
 const CODECS: readonly Codec[] = ["object", "json"];
+/** Pairs (validation on, then off, or the other way round) the cost is the median of. */
+const COST_PAIRS = 21;
 
 interface Session {
   callTool(): Promise<unknown>;
@@ -91,6 +93,13 @@ export interface ValidationFigures {
   readonly runs: number;
   /** Side → codec → median calls per second. */
   readonly rates: Readonly<Record<Side, Readonly<Record<Codec, number>>>>;
+  /**
+   * Codec → the median of on ÷ off in CPU time per call over COST_PAIRS pairs of short runs (the
+   * cost of validation): on and off back to back (in turns first), so a load that drifts over the
+   * whole run cancels out; CPU time, not wall time, so that what the scheduler does to the process
+   * between two calls is not counted as either side's.
+   */
+  readonly cost: Readonly<Record<Codec, number>>;
   /** Revision → lines of out/<revision>/ (all files) and of its validators.ts. */
   readonly lines: ReadonlyArray<{ readonly revision: string; readonly total: number; readonly validators: number }>;
 }
@@ -98,28 +107,39 @@ export interface ValidationFigures {
 export async function runWireValidation(runs: number, calls: number, log: (line: string) => void = () => {}): Promise<ValidationFigures> {
   for (const codec of CODECS) for (const side of SIDES) await rateOf(side, codec, Math.max(10, Math.round(calls / 5)));
   const samples = new Map<string, number[]>();
+  const record = (side: Side, codec: Codec, rate: number) => samples.set(`${side} ${codec}`, [...(samples.get(`${side} ${codec}`) ?? []), rate]);
   for (let run = 0; run < runs; run++) {
     log(`tools/call with and without wire validation, round ${run + 1} of ${runs}…`);
+    for (const codec of CODECS) for (const side of SIDES) record(side, codec, (await rateOf(side, codec, calls)).rate);
+  }
+  // The cost: many short pairs, on and off back to back, in turns first.
+  const costs: Record<Codec, number[]> = { object: [], json: [] };
+  const pairCalls = Math.max(10, Math.round(calls / 5));
+  log(`the cost of validation: ${COST_PAIRS} pairs of ${pairCalls} calls per codec…`);
+  for (let pair = 0; pair < COST_PAIRS; pair++) {
     for (const codec of CODECS) {
-      for (const side of SIDES) {
-        const key = `${side} ${codec}`;
-        samples.set(key, [...(samples.get(key) ?? []), await rateOf(side, codec, calls)]);
-      }
+      const order: Side[] = pair % 2 === 0 ? ["on", "off"] : ["off", "on"];
+      const cpu: Partial<Record<Side, number>> = {};
+      for (const side of order) cpu[side] = (await rateOf(side, codec, pairCalls)).cpuPerCall;
+      costs[codec].push(cpu.on! / cpu.off!);
     }
   }
   const rates = Object.fromEntries(SIDES.map((side) => [side, Object.fromEntries(CODECS.map((codec) => [codec, median(samples.get(`${side} ${codec}`)!)]))])) as ValidationFigures["rates"];
-  return { calls, runs, rates, lines: generatedLines() };
+  return { calls, runs, rates, cost: { object: median(costs.object), json: median(costs.json) }, lines: generatedLines() };
 }
 
-async function rateOf(side: Side, codec: Codec, calls: number): Promise<number> {
+/** Calls per second, and CPU time (user and system, µs) per call, of `calls` concurrent calls on a fresh connection. */
+async function rateOf(side: Side, codec: Codec, calls: number): Promise<{ rate: number; cpuPerCall: number }> {
   const session = await open(side, codec);
   // Every side's answer is checked once: a side that fails is no figure.
   const first = (await session.callTool()) as { content?: unknown };
   if (!Array.isArray(first.content)) throw new Error(`${side}: tools/call failed: ${JSON.stringify(first)}`);
   collect();
+  const before = process.cpuUsage();
   const rate = await concurrentCalls({ ping: () => Promise.reject(new Error("no ping")), callTool: () => session.callTool(), close: () => session.close() }, calls);
+  const used = process.cpuUsage(before);
   await session.close();
-  return rate;
+  return { rate, cpuPerCall: (used.user + used.system) / calls };
 }
 
 /** Lines of each out/<revision>/ folder (the files generate writes there) and of its validators.ts. */
@@ -139,7 +159,7 @@ export function generatedLines(outDir: string = fileURLToPath(new URL("../../out
 export function wireValidationReport(figures: ValidationFigures): string {
   const { rates } = figures;
   const names: Record<Side, string> = { on: "mcp-stubgen, validation on", off: "mcp-stubgen, validation off", sdk: sdk2.name, floor: "floor (raw JSON-RPC echo)" };
-  const cost = (codec: Codec) => rates.off[codec] / rates.on[codec];
+  const cost = (codec: Codec) => figures.cost[codec];
   const speedup = (codec: Codec) => rates.on[codec] / rates.sdk[codec];
   const rows = SIDES.map((side) => [
     names[side],
@@ -148,7 +168,7 @@ export function wireValidationReport(figures: ValidationFigures): string {
     side === "floor" ? "1.00×" : costVsFloor(rates[side].json, rates.floor.json, "higher"),
     side === "on" ? ratio(rates.on.json, rates.sdk.json, "higher") : "—",
     side === "on"
-      ? `${verdict("on ≤ 1.15× off", cost("object") <= 1.15 && cost("json") <= 1.15)} (${cost("object").toFixed(2)}×, ${cost("json").toFixed(2)}×); ${verdict("≥ 3× SDK", speedup("object") >= 3 && speedup("json") >= 3)} (${speedup("object").toFixed(1)}×, ${speedup("json").toFixed(1)}×)`
+      ? `${verdict("on ≤ 1.15× off", cost("object") <= 1.15 && cost("json") <= 1.15)} (object ${cost("object").toFixed(2)}×, JSON ${cost("json").toFixed(2)}×); ${verdict("≥ 3× SDK", speedup("object") >= 3 && speedup("json") >= 3)} (${speedup("object").toFixed(1)}×, ${speedup("json").toFixed(1)}×)`
       : "",
   ]);
   const lines = renderTable(
@@ -156,7 +176,7 @@ export function wireValidationReport(figures: ValidationFigures): string {
     figures.lines.map((l) => [l.revision, fmt.count(l.total), `${fmt.count(l.validators)} (${((100 * l.validators) / Math.max(1, l.total)).toFixed(0)} %)`]),
   );
   return [
-    `### Validation at the wire: concurrent tools/call in memory, 2026-07-28 (${fmt.count(figures.calls)} calls, median of ${figures.runs} interleaved rounds)`,
+    `### Validation at the wire: concurrent tools/call in memory, 2026-07-28 (${fmt.count(figures.calls)} calls, median of ${figures.runs} interleaved rounds; the cost of validation: the median of on ÷ off in CPU time per call over ${COST_PAIRS} back-to-back pairs of ${fmt.count(Math.max(10, Math.round(figures.calls / 5)))} calls)`,
     "",
     renderTable(["side", "object codec", "JSON codec", "cost vs floor (JSON)", "vs SDK (JSON)", "Target"], rows),
     "",
@@ -169,6 +189,6 @@ export function wireValidationReport(figures: ValidationFigures): string {
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const runs = Math.max(1, Number(process.env["BENCH_RUNS"] ?? 5));
   const scale = Number(process.env["BENCH_SCALE"] ?? 1) > 0 ? Number(process.env["BENCH_SCALE"] ?? 1) : 1;
-  const figures = await runWireValidation(runs, Math.max(10, Math.round(20_000 * scale)), (line) => process.stderr.write(`${line}\n`));
+  const figures = await runWireValidation(Math.max(runs, 7), Math.max(10, Math.round(10_000 * scale)), (line) => process.stderr.write(`${line}\n`));
   console.log(wireValidationReport(figures));
 }

@@ -3,7 +3,7 @@
 // tables keyed by method. Untyped at this level; client.ts and server.ts give it types.
 
 import { IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
-import { isObject, isRequestId as isId, isThenable } from "./json.js";
+import { assignOwn, copyOwn, isObject, isRequestId as isId, isThenable } from "./json.js";
 import { cancelRule, OutgoingRequests, timerDelay, type MethodPolicy } from "./outgoing.js";
 import { checkValue, invalidParamsMessage, InvalidNotificationError, type Issue, type ParamsCheck, type WireChecks } from "./validation.js";
 import {
@@ -521,12 +521,16 @@ export class Endpoint {
     });
   }
 
-  /** Fills `_meta` from the endpoint's requestMeta; keys the caller gave win. */
+  /** Fills `_meta` from the endpoint's requestMeta; keys the caller gave win (copies: copyOwn, not spread). */
   #withRequestMeta(params: JsonObject | undefined): JsonObject | undefined {
     const fill = this.#options.requestMeta;
     if (fill === undefined) return params;
     const own = isObject(params?.["_meta"]) ? params["_meta"] : undefined;
-    return { ...params, _meta: { ...fill, ...own } };
+    const meta = copyOwn(fill);
+    if (own !== undefined) assignOwn(meta, own);
+    const filled = params === undefined ? {} : copyOwn(params);
+    filled["_meta"] = meta;
+    return filled;
   }
 
   /**
@@ -537,8 +541,10 @@ export class Endpoint {
     const fill = this.#options.resultMeta;
     if (fill === undefined) return result;
     const own = result["_meta"];
-    if (own === undefined) return { ...result, _meta: fill };
-    return isObject(own) ? { ...result, _meta: { ...fill, ...own } } : result;
+    if (own !== undefined && !isObject(own)) return result;
+    const filled = copyOwn(result);
+    filled["_meta"] = own === undefined ? fill : assignOwn(copyOwn(fill), own);
+    return filled;
   }
 
   /**

@@ -20,6 +20,7 @@ import {
   type RequestId,
   type RequestOptions,
 } from "./protocol.js";
+import { copyOwn, isObject } from "./json.js";
 import { numberOption, type NumberRule } from "./options.js";
 import { checkValue, InvalidResultError, type Check } from "./validation.js";
 
@@ -229,9 +230,16 @@ export class OutgoingRequests {
 
     const id = this.#nextId++;
     const onProgress = options?.onProgress;
-    const outParams: JsonObject | undefined = onProgress
-      ? { ...params, _meta: { ...(params?.["_meta"] as JsonObject | undefined), progressToken: id } }
-      : params;
+    let outParams = params;
+    if (onProgress !== undefined) {
+      // Copies by copyOwn (core/json.ts): a spread and a new property would give each a hidden class of its own.
+      const own = params?.["_meta"];
+      const meta = isObject(own) ? copyOwn(own) : {};
+      meta["progressToken"] = id;
+      const copy = params === undefined ? {} : copyOwn(params);
+      copy["_meta"] = meta;
+      outParams = copy;
+    }
 
     return new Promise<JsonObject>((resolve, reject) => {
       const entry: Pending = {

@@ -13,7 +13,7 @@ import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from
 import { wireChecks, type WireValidators } from "../core/validation.js";
 import type { InputRequiredHook, InputRequiredRules, RequestStateOptions } from "../features/mrtr.js";
 import { describeValue, type JsonObject } from "../core/protocol.js";
-import { isObject, isThenable } from "../core/json.js";
+import { copyOwn, isObject, isThenable } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 
 /**
@@ -179,7 +179,7 @@ function completed(result: unknown, fills: JsonObject, keys: readonly string[]):
   let copy: JsonObject | undefined;
   for (const key of keys) {
     if (result[key] !== undefined) continue;
-    copy ??= { ...result };
+    copy ??= copyOwn(result);
     copy[key] = fills[key];
   }
   return copy ?? result;
