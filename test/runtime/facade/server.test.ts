@@ -20,7 +20,7 @@ import {
   type CapabilityRule,
   type ServerDescriptor,
 } from "../../../templates/runtime/facade/server.js";
-import type { HttpBinding } from "../../../templates/runtime/http/http-server.js";
+import type { HttpBinding } from "../../../templates/runtime/http/stateless/binding.js";
 import { createInputRequired } from "../../../templates/runtime/features/mrtr.js";
 import { TaskManager, TASKS_EXTENSION } from "../../../templates/runtime/features/tasks.js";
 

@@ -85,7 +85,7 @@ export async function serveOneUrl(options: OneUrlOptions = {}): Promise<OneUrl> 
   const router = R25.createEraRouter({
     ...(options.modern === false ? {} : { modern: R26.createHttpHandler(modern, { onError }) }),
     sessions: Object.fromEntries(served.map((revision) => [revision, sessions[revision]])),
-    legacySse: { handler: R24.createLegacySseHandler(legacyServer, { onError }) },
+    legacySse: R24.createLegacySseHandler(legacyServer, { onError }),
     onError,
   });
   const http = createServer(R25.toNodeListener(router));

@@ -7,7 +7,7 @@
 // echo what a peer sent, so the in-memory default is bounded in events and in bytes: the oldest
 // events go first, and a stream resumed from an evicted id cannot be resumed.
 
-import { numberOption } from "../core/options.js";
+import { numberOption } from "../../core/options.js";
 
 /** One stored event: its id and its data (a message's JSON; "" for a priming event). */
 export interface StoredEvent {

@@ -10,9 +10,9 @@
 // The default is no registry: a session lives in the process that opened it, and an unknown id
 // is 404 (Session Management). Nothing here is a peer's: a record is the server's own.
 
-import { isObject } from "../core/json.js";
-import { numberOption } from "../core/options.js";
-import type { JsonObject } from "../core/protocol.js";
+import { isObject } from "../../core/json.js";
+import { numberOption } from "../../core/options.js";
+import type { JsonObject } from "../../core/protocol.js";
 
 /** What any instance needs to continue a session. Plain JSON, so a shared registry can keep it. */
 export interface SessionRecord {

@@ -1,38 +1,16 @@
-// A thin node:http adapter for a web-standard handler (createHttpHandler): builds a web Request
-// from an IncomingMessage (its body streamed, its signal aborted when the client disconnects)
-// and writes the Response to the ServerResponse, streaming SSE bodies with backpressure. Node's
-// objects are described structurally, so this file imports nothing of Node.
+// toNodeListener: serves an HTTP handler with node:http. A handler of the runtime (it has
+// `serveCall`) is served through its native face (node-face.ts): no web object per request. Any
+// other web-standard handler is bridged: a web Request is built from the IncomingMessage (its
+// body streamed, its signal aborted when the client disconnects) and the Response written to the
+// ServerResponse, streamed bodies with backpressure. Node's objects are described structurally,
+// so this file imports nothing of Node.
 
+import type { CallHandler } from "./call.js";
 import { hostSyntaxProblem } from "./guards.js";
-import type { HttpHandler } from "./http-server.js";
+import { NodeCall, type NodeIncomingMessage, type NodeServerResponse } from "./node-face.js";
+import { STREAM_OVERFLOW, type HttpHandler } from "./web-face.js";
 
-/** The parts of node:http's IncomingMessage the adapter uses. */
-export interface NodeIncomingMessage {
-  readonly method?: string | undefined;
-  readonly url?: string | undefined;
-  readonly headers: { readonly [name: string]: string | string[] | undefined };
-  readonly socket: { readonly localAddress?: string | undefined; readonly encrypted?: boolean | undefined } | null;
-  on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
-  on(event: "end", listener: () => void): unknown;
-  on(event: "error", listener: (error: Error) => void): unknown;
-  pause(): unknown;
-  resume(): unknown;
-}
-
-/** The parts of node:http's ServerResponse the adapter uses. */
-export interface NodeServerResponse {
-  writeHead(statusCode: number, headers: Record<string, string | string[]>): unknown;
-  write(chunk: Uint8Array): boolean;
-  end(chunk?: Uint8Array): unknown;
-  once(event: "drain" | "close", listener: () => void): unknown;
-  on(event: "close", listener: () => void): unknown;
-  removeListener(event: "drain" | "close", listener: () => void): unknown;
-  readonly writableFinished: boolean;
-  readonly destroyed: boolean;
-  flushHeaders?(): void;
-  /** Drops the connection (a stream that ended with an error cannot be completed). */
-  destroy?(): unknown;
-}
+export type { NodeIncomingMessage, NodeServerResponse } from "./node-face.js";
 
 export interface NodeListenerOptions {
   /** Failures while writing a response (the handler's own errors go to its onError). */
@@ -46,9 +24,6 @@ export type NodeListener = (request: NodeIncomingMessage, response: NodeServerRe
 export const CLIENT_DISCONNECTED = "the client closed the connection";
 
 const BODYLESS = new Set(["GET", "HEAD"]);
-
-/** The error name of a response stream the handler ended because its client stopped reading (http-server.ts). */
-const STREAM_OVERFLOW = "StreamOverflowError";
 
 function report(onError: ((error: Error) => void) | undefined, error: unknown): void {
   try {
@@ -166,11 +141,33 @@ async function writeResponse(response: Response, out: NodeServerResponse): Promi
 }
 
 /**
- * A node:http listener serving a web-standard handler. The Request's signal aborts when the
- * client disconnects before the response is complete; the handler learns the local address the
- * request arrived at (its loopback Host/Origin check).
+ * A node:http listener serving `handler`: a handler of the runtime through its native face, any
+ * other web-standard handler through a bridge (see the file's head). Either way a client that
+ * disconnects before its response is complete is seen by the handler (the native call's
+ * `onclose`; the Request's signal), and the handler learns the local address the request arrived
+ * at (its loopback Host/Origin check).
  */
-export function toNodeListener(handler: HttpHandler, options: NodeListenerOptions = {}): NodeListener {
+export function toNodeListener(handler: HttpHandler | (HttpHandler & CallHandler), options: NodeListenerOptions = {}): NodeListener {
+  if (typeof handler !== "function") throw new TypeError("toNodeListener needs an HTTP handler");
+  if (options.onError !== undefined && typeof options.onError !== "function") throw new TypeError("onError must be a function");
+  const core = (handler as Partial<CallHandler>).serveCall;
+  if (typeof core === "function") return nativeListener(handler as CallHandler, options);
+  return bridgedListener(handler, options);
+}
+
+/** The native face: each request an HttpCall of its own over the IncomingMessage and ServerResponse. */
+function nativeListener(handler: CallHandler, options: NodeListenerOptions): NodeListener {
+  return (request, response) => {
+    handler.serveCall(new NodeCall(request, response)).catch((error: unknown) => {
+      // The servers answer their own failures; this is one of writing the response itself.
+      report(options.onError, error);
+      if (!response.destroyed) response.destroy?.();
+    });
+  };
+}
+
+/** The bridge of a foreign web-standard handler. */
+function bridgedListener(handler: HttpHandler, options: NodeListenerOptions): NodeListener {
   return (request, response) => {
     const abort = new AbortController();
     response.on("close", () => {

@@ -1,12 +1,10 @@
-// The checks a Streamable HTTP request passes before the handler looks at its message (2026-07-28
-// basic/transports/streamable-http, "Security Warning", "Sending Messages", "Backward
-// Compatibility"): Host and Origin (DNS rebinding), the method, Content-Type, Accept, and the
-// body's size. Each gives a refusal (status and message) or null; the handler turns a refusal
-// into its JSON-RPC error response. And who sent the request: the handlers' `authenticate` hook.
+// The checks of a request's head that guard every HTTP server of the runtime (2026-07-28
+// basic/transports/streamable-http, "Security Warning"; the same warning in every revision's
+// transport page): Host and Origin against DNS rebinding, and what an Accept header lists. Each
+// check is pure; the pipeline (pipeline.ts) turns a problem into a refusal.
 
-import { isObject } from "../core/json.js";
-import { describeValue, type Principal } from "../core/protocol.js";
-import { mediaType, readBounded, TOO_LARGE } from "./fetch.js";
+import { describeValue } from "../../core/protocol.js";
+import type { HttpRequestHead } from "./call.js";
 
 /** What the guards need of the handler's options (HttpHandlerOptions). */
 export interface GuardOptions {
@@ -23,15 +21,6 @@ export interface GuardOptions {
   readonly allowedHosts?: readonly string[] | undefined;
   /** The `Origin` values accepted (e.g. `https://app.example.com`), replacing the default rule. */
   readonly allowedOrigins?: readonly string[] | undefined;
-}
-
-/** A request refused before its message is read: the HTTP status, the message, extra headers. */
-export interface Refusal {
-  readonly status: number;
-  readonly message: string;
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-  /** No JSON body (a HEAD). */
-  readonly empty?: boolean | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -96,9 +85,9 @@ function originHostname(origin: string): string | null {
  * name with at most a port; anywhere else it must be listed in `allowedHosts`, so a server bound
  * to a LAN address refuses every request until the user names its hosts (or turns the check off).
  * An Origin must be in `allowedOrigins`, else a loopback origin (loopback) or the Host's own.
- * The web handler and the node adapter (through it) apply this one rule.
+ * Every handler applies this one rule (the pipeline's first stage).
  */
-export function hostProblem(request: Request, localAddress: string | undefined, options: GuardOptions): string | null {
+export function hostProblem(request: HttpRequestHead, localAddress: string | undefined, options: GuardOptions): string | null {
   if (options.dnsRebindingProtection === false) return null;
   const local = localAddress === undefined || isLoopbackAddress(localAddress);
   let host = request.headers.get("host");
@@ -141,14 +130,19 @@ export function hostProblem(request: Request, localAddress: string | undefined, 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Method, Content-Type and Accept (Sending Messages 1 and 2; Backward Compatibility)
+// Accept (Sending Messages 2; Listening for Messages from the Server)
 
-/**
- * Whether an Accept value lists both application/json and text/event-stream (Sending Messages
- * 2), directly or through `type/*` or `*\/*`, with a q above 0.
- */
-export function acceptsBoth(accept: string | null): boolean {
-  if (accept === null) return false;
+/** What an Accept value lists, as the servers ask: JSON, an event stream, both (through `type/*` or `*\/*` too). */
+export interface Accepted {
+  readonly json: boolean;
+  readonly sse: boolean;
+}
+
+const NOTHING: Accepted = Object.freeze({ json: false, sse: false });
+
+/** What `accept` lists with a q above 0; nothing for no header. */
+export function accepted(accept: string | null): Accepted {
+  if (accept === null) return NOTHING;
   // Clients send the same value on every request: the last answer is kept.
   if (accept === lastAccept.value) return lastAccept.answer;
   const answer = parseAccept(accept);
@@ -157,9 +151,9 @@ export function acceptsBoth(accept: string | null): boolean {
   return answer;
 }
 
-const lastAccept: { value: string | null; answer: boolean } = { value: null, answer: false };
+const lastAccept: { value: string | null; answer: Accepted } = { value: null, answer: NOTHING };
 
-function parseAccept(accept: string): boolean {
+function parseAccept(accept: string): Accepted {
   let json = false;
   let sse = false;
   for (const part of accept.split(",")) {
@@ -167,69 +161,21 @@ function parseAccept(accept: string): boolean {
     const type = range.trim().toLowerCase();
     const q = parameters.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="));
     if (q !== undefined && !(Number(q.slice(2)) > 0)) continue;
-    if (type === "*/*") return true;
+    if (type === "*/*") return Object.freeze({ json: true, sse: true });
     if (type === "application/json" || type === "application/*") json = true;
     if (type === "text/event-stream" || type === "text/*") sse = true;
   }
+  return Object.freeze({ json, sse });
+}
+
+/** Whether an Accept value lists both application/json and text/event-stream (a POST's answer may be either). */
+export function acceptsBoth(accept: string | null): boolean {
+  const { json, sse } = accepted(accept);
   return json && sse;
 }
 
-/**
- * The refusal of a request that is not a POST of JSON accepting both answers, or null: the
- * endpoint is POST only (GET and DELETE: 405 with `Allow: POST`; a HEAD gets no body), the
- * body application/json (415), Accept both application/json and text/event-stream (406).
- */
-export function envelopeProblem(request: Request): Refusal | null {
-  if (request.method !== "POST") {
-    const headers = { allow: "POST" };
-    return request.method === "HEAD"
-      ? { status: 405, message: "", headers, empty: true }
-      : { status: 405, message: `Method not allowed: ${request.method}; the MCP endpoint accepts POST`, headers };
-  }
-  if (mediaType(request.headers.get("content-type")) !== "application/json") {
-    return { status: 415, message: "Unsupported Media Type: the body must be application/json" };
-  }
-  if (!acceptsBoth(request.headers.get("accept"))) {
-    return { status: 406, message: "Not Acceptable: the Accept header must list application/json and text/event-stream" };
-  }
-  return null;
-}
-
 // ---------------------------------------------------------------------------------------------
-// The body
-
-/** The 413 of readRequestBody, made only for a body that is too large (not for every request). */
-function tooLarge(max: number): Refusal {
-  return { status: 413, message: `Payload Too Large: the body exceeds ${max} bytes`, headers: { connection: "close" } };
-}
-
-/**
- * The body, read up to `max` bytes, or the refusal: 413 past the bound (a declared
- * Content-Length over it is refused unread; the connection is then closed), 400 when the stream
- * fails (the client went away mid-body, typically).
- */
-export async function readRequestBody(request: Request, max: number): Promise<Uint8Array | Refusal> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > max) return tooLarge(max);
-  const body = request.body;
-  if (body === null) return new Uint8Array(0);
-  let bytes: Uint8Array | typeof TOO_LARGE;
-  try {
-    bytes = await readBounded(body, max);
-  } catch {
-    return { status: 400, message: "Bad Request: the body could not be read" };
-  }
-  return bytes === TOO_LARGE ? tooLarge(max) : bytes;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Who sent the request (the handlers' `authenticate` option)
-
-/**
- * The `authenticate` option of the HTTP handlers: the principal that sent a request, or the
- * Response that refuses it (a 401 with `WWW-Authenticate`, a 403, …), which is sent as it is.
- */
-export type Authenticate = (request: Request) => Principal | Response | Promise<Principal | Response>;
+// The options
 
 /** The Host/Origin options as read at construction: arrays of strings, or nothing (else a TypeError). */
 export function checkGuardOptions(options: GuardOptions): void {
@@ -243,24 +189,4 @@ export function checkGuardOptions(options: GuardOptions): void {
       throw new TypeError(`${name} must be an array of non-empty strings, got ${describeValue(list)}`);
     }
   }
-}
-
-/** The option as read at construction: a function or nothing (anything else is a TypeError). */
-export function authenticateOption(value: unknown): Authenticate | undefined {
-  if (value === undefined || typeof value === "function") return value as Authenticate | undefined;
-  throw new TypeError(`authenticate must be a function, got ${describeValue(value)}`);
-}
-
-/**
- * Runs `authenticate` for one request, before its body is read (an unauthenticated client costs
- * no body). Without the option: no principal. A result that is neither a Response nor an object
- * with a non-empty string `id` is the application's bug: a TypeError (the handler answers 500 and
- * reports it), never a request served as nobody.
- */
-export async function authenticateRequest(authenticate: Authenticate | undefined, request: Request): Promise<Principal | Response | undefined> {
-  if (authenticate === undefined) return undefined;
-  const who: unknown = await authenticate(request);
-  if (who instanceof Response) return who;
-  if (isObject(who) && typeof who["id"] === "string" && who["id"] !== "") return who as Principal;
-  throw new TypeError(`authenticate must return a Principal (an object with a non-empty string id) or a Response, got ${describeValue(who)}`);
 }

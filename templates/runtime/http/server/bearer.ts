@@ -13,11 +13,12 @@
 //   (RFC 6750 §3.1; MCP "Runtime Insufficient Scope Errors").
 // The principal `verify` returns is what handlers see as `ctx.principal`.
 
-import { isObject } from "../core/json.js";
-import { numberOption } from "../core/options.js";
-import { describeValue, type Principal } from "../core/protocol.js";
-import type { Authenticate } from "./guards.js";
-import type { HttpHandler, HttpRequestInfo } from "./http-server.js";
+import { isObject } from "../../core/json.js";
+import { numberOption } from "../../core/options.js";
+import { describeValue, type Principal } from "../../core/protocol.js";
+import type { CallHandler, HttpCall, HttpRequestHead } from "./call.js";
+import type { Authenticate } from "./options.js";
+import { withFaces, type HttpHandler, type HttpRequestInfo, type ServedHandler } from "./web-face.js";
 
 /** A principal with the scopes its token grants (space-free strings). */
 export interface BearerPrincipal extends Principal {
@@ -51,12 +52,12 @@ export interface BearerAuthOptions {
    * audience: "MCP servers MUST validate that access tokens were issued specifically for them").
    * What it throws answers 500 (the handler reports it); it is never taken as a refusal.
    */
-  readonly verify: (token: string, request: Request) => BearerPrincipal | undefined | Promise<BearerPrincipal | undefined>;
+  readonly verify: (token: string, request: HttpRequestHead) => BearerPrincipal | undefined | Promise<BearerPrincipal | undefined>;
   /**
    * The scopes a request needs: a list, or a function of the request (its `Mcp-Method` and
    * `Mcp-Name` headers name the operation in 2026-07-28; the body is not read yet). Default none.
    */
-  readonly requiredScopes?: readonly string[] | ((request: Request) => readonly string[]) | undefined;
+  readonly requiredScopes?: readonly string[] | ((request: HttpRequestHead) => readonly string[]) | undefined;
   /** Longest token accepted, in characters (default MAX_BEARER_TOKEN_LENGTH); a longer one is refused unread by `verify`. */
   readonly maxTokenLength?: number | undefined;
 }
@@ -88,12 +89,15 @@ export interface BearerAuth {
   readonly metadataUrl: URL;
   /** The metadata response for a GET of its path, else undefined (for a router of one's own). */
   serveMetadata(request: Request): Response | undefined;
-  /** `handler`, with the metadata document answered before it (same origin, its own path). */
-  withMetadata(handler: HttpHandler): HttpHandler;
+  /**
+   * `handler`, with the metadata document answered before it (same origin, its own path). A
+   * handler of the runtime keeps its native face (toNodeListener serves it without web objects).
+   */
+  withMetadata<H extends HttpHandler>(handler: H): H extends CallHandler ? ServedHandler : HttpHandler;
 }
 
 /** Every option checked (a TypeError or RangeError naming it). */
-function checked(options: BearerAuthOptions): { readonly verify: BearerAuthOptions["verify"]; readonly required: (request: Request) => readonly string[]; readonly maxLength: number } {
+function checked(options: BearerAuthOptions): { readonly verify: BearerAuthOptions["verify"]; readonly required: (request: HttpRequestHead) => readonly string[]; readonly maxLength: number } {
   if (!isObject(options)) throw new TypeError(`bearerAuth options must be an object, got ${describeValue(options)}`);
   if (typeof options.verify !== "function") throw new TypeError(`verify must be a function (token, request) => principal | undefined, got ${describeValue(options.verify)}`);
   const servers: unknown = options.authorizationServers;
@@ -104,9 +108,9 @@ function checked(options: BearerAuthOptions): { readonly verify: BearerAuthOptio
     throw new TypeError(`${name} must be an array of scope tokens (RFC 6749 §3.3), got ${describeValue(value)}`);
   };
   if (options.scopesSupported !== undefined) scopeList(options.scopesSupported, "scopesSupported");
-  let requiredOf: (request: Request) => readonly string[];
+  let requiredOf: (request: HttpRequestHead) => readonly string[];
   if (required === undefined) requiredOf = () => [];
-  else if (typeof required === "function") requiredOf = (request) => scopeList((required as (r: Request) => unknown)(request), "requiredScopes(request)");
+  else if (typeof required === "function") requiredOf = (request) => scopeList((required as (r: HttpRequestHead) => unknown)(request), "requiredScopes(request)");
   else {
     const list = scopeList(required, "requiredScopes");
     requiredOf = () => list;
@@ -157,13 +161,37 @@ export function bearerAuth(options: BearerAuthOptions): BearerAuth {
     return principal;
   };
 
+  // Browser-based clients read it from another origin (RFC 9728 §3 has no CORS rule; permissive, it is public).
+  const headers = { "content-type": "application/json", "access-control-allow-origin": "*", "cache-control": "max-age=3600" };
+  /** The metadata answer to a request of `method` on its path: status, headers, body. */
+  const metadataAnswer = (method: string): { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: string | undefined } => {
+    if (method === "OPTIONS") return { status: 204, headers: { ...headers, "access-control-allow-methods": "GET", "access-control-allow-headers": "mcp-protocol-version" }, body: undefined };
+    if (method !== "GET" && method !== "HEAD") return { status: 405, headers: { allow: "GET, HEAD, OPTIONS" }, body: undefined };
+    return { status: 200, headers, body: method === "HEAD" ? undefined : document };
+  };
+
   const serveMetadata = (request: Request): Response | undefined => {
     if (new URL(request.url).pathname !== metadataUrl.pathname) return undefined;
-    // Browser-based clients read it from another origin (RFC 9728 §3 has no CORS rule; permissive, it is public).
-    const headers = { "content-type": "application/json", "access-control-allow-origin": "*", "cache-control": "max-age=3600" };
-    if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { ...headers, "access-control-allow-methods": "GET", "access-control-allow-headers": "mcp-protocol-version" } });
-    if (request.method !== "GET" && request.method !== "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, HEAD, OPTIONS" } });
-    return new Response(request.method === "HEAD" ? null : document, { status: 200, headers });
+    const out = metadataAnswer(request.method);
+    return new Response(out.body ?? null, { status: out.status, headers: out.headers });
+  };
+
+  const withMetadata = (handler: HttpHandler): HttpHandler => {
+    const core = (handler as Partial<CallHandler>).serveCall;
+    if (typeof core !== "function") {
+      return (request: Request, info?: HttpRequestInfo) => Promise.resolve(serveMetadata(request) ?? handler(request, info));
+    }
+    return withFaces(
+      {
+        serveCall(call: HttpCall): Promise<void> {
+          if (call.path !== metadataUrl.pathname) return core.call(handler, call);
+          const out = metadataAnswer(call.method);
+          call.respond(out.status, out.headers, out.body);
+          return Promise.resolve();
+        },
+      },
+      {},
+    );
   };
 
   return {
@@ -171,9 +199,6 @@ export function bearerAuth(options: BearerAuthOptions): BearerAuth {
     metadata,
     metadataUrl,
     serveMetadata,
-    withMetadata: (handler: HttpHandler): HttpHandler => (request: Request, info?: HttpRequestInfo) => {
-      const answer = serveMetadata(request);
-      return answer === undefined ? handler(request, info) : Promise.resolve(answer);
-    },
+    withMetadata: withMetadata as BearerAuth["withMetadata"],
   };
 }
