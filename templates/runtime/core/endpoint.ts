@@ -193,7 +193,7 @@ export class Endpoint {
   /** Wires a transport to this endpoint and starts it (the start's promise, never a throw). */
   #attach(transport: Transport): Promise<void> {
     this.#transport = transport;
-    transport.onmessage = (message) => this.#receive(message);
+    transport.onmessage = (message) => void this.receive(message);
     transport.onclose = () => this.#closed();
     transport.onerror = (error) => this.#toOnError(error);
     // The peer closed the stream of a request it sent: that is its cancel (2026-07-28, Transports).
@@ -373,14 +373,10 @@ export class Endpoint {
   }
 
   /**
-   * Classifies one incoming message (JSON-RPC 2.0) and routes it. Whatever the peer sent, nothing
+   * Connection.receive (and the transport's onmessage): classifies one incoming message (JSON-RPC
+   * 2.0) and routes it; for a cancel, says what became of it. Whatever the peer sent, nothing
    * escapes: a failure is handed to onError.
    */
-  #receive(message: unknown): void {
-    this.receive(message as JsonRpcMessage);
-  }
-
-  /** Connection.receive: one message of the peer; for a cancel, what became of it. Never throws. */
   receive(message: JsonRpcMessage): CancellationEvent | undefined {
     try {
       return this.#route(message);
