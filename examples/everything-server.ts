@@ -217,7 +217,9 @@ const httpServer = createServer(toNodeListener(router, { onError: onError("http"
 
 httpServer.listen(portFromArgs(), "127.0.0.1", () => {
   const { port } = httpServer.address() as AddressInfo;
-  console.log(`listening on http://127.0.0.1:${port}/mcp (HTTP+SSE: http://127.0.0.1:${port}/sse; state ${state.describe})`);
+  // toNodeListener takes the router's core: node:http served on the native face (no web Request/Response per request).
+  const face = typeof router.serveCall === "function" ? "native" : "web";
+  console.log(`listening on http://127.0.0.1:${port}/mcp (HTTP+SSE: http://127.0.0.1:${port}/sse; state ${state.describe}; node:http ${face} face)`);
 });
 
 /** Closes every session (their handlers abort, their streams end), then the listener. */

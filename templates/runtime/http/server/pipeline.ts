@@ -157,18 +157,18 @@ export async function readBody(call: HttpCall, state: CallState, settings: Pipel
  */
 export async function runPipeline<S extends CallState>(pipeline: Pipeline<S>, call: HttpCall): Promise<void> {
   const state = pipeline.state();
+  let refused: StageResult;
   try {
-    let refused = admit(pipeline.admission, call, state);
-    if (isThenable(refused)) refused = await refused;
+    const admitted = admit(pipeline.admission, call, state);
+    refused = isThenable(admitted) ? await admitted : admitted;
     if (refused === undefined) refused = await readBody(call, state, pipeline.settings);
-    if (refused !== undefined) return await answer(call, refused);
-    const served = pipeline.serve(call, state);
-    if (isThenable(served)) await served;
+    if (refused !== undefined) await answer(call, refused);
   } catch (error) {
+    refused = INTERNAL_ERROR;
     failed(call, pipeline.settings.onError, error);
-  } finally {
-    state.held?.release();
   }
+  if (refused === undefined) return serveAdmitted(pipeline, call, state);
+  state.held?.release();
 }
 
 /**
