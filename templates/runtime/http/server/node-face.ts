@@ -191,11 +191,11 @@ export class NodeCall implements HttpCall {
       out.end();
       return;
     }
-    // The length is sent (writeHead fixes the head: without it the body would be chunked).
-    const bytes = encoder.encode(body);
+    // The length is sent (writeHead fixes the head: without it the body would be chunked), and
+    // the body goes as a string: node:http then writes the head and the body in one write.
     const head = this.#headersOut(headers);
-    out.writeHead(status, { ...head, "content-length": String(bytes.byteLength) });
-    out.end(bytes);
+    out.writeHead(status, { ...head, "content-length": String(byteLength(body)) });
+    out.end(body);
   }
 
   async respondWith(response: Response): Promise<void> {
@@ -245,6 +245,10 @@ export class NodeCall implements HttpCall {
 }
 
 const encoder = new TextEncoder();
+
+/** UTF-8 bytes of a string: node:http's Buffer.byteLength (this face runs on Node only), else counted. */
+const byteLength: (text: string) => number =
+  (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer?.byteLength ?? ((text: string) => encoder.encode(text).byteLength);
 /** The largest unread body node:http drains to keep a connection (a declared Content-Length); a larger or chunked one closes it. */
 const DRAIN_BYTES = 64 * 1024;
 
