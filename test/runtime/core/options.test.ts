@@ -18,7 +18,7 @@ import * as R from "../../generated/2026-07-28/index.js";
 import * as Session from "../../generated/2025-11-25/index.js";
 import * as Legacy from "../../generated/2024-11-05/index.js";
 import { numberOption } from "../../../templates/runtime/core/options.js";
-import { createAnswerInput } from "../../../templates/runtime/features/mrtr.js";
+import { createAnswerInput } from "../../../templates/runtime/features/mrtr-client.js";
 import { ClientTask, InMemoryTaskStore, TaskManager, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
 import { StdioTransport } from "../../../templates/runtime/transports/stdio.js";
 import { StdioClientTransport } from "../../../templates/runtime/transports/stdio-spawn.js";

@@ -9,7 +9,7 @@ import { clientEndpointOptions, clientRequestMeta, DEFAULT_MAX_INPUT_ROUNDS, max
 import { asTask, taskRequester } from "../../../templates/runtime/facade/client-tasks.js";
 import { methodPolicies } from "../../../templates/runtime/facade/shared.js";
 import type { SendHook } from "../../../templates/runtime/core/endpoint.js";
-import type { AnswerInputOptions } from "../../../templates/runtime/features/mrtr.js";
+import type { AnswerInputOptions } from "../../../templates/runtime/features/mrtr-client.js";
 import { ClientTask, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
 
 const KEYS = {

@@ -21,7 +21,7 @@ import {
   type ServerDescriptor,
 } from "../../../templates/runtime/facade/server.js";
 import type { HttpBinding } from "../../../templates/runtime/http/http-server.js";
-import { createInputRequired } from "../../../templates/runtime/features/mrtr.js";
+import { createInputRequired } from "../../../templates/runtime/features/mrtr-server.js";
 import { TaskManager, TASKS_EXTENSION } from "../../../templates/runtime/features/tasks.js";
 
 const RULES: readonly CapabilityRule[] = [
