@@ -10,7 +10,7 @@ import { asTask, taskRequester } from "../../../templates/runtime/facade/client-
 import { methodPolicies } from "../../../templates/runtime/facade/shared.js";
 import type { SendHook } from "../../../templates/runtime/core/endpoint.js";
 import type { AnswerInputOptions } from "../../../templates/runtime/features/mrtr-client.js";
-import { ClientTask, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
+import { ClientTask, type TaskRequester } from "../../../templates/runtime/features/client-task.js";
 
 const KEYS = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
