@@ -45,7 +45,7 @@ export type AnyNotificationHandler = (params: JsonObject | undefined) => unknown
 
 /**
  * The hooks the endpoint calls, declared here so that core imports nothing outside core; the
- * features that fill them (features/mrtr.ts) import these types.
+ * features that fill them (features/mrtr-server.ts, features/mrtr-client.ts) import these types.
  */
 
 /** Options of one `ctx.input.required(...)`. */
@@ -125,10 +125,10 @@ export interface EndpointOptions {
   readonly resultMeta?: JsonObject | undefined;
   /** Transport errors and messages that could not be handled. */
   readonly onError?: ((error: Error) => void) | undefined;
-  /** Multi round-trip requests, receiving side (features/mrtr.ts createInputRequired): ctx.input, a retry's checks before its handler, result checks after. */
+  /** Multi round-trip requests, receiving side (features/mrtr-server.ts createInputRequired): ctx.input, a retry's checks before its handler, result checks after. */
   readonly inputRequired?: InputRequiredHook | undefined;
   /**
-   * Multi round-trip requests, sending side (features/mrtr.ts createAnswerInput; 2026-07-28,
+   * Multi round-trip requests, sending side (features/mrtr-client.ts createAnswerInput; 2026-07-28,
    * basic/patterns/mrtr, Client Requirements): a hook on the send path that takes over the
    * requests a server may answer with InputRequiredResult; absent: results are returned as they are.
    */

@@ -507,7 +507,7 @@ export class Endpoint {
       const input = hook !== undefined && hook.has(method) ? hook : undefined;
       const ctx = this.#context(id, method, params, entry, input);
       if (input !== undefined) {
-        // A retry's inputResponses and requestState are checked before its handler runs (mrtr.ts).
+        // A retry's inputResponses and requestState are checked before its handler runs (mrtr-server.ts).
         const ready = input.before(ctx as HandlerContext & { readonly input: InputContextApi }, params);
         if (ready !== undefined) {
           await ready;
