@@ -15,7 +15,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as Modern from "../generated/2026-07-28/index.js";
-import { serve } from "../runtime/http/session-server/support.js";
+import { serve } from "../runtime/http/sessions/support.js";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

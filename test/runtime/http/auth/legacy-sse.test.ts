@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as S from "../../../generated/2025-11-25/index.js";
-import { closeAll, INITIALIZE, R, serve } from "../legacy-sse-server/support.js";
+import { closeAll, INITIALIZE, R, serve } from "../legacy-sse/support.js";
 
 afterEach(closeAll);
 

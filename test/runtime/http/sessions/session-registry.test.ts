@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2025-11-25/index.js";
-import { open, post, rpc, serve, sessionHeaders, POST_HEADERS, waitFor, type Served } from "../session-server/support.js";
+import { open, post, rpc, serve, sessionHeaders, POST_HEADERS, waitFor, type Served } from "./support.js";
 
 const served: Served[] = [];
 afterEach(async () => {
