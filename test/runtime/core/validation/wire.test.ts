@@ -53,7 +53,7 @@ describe("2025-11-25: a plain handler never sees params that break the schema", 
 
   it("over HTTP (a session): the same answers, on the wire", async () => {
     let ran = 0;
-    const served = await H25.serve({ handlers: { "tools/call": () => (ran++, { content: [] }) } });
+    const served = await H25.serve("native", { handlers: { "tools/call": () => (ran++, { content: [] }) } });
     closers.push(() => served.close());
     const { sessionId } = await H25.open(served.url);
     for (const [i, c] of BROKEN_CALLS.entries()) {
