@@ -112,8 +112,8 @@ describeFaces("HTTP+SSE server: principals, quotas and bounds", (face) => {
     const a = await session(served);
     const b = await session(served);
     const refused = await fetch(`${served.origin}/sse`);
-    expect(refused.status).toBe(503);
-    await refused.body?.cancel();
+    expect([refused.status, refused.headers.get("retry-after")]).toEqual([503, "1"]);
+    expect(await refused.json()).toEqual({ jsonrpc: "2.0", error: { code: -32603, message: "Service Unavailable: 2 sessions are open (maxSessions)" } });
     a.stream.close();
     await waitFor("a slot is free again", async () => {
       const response = await fetch(`${served.origin}/sse`);
