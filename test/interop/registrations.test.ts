@@ -15,7 +15,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as Modern from "../generated/2026-07-28/index.js";
-import { serve } from "../runtime/http/session-server/support.js";
+import { serve } from "../runtime/http/sessions/support.js";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -32,7 +32,7 @@ const forecast = (args: { city: string; days?: number }) => ({
 
 describe("SDK 1.x client ↔ our 2025-11-25 server (session HTTP) with registered tools", () => {
   it("lists and calls a registered tool; the SDK's structuredContent check accepts ours; an invalid call is a tool error", async () => {
-    const served = await serve({ serverInfo: { name: "ours", version: "1.0.0" } });
+    const served = await serve("native", { serverInfo: { name: "ours", version: "1.0.0" } });
     closers.push(() => served.close());
     served.server.registerTool("weather", { description: "forecast", inputSchema: INPUT, outputSchema: OUTPUT }, forecast);
     const client = new ClientV1({ name: "sdk-client", version: "1.0.0" });

@@ -19,7 +19,7 @@ import * as R26 from "../../../generated/2026-07-28/index.js";
 import { INITIALIZE_PARAMS } from "../../../helpers/fixtures.js";
 import { clientWithRawPeer, serverWithRawPeer, settle } from "../../../helpers/harness.js";
 import * as H26 from "../../http/http-server/support.js";
-import * as H25 from "../../http/session-server/support.js";
+import * as H25 from "../../http/sessions/support.js";
 
 /** The three broken tools/call params of the issue, each with where it breaks and what was expected. */
 const BROKEN_CALLS: ReadonlyArray<{ readonly params: Record<string, unknown>; readonly pointer: string; readonly expected: string; readonly got: string }> = [
@@ -53,7 +53,7 @@ describe("2025-11-25: a plain handler never sees params that break the schema", 
 
   it("over HTTP (a session): the same answers, on the wire", async () => {
     let ran = 0;
-    const served = await H25.serve({ handlers: { "tools/call": () => (ran++, { content: [] }) } });
+    const served = await H25.serve("native", { handlers: { "tools/call": () => (ran++, { content: [] }) } });
     closers.push(() => served.close());
     const { sessionId } = await H25.open(served.url);
     for (const [i, c] of BROKEN_CALLS.entries()) {

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as S from "../../../generated/2025-11-25/index.js";
-import { closeAll, INITIALIZE, R, serve } from "../legacy-sse-server/support.js";
+import { closeAll, INITIALIZE, R, serve } from "../legacy-sse/support.js";
 
 afterEach(closeAll);
 
@@ -26,6 +26,7 @@ describe("authProvider on the HTTP+SSE client", () => {
     const principals: Array<string | undefined> = [];
     let guard: R.BearerAuth | undefined;
     const served = await serve(
+      "native",
       { handlers: { "tools/list": (_params, ctx) => (principals.push(ctx.principal?.id), { tools: [] }) } },
       { authenticate: (request) => guard!.authenticate(request) },
     );
@@ -42,7 +43,7 @@ describe("authProvider on the HTTP+SSE client", () => {
 
   it("a refused token on the GET: start() rejects with LegacySseConnectError, status 401, its cause the UnauthorizedError", async () => {
     let guard: R.BearerAuth | undefined;
-    const served = await serve({}, { authenticate: (request) => guard!.authenticate(request) });
+    const served = await serve("native", {}, { authenticate: (request) => guard!.authenticate(request) });
     guard = guarded(served.origin, []);
     const transport = R.createLegacySseClientTransport({ url: `${served.origin}/sse`, authProvider: { token: async () => "wrong" } });
     const error: unknown = await transport.start().catch((e: unknown) => e);
@@ -58,7 +59,7 @@ describe("authProvider on the fallback client", () => {
   it("the probe and the HTTP+SSE transport after the fallback both carry the token", async () => {
     const seen: string[] = [];
     let guard: R.BearerAuth | undefined;
-    const served = await serve({ handlers: { "tools/list": () => ({ tools: [] }) } }, { authenticate: (request) => guard!.authenticate(request) });
+    const served = await serve("native", { handlers: { "tools/list": () => ({ tools: [] }) } }, { authenticate: (request) => guard!.authenticate(request) });
     guard = guarded(served.origin, seen);
     const client = new S.McpClient({ logger: null });
     const transport = S.createFallbackHttpClientTransport({ url: `${served.origin}/sse`, authProvider: { token: async () => "sse-token" } });

@@ -1,10 +1,11 @@
 /**
- * What an idle session costs: sessions opened and left idle grow the heap by a bounded amount
- * each (generous: measured with process.memoryUsage, no forced GC), and ended sessions give it
- * back to the table (sessionCount), so the bound is on the sessions open.
+ * What an idle session costs, on both faces of the handler: sessions opened and left idle grow
+ * the heap by a bounded amount each (generous: measured with process.memoryUsage, no forced GC),
+ * and ended sessions give it back to the table (sessionCount), so the bound is on the sessions
+ * open.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { deleteSession, open, serve, type Served } from "./support.js";
+import { afterEach, expect, it } from "vitest";
+import { deleteSession, open, serve, type Served, describeFaces } from "./support.js";
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -12,9 +13,9 @@ afterEach(async () => {
   served = undefined;
 });
 
-describe("idle sessions", () => {
+describeFaces("idle sessions", (face) => {
   it("cost a bounded amount of heap each, and DELETE takes them off the table", async () => {
-    served = await serve();
+    served = await serve(face);
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) ids.push((await open(served.url)).sessionId); // warm up
     const before = process.memoryUsage().heapUsed;

@@ -1,9 +1,10 @@
 /**
- * A hostile client of the session server: whatever it POSTs or GETs, the server answers with a
- * status, keeps serving other requests, and reports nothing of its own as failed.
+ * A hostile client of the session server, on both faces of the handler: whatever it POSTs or
+ * GETs, the server answers with a status, keeps serving other requests, and reports nothing of
+ * its own as failed.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { getStream, open, post, rpc, send, serve, sessionHeaders, text, type Served } from "./support.js";
+import { afterEach, expect, it } from "vitest";
+import { getStream, open, post, rpc, send, serve, sessionHeaders, text, type Served, describeFaces } from "./support.js";
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -11,9 +12,9 @@ afterEach(async () => {
   served = undefined;
 });
 
-describe("hostile input", () => {
+describeFaces("hostile input", (face) => {
   it("garbage bodies, ids and headers get 4xx answers; the session serves on and nothing is reported as the server's failure", async () => {
-    served = await serve({ handlers: { "tools/call": (params) => text(params.name) } });
+    served = await serve(face, { handlers: { "tools/call": (params) => text(params.name) } });
     const { sessionId } = await open(served.url);
     const h = sessionHeaders(sessionId);
     const bodies: unknown[] = [

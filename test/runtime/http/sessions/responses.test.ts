@@ -1,12 +1,14 @@
 /**
  * What the session server answers (HTTP, Sending Messages to the Server; Listening for Messages
- * from the Server; Multiple Connections): JSON or an SSE stream per request, the server's
- * requests and notifications about a request on that request's stream, everything else on the
- * session's one GET stream, ids in flight and the bound on them.
+ * from the Server; Multiple Connections), on both faces of the handler: JSON or an SSE stream per
+ * request, the server's requests and notifications about a request on that request's stream,
+ * everything else on the session's one GET stream, ids in flight and the bound on them, and a GET
+ * stream whose client stops reading (maxStreamBufferBytes ends the stream, not the session).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import * as R from "../../../generated/2025-11-25/index.js";
-import { deferred, getStream, settle, messagesOf, open, post, rpc, rpcStream, serve, sessionHeaders, text, waitFor, type Served } from "./support.js";
+import { deferred, getStream, settle, messagesOf, open, post, rpc, rpcStream, serve, sessionHeaders, text, waitFor, LATEST, type Served, describeFaces } from "./support.js";
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -14,9 +16,9 @@ afterEach(async () => {
   served = undefined;
 });
 
-describe("request answers", () => {
+describeFaces("request answers", (face) => {
   it("JSON when the handler answers first; an SSE stream (priming event, messages, response, in order) when it sends first", async () => {
-    served = await serve({
+    served = await serve(face, {
       handlers: {
         "tools/call": async (params, ctx) => {
           if (params.name === "chatty") {
@@ -46,7 +48,7 @@ describe("request answers", () => {
   });
 
   it('responses: "sse" answers every request with a stream, opened by a priming event with the configured retry', async () => {
-    served = await serve({ handlers: { "tools/call": (params) => text(params.name) } }, { responses: "sse", retryMs: 250 });
+    served = await serve(face, { handlers: { "tools/call": (params) => text(params.name) } }, { responses: "sse", retryMs: 250 });
     const { sessionId } = await open(served.url);
     const answer = await rpcStream(served.url, sessionId, 1, "tools/call", { name: "x" });
     expect(answer.headers.get("content-type")).toBe("text/event-stream");
@@ -56,7 +58,7 @@ describe("request answers", () => {
   });
 
   it("a request of the server about a request goes on that request's stream; the client's POSTed answer is 202 and reaches the handler", async () => {
-    served = await serve({
+    served = await serve(face, {
       handlers: {
         "tools/call": async (_params, ctx) => {
           const answer = await ctx.request("elicitation/create", { mode: "form", message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
@@ -76,7 +78,7 @@ describe("request answers", () => {
 
   it("an id already in flight in the session is refused (400) and the first request keeps its stream", async () => {
     const gate = deferred();
-    served = await serve({
+    served = await serve(face, {
       handlers: {
         "tools/call": async (params) => {
           await gate.promise;
@@ -96,7 +98,7 @@ describe("request answers", () => {
 
   it("maxInFlightPerSession: one more request is 429 naming the option; other sessions are not affected", async () => {
     const gate = deferred();
-    served = await serve({ handlers: { "tools/call": async () => (await gate.promise, text("ok")) } }, { maxInFlightPerSession: 2 });
+    served = await serve(face, { handlers: { "tools/call": async () => (await gate.promise, text("ok")) } }, { maxInFlightPerSession: 2 });
     const a = await open(served.url);
     const b = await open(served.url);
     const pending = [rpc(served.url, a.sessionId, 1, "tools/call", { name: "x" }), rpc(served.url, a.sessionId, 2, "tools/call", { name: "x" })];
@@ -111,9 +113,9 @@ describe("request answers", () => {
   });
 });
 
-describe("the GET stream", () => {
+describeFaces("the GET stream", (face) => {
   it("carries the server's messages outside requests (handler.notify), one stream per session (409 for a second)", async () => {
-    served = await serve();
+    served = await serve(face);
     const { sessionId } = await open(served.url);
     const get = await getStream(served.url, sessionId);
     expect(get.status).toBe(200);
@@ -128,7 +130,7 @@ describe("the GET stream", () => {
 
   it("a message about a request already answered goes on the GET stream, not on a second stream", async () => {
     const later = deferred<R.TypedHandlerContext<object, object>>();
-    served = await serve({
+    served = await serve(face, {
       handlers: {
         "tools/call": (_params, ctx) => {
           later.resolve(ctx as never);
@@ -146,35 +148,39 @@ describe("the GET stream", () => {
   });
 });
 
-describe("the web-standard handler alone", () => {
-  it("maxStreamBufferBytes: a stream whose reader takes nothing is closed once that many bytes wait, and the session lives on", async () => {
-    const server = new R.McpServer({ logger: null });
-    const handler = R.createSessionHttpHandler(server, { maxStreamBufferBytes: 1024, keepAliveMs: 0 });
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", host: "localhost" };
-    const init = await handler(new Request("http://localhost/mcp", { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }) }));
-    const sessionId = init.headers.get("mcp-session-id")!;
-    const get = await handler(new Request("http://localhost/mcp", { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": sessionId, host: "localhost" } }));
-    expect(get.status).toBe(200);
-    for (let i = 0; i < 100; i++) handler.notify(sessionId, "notifications/message", { level: "info", data: "x".repeat(100) });
-    await settle(); // the writes run, and nobody reads
-    const reader = get.body!.getReader();
-    let bytes = 0;
-    let failed = false;
-    try {
-      for (;;) {
-        const chunk = await reader.read();
-        if (chunk.done) break;
-        bytes += chunk.value.byteLength;
-      }
-    } catch {
-      failed = true;
+describeFaces("a GET stream whose client does not read", (face) => {
+  it("maxStreamBufferBytes: the stream is closed once that many bytes wait unread, and the session lives on (a new GET opens)", async () => {
+    served = await serve(face, {}, { maxStreamBufferBytes: 1024, keepAliveMs: 0, eventStore: null });
+    const { sessionId } = await open(served.url);
+    // A GET whose body is never read: its socket is paused once the head came.
+    const target = new URL(served.url);
+    const paused = new Promise<IncomingMessage>((resolve, reject) => {
+      const get = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, headers: { accept: "text/event-stream", "mcp-session-id": sessionId, "mcp-protocol-version": LATEST } }, (response) => {
+        response.pause();
+        resolve(response);
+      });
+      get.on("error", reject);
+      get.end();
+    });
+    expect((await paused).statusCode).toBe(200);
+    expect((await getStream(served.url, sessionId)).status).toBe(409);
+    // 16 KiB messages until the server's side of the stream holds unread bytes past the bound
+    // (the socket buffers of loopback fill first); bounded at 64 MiB.
+    const data = "x".repeat(16 * 1024);
+    let sent = 0;
+    while (served.gone.count === 0 && sent < 4096) {
+      for (let i = 0; i < 64; i++) served.handler.notify(sessionId, "notifications/message", { level: "info", data });
+      sent += 64;
+      await settle(1);
     }
-    expect(failed).toBe(true);
-    expect(bytes).toBeLessThan(2048);
-    // The session is still there: a new GET stream opens.
-    const again = await handler(new Request("http://localhost/mcp", { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": sessionId, host: "localhost" } }));
+    await waitFor("the server drops the stream", () => (served!.gone.count === 1 ? true : undefined));
+    expect(sent).toBeLessThan(4096);
+    // The session is still there: a new GET stream opens, and carries what is sent now.
+    const again = await getStream(served.url, sessionId);
     expect(again.status).toBe(200);
-    await again.body?.cancel();
-    await handler.close();
+    served.handler.notify(sessionId, "notifications/tools/list_changed");
+    expect(messagesOf([(await again.next())!])).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
+    again.abort();
+    expect(served.handler.hasSession(sessionId)).toBe(true);
   });
 });

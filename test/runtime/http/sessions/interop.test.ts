@@ -2,14 +2,14 @@
  * Interop of the session server: the generated 2025-11-25 McpClient over our session client
  * transport (calls, the server's requests, cancellation, a GET stream broken and resumed, a
  * request stream closed early and resumed, DELETE on close), and the official SDK 1.32 client
- * (StreamableHTTPClientTransport), all over node:http on loopback.
+ * (StreamableHTTPClientTransport), all over node:http on loopback, on both faces of the handler.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as R from "../../../generated/2025-11-25/index.js";
-import { aborted, deferred, serve, text, waitFor, within, type Served } from "./support.js";
+import { aborted, deferred, serve, text, waitFor, within, type Served, describeFaces } from "./support.js";
 
 let served: Served | undefined;
 const closers: (() => Promise<unknown>)[] = [];
@@ -68,10 +68,10 @@ async function ourClient(url: string, options: R.McpClientOptions = {}) {
 
 const newSide = (): Side => ({ started: [], gate: deferred<void>(), requestIds: [] });
 
-describe("our session client ↔ our session server", () => {
+describeFaces("our session client ↔ our session server", (face) => {
   it("calls, an elicitation answered over the call's stream, a cancel that aborts the handler, DELETE on close", async () => {
     const side = newSide();
-    served = await serve(tools(side), { retryMs: 10 });
+    served = await serve(face, tools(side), { retryMs: 10 });
     const { client, transport, errors } = await ourClient(served.url, {
       handlers: { "elicitation/create": () => ({ action: "accept", content: { ok: true } }) },
     });
@@ -92,7 +92,7 @@ describe("our session client ↔ our session server", () => {
   });
 
   it("a GET stream that breaks is resumed with Last-Event-ID: what the server sent meanwhile arrives, and what it sends after", async () => {
-    served = await serve(tools(newSide()), { retryMs: 10 });
+    served = await serve(face, tools(newSide()), { retryMs: 10 });
     const heard: string[] = [];
     const { transport } = await ourClient(served.url, {
       notificationHandlers: {
@@ -118,7 +118,7 @@ describe("our session client ↔ our session server", () => {
 
   it("a request stream the server closes early (polling) is resumed by the client, and the call completes", async () => {
     const side = newSide();
-    served = await serve(tools(side), { retryMs: 10 });
+    served = await serve(face, tools(side), { retryMs: 10 });
     const { client, transport } = await ourClient(served.url);
     const call = client.callTool({ name: "two-step" });
     await waitFor("the handler starts", () => side.requestIds[0]);
@@ -129,9 +129,9 @@ describe("our session client ↔ our session server", () => {
   });
 });
 
-describe("SDK 1.32 client ↔ our session server", () => {
+describeFaces("SDK 1.32 client ↔ our session server", (face) => {
   it("connects (a session), lists and calls tools, answers an elicitation, hears the GET stream, and terminates the session", async () => {
-    served = await serve(tools(newSide()), { retryMs: 10 });
+    served = await serve(face, tools(newSide()), { retryMs: 10 });
     const client = new Client({ name: "sdk-client", version: "1.0.0" }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { ok: true } }));
     const listChanged = deferred<void>();

@@ -1,12 +1,12 @@
 /**
  * Registrations announce list changes to every session of the session server (2025-11-25,
- * server/tools, List Changed Notification), at the wire: two real sessions on a real node:http
- * server each hear notifications/tools/list_changed on their GET stream (a notification outside
+ * server/tools, List Changed Notification), at the wire on both faces of the handler: two real
+ * sessions on a real node:http server each hear notifications/tools/list_changed on their GET stream (a notification outside
  * any request goes there, basic/transports, Listening for Messages from the Server); a session
  * that ended hears nothing and leaves the server's set of connections.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { deleteSession, getStream, open, rpc, serve, waitFor, type Served, type Stream } from "./support.js";
+import { afterEach, expect, it } from "vitest";
+import { deleteSession, getStream, open, rpc, serve, waitFor, type Served, type Stream, describeFaces } from "./support.js";
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -24,9 +24,9 @@ async function nextMessage(stream: Stream): Promise<Record<string, unknown> | nu
 
 const EMPTY = { type: "object", properties: {} } as const;
 
-describe("session server: registrations announce to every session", () => {
+describeFaces("session server: registrations announce to every session", (face) => {
   it("a tool registered after two sessions initialized is announced on both GET streams", async () => {
-    served = await serve();
+    served = await serve(face);
     const a = await open(served.url);
     const b = await open(served.url);
     const streamA = await getStream(served.url, a.sessionId);
@@ -45,7 +45,7 @@ describe("session server: registrations announce to every session", () => {
   });
 
   it("a session that ended hears nothing and leaves the set; the live one still hears every change", async () => {
-    served = await serve();
+    served = await serve(face);
     served.server.registerTool("first", { inputSchema: EMPTY }, () => ({ content: [] }));
     const a = await open(served.url);
     const b = await open(served.url);
@@ -69,7 +69,7 @@ describe("session server: registrations announce to every session", () => {
 
   it("registrations.announce still overrides: nothing goes to the sessions", async () => {
     const announced: string[] = [];
-    served = await serve({ registrations: { announce: (method) => announced.push(method) } });
+    served = await serve(face, { registrations: { announce: (method) => announced.push(method) } });
     const a = await open(served.url);
     const streamA = await getStream(served.url, a.sessionId);
     served.server.registerTool("late", { inputSchema: EMPTY }, () => ({ content: [] }));

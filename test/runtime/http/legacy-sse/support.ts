@@ -1,16 +1,20 @@
 /**
  * Helpers of the HTTP+SSE (2024-11-05) wire tests: a generated 2024-11-05 McpServer behind
- * createLegacySseHandler and toNodeListener on a real node:http server at 127.0.0.1:0, and a
+ * createLegacySseHandler on a real node:http server at 127.0.0.1:0, on either face of the handler
+ * (test/helpers/faces.ts: the native node:http face, or the web face through the bridge), and a
  * plain reader of an SSE stream (text split at blank lines, independent of the runtime's parser).
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import * as R from "../../../generated/2024-11-05/index.js";
+import { listen, type Face } from "../../../helpers/faces.js";
 
 export { R };
+export { describeFaces, FACES, type Face } from "../../../helpers/faces.js";
 
 export interface Served {
+  readonly face: Face;
   readonly server: R.McpServer;
+  readonly handler: R.LegacySseHandler;
   readonly http: Server;
   /** http://127.0.0.1:port (no path). */
   readonly origin: string;
@@ -26,25 +30,24 @@ export async function closeAll(): Promise<void> {
   for (const s of open.splice(0)) await s.close();
 }
 
-/** A 2024-11-05 server with `options` behind the HTTP+SSE handler with `handlerOptions`. */
-export async function serve(options: R.McpServerOptions = {}, handlerOptions: R.LegacySseHandlerOptions = {}): Promise<Served> {
+/** A 2024-11-05 server with `options` behind the HTTP+SSE handler with `handlerOptions`, served on `face`. */
+export async function serve(face: Face, options: R.McpServerOptions = {}, handlerOptions: R.LegacySseHandlerOptions = {}): Promise<Served> {
   const errors: Error[] = [];
   const events: R.CancellationEvent[] = [];
   const server = new R.McpServer({ logger: null, onCancellation: (e) => events.push(e), onError: (e) => errors.push(e), ...options });
   const handler = R.createLegacySseHandler(server, { onError: (e) => errors.push(e), ...handlerOptions });
-  const http = createServer(R.toNodeListener(handler));
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as AddressInfo;
+  const listening = await listen(face, handler);
   const served: Served = {
+    face,
     server,
-    http,
-    origin: `http://127.0.0.1:${port}`,
+    handler,
+    http: listening.http,
+    origin: listening.origin,
     errors,
     events,
     close: async () => {
       await server.close().catch(() => undefined);
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await listening.close();
     },
   };
   open.push(served);

@@ -1,22 +1,23 @@
 /**
  * Interop: the official SDK 1.32 client over its SSEClientTransport (the 2024-11-05 HTTP+SSE
- * client) against our createLegacySseHandler, on a real node:http server on loopback.
+ * client) against our createLegacySseHandler, on a real node:http server on loopback, on both
+ * faces of the handler.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { aborted, waitFor, within } from "../../../helpers/async.js";
-import { closeAll, serve } from "./support.js";
+import { closeAll, serve, describeFaces } from "./support.js";
 
 afterEach(closeAll);
 
 const TEXT = (text: string) => ({ type: "text" as const, text });
 
-describe("SDK 1.32 SSEClientTransport against our HTTP+SSE server", () => {
+describeFaces("SDK 1.32 SSEClientTransport against our HTTP+SSE server", (face) => {
   it("connects (initialize on 2024-11-05), lists and calls tools; a cancelled call aborts our handler; close ends the session", async () => {
     const reasons: unknown[] = [];
     let started = 0;
-    const served = await serve({
+    const served = await serve(face, {
       serverInfo: { name: "ours", version: "1.0.0" },
       handlers: {
         "tools/list": () => ({ tools: [{ name: "echo", inputSchema: { type: "object" } }, { name: "slow", inputSchema: { type: "object" } }] }),

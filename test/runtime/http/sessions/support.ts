@@ -1,23 +1,26 @@
 /**
  * Helpers of the session server's wire tests: a generated 2025-11-25 McpServer behind
- * createSessionHttpHandler and toNodeListener on a real node:http server on 127.0.0.1, raw HTTP
- * requests with exactly the headers a test names, and an SSE reader that hands events over as
- * they arrive.
+ * createSessionHttpHandler on a real node:http server on 127.0.0.1, on either face of the handler
+ * (test/helpers/faces.ts: the native node:http face, or the web face through the bridge), raw
+ * HTTP requests with exactly the headers a test names, a raw socket for what fetch cannot send,
+ * and an SSE reader that hands events over as they arrive.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { connect, type Socket } from "node:net";
 import * as R from "../../../generated/2025-11-25/index.js";
-import { send, type Answer } from "../http-server/support.js";
+import { listen, type Face, type Listening } from "../../../helpers/faces.js";
 
 export { aborted, deferred, settle, waitFor, within } from "../../../helpers/async.js";
+export { describeFaces, FACES, type Face } from "../../../helpers/faces.js";
 
 export const LATEST = "2025-11-25";
 export const VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
 
 export interface Served {
+  readonly face: Face;
   readonly server: R.McpServer;
   readonly handler: R.SessionHttpHandler;
-  readonly http: Server;
+  readonly listening: Listening;
   readonly url: string;
   readonly errors: Error[];
   readonly events: R.CancellationEvent[];
@@ -28,8 +31,8 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** A server with these handlers behind the session handler with these options. */
-export async function serve(serverOptions: R.McpServerOptions = {}, options: R.SessionHttpHandlerOptions = {}): Promise<Served> {
+/** A server with these handlers behind the session handler with these options, served on `face`. */
+export async function serve(face: Face, serverOptions: R.McpServerOptions = {}, options: R.SessionHttpHandlerOptions = {}): Promise<Served> {
   const events: R.CancellationEvent[] = [];
   const errors: Error[] = [];
   const server = new R.McpServer({
@@ -40,33 +43,110 @@ export async function serve(serverOptions: R.McpServerOptions = {}, options: R.S
     ...serverOptions,
   });
   const handler = R.createSessionHttpHandler(server, { onError: (error) => errors.push(error), ...options });
-  const listener = R.toNodeListener(handler);
   const getSockets: Socket[] = [];
   const gone = { count: 0 };
-  const http = createServer((request: IncomingMessage, response) => {
-    if (request.method === "GET") getSockets.push(request.socket);
-    response.on("close", () => {
-      if (!response.writableFinished) gone.count++;
-    });
-    listener(request, response);
+  const listening = await listen(face, handler, {
+    wrap: (listener) => (request: IncomingMessage, response: ServerResponse) => {
+      if (request.method === "GET") getSockets.push(request.socket);
+      response.on("close", () => {
+        if (!response.writableFinished) gone.count++;
+      });
+      listener(request, response);
+    },
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as AddressInfo;
   return {
+    face,
     server,
     handler,
-    http,
-    url: `http://127.0.0.1:${port}/mcp`,
+    listening,
+    url: listening.url,
     errors,
     events,
     getSockets,
     gone,
     close: async () => {
       await handler.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await listening.close();
     },
   };
+}
+
+/** A response read whole: its status, headers, text, and the text parsed as JSON (undefined when it is not JSON). */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  readonly json: unknown;
+}
+
+/** One fetch, read whole. */
+export async function send(url: string, init: RequestInit): Promise<Answer> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** A response read off a raw socket: its status, its head's header lines (lower-case names), its body. */
+export interface RawAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * A raw HTTP/1.1 request on a node:net socket: exactly these request line and header lines, then
+ * `body` (what fetch cannot do: declare a body and not send it). Resolves once a whole response
+ * came (its head, and its Content-Length bytes or its last chunk), whatever the client still
+ * owes; rejects when the connection ends first.
+ */
+export function rawRequest(url: string, lines: readonly string[], body = ""): Promise<RawAnswer> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(target.port), target.hostname);
+    let text = "";
+    const done = (outcome: RawAnswer | Error): void => {
+      socket.destroy();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    socket.on("connect", () => socket.write(`${lines.join("\r\n")}\r\n\r\n${body}`));
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("latin1");
+      const end = text.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      const [statusLine, ...headerLines] = text.slice(0, end).split("\r\n");
+      const headers: Record<string, string> = {};
+      for (const line of headerLines) {
+        const colon = line.indexOf(":");
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const rest = text.slice(end + 4);
+      const body = headers["transfer-encoding"] === "chunked" ? unchunk(rest) : rest.length >= Number(headers["content-length"] ?? 0) ? rest : undefined;
+      if (body !== undefined) done({ status: Number(statusLine!.split(" ")[1]), headers, body });
+    });
+    socket.on("error", (error) => done(error));
+    socket.on("close", () => done(new Error(`the connection closed before a whole response came: ${JSON.stringify(text)}`)));
+  });
+}
+
+/** A chunked body (RFC 9112 §7.1) decoded, or undefined while its last chunk has not come. */
+function unchunk(text: string): string | undefined {
+  let body = "";
+  for (let at = 0; ; ) {
+    const line = text.indexOf("\r\n", at);
+    if (line < 0) return undefined;
+    const size = Number.parseInt(text.slice(at, line), 16);
+    if (size === 0) return text.startsWith("\r\n", line + 2) ? body : undefined;
+    if (text.length < line + 2 + size + 2) return undefined;
+    body += text.slice(line + 2, line + 2 + size);
+    at = line + 2 + size + 2;
+  }
 }
 
 export const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" } as const;
@@ -78,9 +158,6 @@ export function sessionHeaders(sessionId: string | undefined, version: string | 
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) sent[name] = value;
   return sent;
 }
-
-// One fetch-and-read for every HTTP wire test (the 2026-07-28 server's support has it).
-export { send, type Answer };
 
 export function post(url: string, body: unknown, headers: Record<string, string>): Promise<Answer> {
   return send(url, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });

@@ -1,13 +1,13 @@
 /**
- * Resumability and Redelivery: every event of a stream has an id from the EventStore; GET with
- * `Last-Event-ID` replays the events of that stream after it and carries the stream on. The
- * 2025-11-25 polling pattern (the server closes a request's stream early, handler.closeStream),
- * a request stream and a GET stream broken by the client, unknown and foreign event ids, and the
- * in-memory store's bounds.
+ * Resumability and Redelivery, on both faces of the handler: every event of a stream has an id
+ * from the EventStore; GET with `Last-Event-ID` replays the events of that stream after it and
+ * carries the stream on. The 2025-11-25 polling pattern (the server closes a request's stream
+ * early, handler.closeStream), a request stream and a GET stream broken by the client, unknown
+ * and foreign event ids, and the in-memory store's bounds.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2025-11-25/index.js";
-import { deferred, getStream, settle, messagesOf, open, rpcStream, serve, text, waitFor, type Event, type Served } from "./support.js";
+import { deferred, getStream, settle, messagesOf, open, rpcStream, serve, text, waitFor, type Event, type Served, describeFaces } from "./support.js";
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -31,10 +31,10 @@ function twoStep(gate: Promise<void>): R.McpServerOptions {
 
 const log = (data: string) => ({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data } });
 
-describe("resumption", () => {
+describeFaces("resumption", (face) => {
   it("closeStream (2025-11-25 polling): the stream ends early, the request runs on, GET + Last-Event-ID replays the rest and ends with the response", async () => {
     const gate = deferred();
-    served = await serve(twoStep(gate.promise));
+    served = await serve(face, twoStep(gate.promise));
     const { sessionId } = await open(served.url);
     const call = await rpcStream(served.url, sessionId, 5, "tools/call", { name: "t" });
     const seen: Event[] = [(await call.next())!, (await call.next())!];
@@ -51,7 +51,7 @@ describe("resumption", () => {
   it("a tool may close its own stream (the conformance suite's test_reconnection): priming first, with retry; the answer comes on the resumed GET", async () => {
     const holder: { handler?: R.SessionHttpHandler } = {};
     const closed = deferred<boolean>();
-    served = await serve({
+    served = await serve(face, {
       handlers: {
         "tools/call": async (_params, ctx) => {
           closed.resolve(holder.handler!.closeStream(ctx.http!.headers.get("mcp-session-id")!, ctx.requestId));
@@ -75,7 +75,7 @@ describe("resumption", () => {
 
   it("a request stream the client broke is resumed while the request still runs: the replay, then the rest live", async () => {
     const gate = deferred();
-    served = await serve(twoStep(gate.promise));
+    served = await serve(face, twoStep(gate.promise));
     const { sessionId } = await open(served.url);
     const call = await rpcStream(served.url, sessionId, 6, "tools/call", { name: "t" });
     const priming = (await call.next())!;
@@ -91,7 +91,7 @@ describe("resumption", () => {
   });
 
   it("a GET stream the client broke is resumed with what was sent meanwhile, then carries the session's messages on", async () => {
-    served = await serve();
+    served = await serve(face);
     const { sessionId } = await open(served.url);
     const get = await getStream(served.url, sessionId);
     const priming = (await get.next())!;
@@ -109,7 +109,7 @@ describe("resumption", () => {
 
   it("an unknown Last-Event-ID is 404, and so is another session's event id in a shared store", async () => {
     const store = new R.InMemoryEventStore();
-    served = await serve({}, { eventStore: store });
+    served = await serve(face, {}, { eventStore: store });
     const a = await open(served.url);
     const b = await open(served.url);
     expect((await getStream(served.url, a.sessionId, "no-such-event")).status).toBe(404);
@@ -125,7 +125,7 @@ describe("resumption", () => {
       storeEvent: () => (++calls % 2 === 0 ? "bad\nid" : Promise.reject(new Error("store down"))),
       replayEventsAfter: () => undefined,
     };
-    served = await serve(twoStep(Promise.resolve()), { eventStore: store });
+    served = await serve(face, twoStep(Promise.resolve()), { eventStore: store });
     const { sessionId } = await open(served.url);
     const events = await (await rpcStream(served.url, sessionId, 1, "tools/call", { name: "t" })).rest();
     expect(events.every((e) => e.id === undefined)).toBe(true);
@@ -154,16 +154,18 @@ describe("InMemoryEventStore", () => {
     expect(store.size).toBeLessThanOrEqual(5);
   });
 
+  it.each([{ maxEvents: 0 }, { maxEvents: 2.5 }, { maxBytes: -1 }])("checks its options: %o", (options) => {
+    expect(() => new R.InMemoryEventStore(options)).toThrow(RangeError);
+  });
+});
+
+describeFaces("InMemoryEventStore behind a session", (face) => {
   it("a session's events stay within the default bound however many are sent", async () => {
     const store = new R.InMemoryEventStore({ maxEvents: 50 });
-    served = await serve({}, { eventStore: store });
+    served = await serve(face, {}, { eventStore: store });
     const { sessionId } = await open(served.url);
     for (let i = 0; i < 500; i++) served.handler.notify(sessionId, "notifications/tools/list_changed");
     await settle(); // every write has run (the GET stream's writes are one promise chain)
     expect(store.size).toBe(50);
-  });
-
-  it.each([{ maxEvents: 0 }, { maxEvents: 2.5 }, { maxBytes: -1 }])("checks its options: %o", (options) => {
-    expect(() => new R.InMemoryEventStore(options)).toThrow(RangeError);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * Registrations announce list changes to every session of the HTTP+SSE server (2024-11-05,
- * server/tools, List Changed Notification), at the wire: two real sessions on a real node:http
- * server each get notifications/tools/list_changed as a message event on their stream; a session
- * whose stream ended gets nothing and leaves the server's set of connections.
+ * server/tools, List Changed Notification), at the wire on both faces of the handler: two real
+ * sessions on a real node:http server each get notifications/tools/list_changed as a message
+ * event on their stream; a session whose stream ended gets nothing and leaves the server's set of
+ * connections.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { waitFor } from "../../../helpers/async.js";
-import { closeAll, INITIALIZE, post, serve, session, type Served } from "./support.js";
+import { closeAll, INITIALIZE, post, serve, session, type Served, describeFaces } from "./support.js";
 
 afterEach(closeAll);
 
@@ -22,9 +23,9 @@ async function initialized(served: Served): Promise<Awaited<ReturnType<typeof se
   return opened;
 }
 
-describe("HTTP+SSE server: registrations announce to every session", () => {
+describeFaces("HTTP+SSE server: registrations announce to every session", (face) => {
   it("a tool registered after two sessions initialized is announced on both streams", async () => {
-    const served = await serve();
+    const served = await serve(face);
     const a = await initialized(served);
     const b = await initialized(served);
     expect(served.server.openConnections).toBe(2);
@@ -36,7 +37,7 @@ describe("HTTP+SSE server: registrations announce to every session", () => {
   });
 
   it("a session whose stream ended gets nothing and leaves the set; the live one hears every change", async () => {
-    const served = await serve();
+    const served = await serve(face);
     const tool = served.server.registerTool("first", { inputSchema: EMPTY }, () => ({ content: [] }));
     const a = await initialized(served);
     const b = await initialized(served);

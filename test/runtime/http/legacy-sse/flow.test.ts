@@ -1,12 +1,13 @@
 /**
  * The HTTP+SSE transport of 2024-11-05 (basic/transports, "HTTP with SSE") served by
- * createLegacySseHandler, at the wire and with our 2024-11-05 client: the `endpoint` event first,
- * POSTs answered 202 with the reply on the stream, cancellation by notifications/cancelled (id 0
- * included) and the stream's end as the end of the session.
+ * createLegacySseHandler, on both faces of the handler, at the wire and with our 2024-11-05
+ * client: the `endpoint` event first, POSTs answered 202 with the reply on the stream,
+ * cancellation by notifications/cancelled (id 0 included) and the stream's end as the end of the
+ * session.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { aborted, deferred, waitFor, within } from "../../../helpers/async.js";
-import { closeAll, INITIALIZE, post, R, serve, session } from "./support.js";
+import { closeAll, INITIALIZE, post, R, serve, session, describeFaces } from "./support.js";
 
 afterEach(closeAll);
 
@@ -28,9 +29,9 @@ function slowServer(seen: { reasons: unknown[]; started: number; returned: numbe
   };
 }
 
-describe("HTTP+SSE server: the stream and the endpoint event", () => {
+describeFaces("HTTP+SSE server: the stream and the endpoint event", (face) => {
   it("GET /sse answers an event stream whose first event is endpoint, naming /messages with a fresh random sessionId", async () => {
-    const served = await serve();
+    const served = await serve(face);
     const a = await session(served);
     const b = await session(served);
     expect(a.stream.response.status).toBe(200);
@@ -45,7 +46,7 @@ describe("HTTP+SSE server: the stream and the endpoint event", () => {
   });
 
   it("a POST is answered 202 and its response comes on the session's stream as a message event", async () => {
-    const served = await serve();
+    const served = await serve(face);
     const { stream, endpoint } = await session(served);
     const answer = await post(endpoint, { jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE });
     expect(answer.status).toBe(202);
@@ -55,10 +56,10 @@ describe("HTTP+SSE server: the stream and the endpoint event", () => {
   });
 });
 
-describe("HTTP+SSE server: our 2024-11-05 client, initialize → tools/call → cancel", () => {
+describeFaces("HTTP+SSE server: our 2024-11-05 client, initialize → tools/call → cancel", (face) => {
   it("initializes, calls a tool, and a cancelled call aborts the handler's signal with no response", async () => {
     const seen = { reasons: [] as unknown[], started: 0, returned: 0 };
-    const served = await serve(slowServer(seen));
+    const served = await serve(face, slowServer(seen));
     const clientEvents: R.CancellationEvent[] = [];
     const client = new R.McpClient({ logger: null, onCancellation: (e) => clientEvents.push(e) });
     const transport = R.createLegacySseClientTransport({ url: `${served.origin}/sse` });
@@ -83,7 +84,7 @@ describe("HTTP+SSE server: our 2024-11-05 client, initialize → tools/call → 
 
   it("notifications/cancelled for request id 0 aborts that handler and its response is never sent", async () => {
     const seen = { reasons: [] as unknown[], started: 0, returned: 0 };
-    const served = await serve(slowServer(seen));
+    const served = await serve(face, slowServer(seen));
     const { stream, endpoint } = await session(served);
     await post(endpoint, { jsonrpc: "2.0", id: 100, method: "initialize", params: INITIALIZE });
     await stream.nextMessage();
@@ -101,7 +102,7 @@ describe("HTTP+SSE server: our 2024-11-05 client, initialize → tools/call → 
 
   it("the client closing the stream ends the session: its handlers abort and its endpoint answers 404", async () => {
     const seen = { reasons: [] as unknown[], started: 0, returned: 0 };
-    const served = await serve(slowServer(seen));
+    const served = await serve(face, slowServer(seen));
     const { stream, endpoint } = await session(served);
     await post(endpoint, { jsonrpc: "2.0", id: 1, method: "initialize", params: INITIALIZE });
     await stream.nextMessage();
@@ -114,7 +115,7 @@ describe("HTTP+SSE server: our 2024-11-05 client, initialize → tools/call → 
 
   it("the server's requests to the client go on the stream and the client's POSTed response reaches the handler", async () => {
     const asked = deferred<unknown>();
-    const served = await serve({
+    const served = await serve(face, {
       handlers: {
         "tools/call": async (_params, ctx) => {
           asked.resolve(await ctx.request("roots/list", {}));
