@@ -72,6 +72,58 @@ const NOT_FOUND: Refusal = Object.freeze({ status: 404, message: "Not Found" });
 const NO_SESSION: Refusal = Object.freeze({ status: 404, message: "Not Found: no such session" });
 const invalid = (text: string): Refusal => ({ status: 400, message: `Invalid Request: ${text}` });
 
+/** A POSTed message for its session (202), after the checks its own endpoint makes: one message, a sane id, the session's request bounds. */
+function deliver(call: HttpCall, state: LegacyState, table: SessionTable<LegacySession>, maxInFlight: number): void | Promise<void> {
+  const session = state.session!;
+  const body = state.body;
+  if (!isObject(body) || body["jsonrpc"] !== "2.0") return answer(call, invalid("the body must be one JSON-RPC 2.0 message"));
+  const method = body["method"];
+  const isRequest = typeof method === "string" && "id" in body;
+  if (isRequest && !isRequestId(body["id"])) return answer(call, invalid("the id must be a string or an integer"));
+  if (session.ended) return answer(call, NO_SESSION);
+  if (isRequest) {
+    const id = body["id"] as RequestId;
+    // Refused here, not by the endpoint: its error response would carry the id and uncount the original.
+    if (session.inFlight.has(id)) return answer(call, invalid(`id ${describeValue(id)} is already in flight`));
+    if (session.inFlight.size >= maxInFlight) return answer(call, tooMany(`${maxInFlight} requests of this session are in flight (maxInFlightPerSession)`));
+    session.inFlight.add(id);
+  }
+  table.touch(session);
+  session.deliver(body as unknown as JsonRpcMessage);
+  call.respond(202, { "content-type": "text/plain" }, "Accepted");
+}
+
+/**
+ * The stages of the two endpoints around the shared ones: which endpoint (404 for another path,
+ * first), its method and media type (GET for the stream; POST of JSON for messages: 2024-11-05
+ * has no DELETE, a session ends when its stream closes), and the session a POST names, before
+ * its body is read (another principal's is no session of this client).
+ */
+function endpointStages(ssePath: string, messagesPath: string, table: SessionTable<LegacySession>) {
+  const route: Stage<LegacyState> = {
+    name: "path",
+    run(call, state) {
+      const path = call.path;
+      if (path === ssePath) state.route = "sse";
+      else if (path === messagesPath) state.route = "messages";
+      else return NOT_FOUND;
+      return undefined;
+    },
+  };
+  const sseEnvelope = envelopeStage({ GET: { body: false } }, ssePath);
+  const messagesEnvelope = envelopeStage({ POST: { contentType: "application/json", body: true } }, messagesPath);
+  const envelope: Stage<LegacyState> = { name: "envelope", run: (call, state) => (state.route === "sse" ? sseEnvelope : messagesEnvelope).run(call, state) };
+  const session: Stage<LegacyState> = {
+    name: "session",
+    run(call, state) {
+      if (state.route === "sse") return undefined;
+      state.session = table.find(call.query("sessionId"), state.principal);
+      return state.session === undefined ? NO_SESSION : undefined;
+    },
+  };
+  return { route, envelope, session };
+}
+
 /**
  * The HTTP+SSE handler (2024-11-05) of a generated McpServer: `GET ssePath` opens a session
  * (its stream starts with the `endpoint` event), `POST messagesPath?sessionId=…` delivers one
@@ -91,30 +143,7 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
   });
   const limits = { keepAliveMs: settings.keepAliveMs, maxBuffered: settings.maxStreamBufferBytes };
 
-  /** Which endpoint: the SSE stream or the messages; another path is 404 before anything else. */
-  const routeStage: Stage<LegacyState> = {
-    name: "path",
-    run(call, state) {
-      const path = call.path;
-      if (path === ssePath) state.route = "sse";
-      else if (path === messagesPath) state.route = "messages";
-      else return NOT_FOUND;
-      return undefined;
-    },
-  };
-  // 2024-11-05 has no DELETE: a session ends when its stream closes.
-  const sseEnvelope = envelopeStage({ GET: { body: false } }, ssePath);
-  const messagesEnvelope = envelopeStage({ POST: { contentType: "application/json", body: true } }, messagesPath);
-  const envelope: Stage<LegacyState> = { name: "envelope", run: (call, state) => (state.route === "sse" ? sseEnvelope : messagesEnvelope).run(call, state) };
-  /** A POST names its session before its body is read; another principal's is no session of this client. */
-  const sessionStage: Stage<LegacyState> = {
-    name: "session",
-    run(call, state) {
-      if (state.route === "sse") return undefined;
-      state.session = table.find(call.query("sessionId"), state.principal);
-      return state.session === undefined ? NO_SESSION : undefined;
-    },
-  };
+  const stages = endpointStages(ssePath, messagesPath, table);
 
   const open = (call: HttpCall, state: LegacyState): void | Promise<void> => {
     const full = table.full();
@@ -133,31 +162,11 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
     }
   };
 
-  const deliver = (call: HttpCall, state: LegacyState): void | Promise<void> => {
-    const session = state.session!;
-    const body = state.body;
-    if (!isObject(body) || body["jsonrpc"] !== "2.0") return answer(call, invalid("the body must be one JSON-RPC 2.0 message"));
-    const method = body["method"];
-    const isRequest = typeof method === "string" && "id" in body;
-    if (isRequest && !isRequestId(body["id"])) return answer(call, invalid("the id must be a string or an integer"));
-    if (session.ended) return answer(call, NO_SESSION);
-    if (isRequest) {
-      const id = body["id"] as RequestId;
-      // Refused here, not by the endpoint: its error response would carry the id and uncount the original.
-      if (session.inFlight.has(id)) return answer(call, invalid(`id ${describeValue(id)} is already in flight`));
-      if (session.inFlight.size >= maxInFlight) return answer(call, tooMany(`${maxInFlight} requests of this session are in flight (maxInFlightPerSession)`));
-      session.inFlight.add(id);
-    }
-    table.touch(session);
-    session.deliver(body as unknown as JsonRpcMessage);
-    call.respond(202, { "content-type": "text/plain" }, "Accepted");
-  };
-
   const pipeline: Pipeline<LegacyState> = {
-    admission: [routeStage, hostOriginStage(settings.guards), authenticateStage(settings.authenticate), envelope, sessionStage],
+    admission: [stages.route, hostOriginStage(settings.guards), authenticateStage(settings.authenticate), stages.envelope, stages.session],
     settings,
     state: () => new LegacyState(),
-    serve: (call, state) => (state.route === "sse" ? open(call, state) : deliver(call, state)),
+    serve: (call, state) => (state.route === "sse" ? open(call, state) : deliver(call, state, table, maxInFlight)),
   };
   return withFaces({ serveCall: (call) => runPipeline(pipeline, call) }, { ssePath, messagesPath, httpPipeline: pipeline });
 }
