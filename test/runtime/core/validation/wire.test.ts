@@ -18,7 +18,7 @@ import * as R25 from "../../../generated/2025-11-25/index.js";
 import * as R26 from "../../../generated/2026-07-28/index.js";
 import { INITIALIZE_PARAMS } from "../../../helpers/fixtures.js";
 import { clientWithRawPeer, serverWithRawPeer, settle } from "../../../helpers/harness.js";
-import * as H26 from "../../http/http-server/support.js";
+import * as H26 from "../../http/stateless/support.js";
 import * as H25 from "../../http/session-server/support.js";
 
 /** The three broken tools/call params of the issue, each with where it breaks and what was expected. */

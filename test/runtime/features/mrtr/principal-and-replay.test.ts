@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { call, serve, type Served } from "../../http/http-server/support.js";
+import { call, serve, type Served } from "../../http/stateless/support.js";
 import { askString, KEY, RawClient } from "./support.js";
 
 const elicit = (content: Record<string, unknown>) => ({ action: "accept", content });

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { headersFor, META, serve, type Served } from "../../http/http-server/support.js";
+import { headersFor, META, serve, type Served } from "../../http/stateless/support.js";
 
 const LISTEN = { notifications: { toolsListChanged: true } };
 

@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated-tasks/2026-07-28/index.js";
-import { listen } from "../../http/http-server/fixture-server.js";
-import { call, type Answer } from "../../http/http-server/support.js";
+import { listen } from "../../http/stateless/fixture-server.js";
+import { call, type Answer } from "../../http/stateless/support.js";
 
 const DECLARED = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [R.TASKS_EXTENSION]: {} } } };
 

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { deferred, serve, type Served } from "../http-server/support.js";
+import { deferred, serve, type Served } from "../stateless/support.js";
 import { connectClient } from "./support.js";
 
 const served: Served[] = [];

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { abortOf, deferred, serve, type Served } from "../http-server/support.js";
+import { abortOf, deferred, serve, type Served } from "../stateless/support.js";
 import { within } from "../../../interop/support.js";
 import { connectClient } from "./support.js";
 

@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { fixtureHandlers } from "../http-server/fixture-server.js";
-import { abortOf, deferred, serve, type Served } from "../http-server/support.js";
+import { fixtureHandlers } from "../stateless/fixture-server.js";
+import { abortOf, deferred, serve, type Served } from "../stateless/support.js";
 import { connectClient, CLIENT_INFO, recordingFetch } from "./support.js";
 
 const served: Served[] = [];

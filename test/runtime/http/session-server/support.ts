@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import * as R from "../../../generated/2025-11-25/index.js";
-import { send, type Answer } from "../http-server/support.js";
+import { send, type Answer } from "../stateless/support.js";
 
 export { aborted, deferred, settle, waitFor, within } from "../../../helpers/async.js";
 

@@ -5,8 +5,8 @@
  * mid-way, and a server that throws. Exact statuses and JSON-RPC errors.
  */
 import { describe, expect, it } from "vitest";
-import * as R from "../../../generated/2026-07-28/index.js";
-import { headersFor, META } from "../http-server/support.js";
+import * as R from "../../../../generated/2026-07-28/index.js";
+import { headersFor, META } from "../../stateless/support.js";
 
 const LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "prompts/list", params: { _meta: META } });
 const listed = { jsonrpc: "2.0", id: 1, result: { resultType: "complete", prompts: [], ttlMs: 0, cacheScope: "public", _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-server", version: "0.0.0" } } } };

@@ -9,9 +9,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
-import * as R from "../../../generated/2026-07-28/index.js";
-import { fixtureServer } from "../http-server/fixture-server.js";
-import { headersFor, META, raw } from "../http-server/support.js";
+import * as R from "../../../../generated/2026-07-28/index.js";
+import { fixtureServer } from "../../stateless/fixture-server.js";
+import { headersFor, META, raw } from "../../stateless/support.js";
 
 const LIST = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } });
 

@@ -1,8 +1,8 @@
 /**
  * A small 2026-07-28 server over the generated Streamable HTTP runtime, for the wire tests of
- * test/runtime/http/http-server and for running the conformance scenarios that concern the transport:
+ * test/runtime/http/stateless and for running the conformance scenarios that concern the transport:
  *
- *   npx tsx test/runtime/http/http-server/fixture-server.ts [--port N]   # prints "listening on http://127.0.0.1:N/mcp"
+ *   npx tsx test/runtime/http/stateless/fixture-server.ts [--port N]   # prints "listening on http://127.0.0.1:N/mcp"
  *   /work/notes/conf.sh http://127.0.0.1:N/mcp --requirements 2026-07-28 --scenario server-stateless
  *
  * Tools: `echo` (its `region` argument is mirrored into `Mcp-Param-Region`), `slow` (sends

@@ -8,8 +8,8 @@ import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLIENT_DISCONNECTED, toNodeListener } from "../../../../templates/runtime/http/server/node-http.js";
-import type { HttpHandler } from "../../../../templates/runtime/http/server/web-face.js";
+import { CLIENT_DISCONNECTED, toNodeListener } from "../../../../../templates/runtime/http/server/node-http.js";
+import type { HttpHandler } from "../../../../../templates/runtime/http/server/web-face.js";
 
 let server: Server | undefined;
 afterEach(async () => {

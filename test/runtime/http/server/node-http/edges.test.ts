@@ -8,9 +8,9 @@
  */
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { CLIENT_DISCONNECTED, toNodeListener } from "../../../../templates/runtime/http/server/node-http.js";
-import type { HttpHandler } from "../../../../templates/runtime/http/server/web-face.js";
-import { deferred, settle } from "../../../helpers/harness.js";
+import { CLIENT_DISCONNECTED, toNodeListener } from "../../../../../templates/runtime/http/server/node-http.js";
+import type { HttpHandler } from "../../../../../templates/runtime/http/server/web-face.js";
+import { deferred, settle } from "../../../../helpers/harness.js";
 
 const POLL = { timeout: 10_000 };
 const text = (bytes: Uint8Array | undefined) => (bytes === undefined ? undefined : new TextDecoder().decode(bytes));

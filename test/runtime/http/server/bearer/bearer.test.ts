@@ -6,7 +6,7 @@
  * refusal or as a principal, the metadata document's methods, and the options checked.
  */
 import { describe, expect, it } from "vitest";
-import * as R from "../../../generated/2026-07-28/index.js";
+import * as R from "../../../../generated/2026-07-28/index.js";
 
 const RESOURCE = "http://127.0.0.1:3000/mcp";
 const seen: Array<string | undefined> = [];

@@ -3,9 +3,9 @@
  * gives handlers: `ctx.principal` and `ctx.http`, over a real node:http server on loopback.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import * as R from "../../../generated/2026-07-28/index.js";
-import { createInMemoryTransportPair } from "../../../generated/2026-07-28/index.js";
-import { call, headersFor, META, post, serve, type Served } from "../http-server/support.js";
+import * as R from "../../../../generated/2026-07-28/index.js";
+import { createInMemoryTransportPair } from "../../../../generated/2026-07-28/index.js";
+import { call, headersFor, META, post, serve, type Served } from "../../stateless/support.js";
 
 type Seen = { principal: R.Principal | undefined; http: R.HttpRequestContext | undefined };
 
