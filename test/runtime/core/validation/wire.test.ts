@@ -91,7 +91,7 @@ describe("2026-07-28: a plain handler never sees params that break the schema", 
 
   it("over HTTP: the same answers, on the wire (the HTTP status of an in-band error: 200)", async () => {
     let ran = 0;
-    const served = await H26.serve({ handlers: { "tools/call": () => (ran++, { content: [] }) } });
+    const served = await H26.serve("native", { handlers: { "tools/call": () => (ran++, { content: [] }) } });
     closers.push(() => served.close());
     for (const [i, c] of BROKEN_CALLS.entries()) {
       // The Mcp-Name header mirrors params.name, as a conformant client sends it.

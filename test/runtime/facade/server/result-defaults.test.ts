@@ -19,7 +19,7 @@ import { PACKAGE_ROOT } from "../../../../generator/project.js";
 const TOOL: R.Tool = { name: "echo", inputSchema: { type: "object" } };
 
 async function served<T>(options: R.McpServerOptions, run: (s: Served) => Promise<T>): Promise<T> {
-  const s = await serve(options);
+  const s = await serve("native", options);
   try {
     return await run(s);
   } finally {

@@ -28,7 +28,7 @@ type Annotation = "none" | "Region" | "Zone";
 async function changingServer(onList?: (count: number) => Promise<void> | void): Promise<{ s: Served; set: (a: Annotation) => void }> {
   let annotation: Annotation = "none";
   let lists = 0;
-  const s = await serve(
+  const s = await serve("native", 
     {
       handlers: {
         "tools/list": async (params) => {

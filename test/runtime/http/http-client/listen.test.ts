@@ -21,7 +21,7 @@ const LISTEN = { notifications: { toolsListChanged: true } };
 describe("subscriptions/listen over HttpClientTransport", () => {
   it("delivers the stream's notifications; aborting closes the stream and nothing is POSTed", async () => {
     const serverSignal = deferred<AbortSignal>();
-    const s = await serve({
+    const s = await serve("native", {
       handlers: {
         "subscriptions/listen": async (_p, ctx) => {
           await ctx.notify("notifications/subscriptions/acknowledged", { notifications: LISTEN.notifications, _meta: SUB });
@@ -53,7 +53,7 @@ describe("subscriptions/listen over HttpClientTransport", () => {
   });
 
   it("the server ending the listen settles it with RequestEndedByPeerError", async () => {
-    const s = await serve({
+    const s = await serve("native", {
       handlers: {
         "subscriptions/listen": async (_p, ctx) => {
           await ctx.notify("notifications/subscriptions/acknowledged", { notifications: LISTEN.notifications, _meta: SUB });

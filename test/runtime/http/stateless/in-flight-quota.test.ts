@@ -1,13 +1,13 @@
 /**
  * Requests in flight per principal and over all (issue 28, item 3: quotas per principal), over a
- * real node:http server on loopback with `authenticate`: a principal past maxInFlightPerPrincipal
+ * real node:http server on loopback with `authenticate`, on both faces of the handler: a principal past maxInFlightPerPrincipal
  * (default 256) gets 429 with a JSON-RPC error naming the option while another principal is
  * served; the global maxInFlight still holds; a slot comes back when its response ends, and an SSE
  * response (a listen stream) holds its slot until the stream closes.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { call, deferred, headersFor, META, serve, type Answer, type Served } from "./support.js";
+import { call, deferred, describeFaces, headersFor, META, serve, type Answer, type Served } from "./support.js";
 
 const bearer: R.Authenticate = (request) => {
   const token = /^Bearer (\w+)-token$/.exec(request.headers.get("authorization") ?? "");
@@ -41,111 +41,113 @@ const tool = (name: string) => ({ name, arguments: {} });
 const tooMany = (message: string) => ({ jsonrpc: "2.0", error: { code: -32603, message } });
 const PER_PRINCIPAL = (n: number) => `Too Many Requests: ${n} requests of this principal are in flight (maxInFlightPerPrincipal)`;
 
-let served: Served | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-});
-
-describe("requests in flight per principal", () => {
-  it("a principal past maxInFlightPerPrincipal gets 429 naming the option; another principal is served meanwhile; the slots come back", async () => {
-    const g = gated();
-    served = await serve(g.options, { authenticate: bearer, maxInFlightPerPrincipal: 3 });
-    const url = served.url;
-    const slow = [1, 2, 3].map((id) => call(url, id, "tools/call", tool("slow"), as("alice")));
-    await g.running(3);
-    const refused = await call(url, 4, "tools/call", tool("quick"), as("alice"));
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get("retry-after")).toBe("1");
-    expect(refused.json).toEqual(tooMany(PER_PRINCIPAL(3)));
-    const other = await call(url, 5, "tools/call", tool("quick"), as("bob"));
-    expect(other.status).toBe(200);
-    expect(other.json).toMatchObject({ id: 5, result: { content: [{ text: "quick" }] } });
-    g.release();
-    expect((await Promise.all(slow)).map((a: Answer) => a.status)).toEqual([200, 200, 200]);
-    const again = await Promise.all([6, 7, 8].map((id) => call(url, id, "tools/call", tool("quick"), as("alice"))));
-    expect(again.map((a) => a.status)).toEqual([200, 200, 200]);
+describeFaces("requests in flight", (face) => {
+  let served: Served | undefined;
+  afterEach(async () => {
+    await served?.close();
+    served = undefined;
   });
 
-  it("is on by default: 256 requests of one principal in flight, the 257th refused, another principal served", async () => {
-    const g = gated();
-    served = await serve(g.options, { authenticate: bearer });
-    const url = served.url;
-    const slow = Array.from({ length: 256 }, (_, i) => call(url, i + 1, "tools/call", tool("slow"), as("alice")));
-    await g.running(256);
-    const refused = await call(url, 999, "tools/call", tool("quick"), as("alice"));
-    expect(refused.status).toBe(429);
-    expect(refused.json).toEqual(tooMany(PER_PRINCIPAL(256)));
-    expect((await call(url, 1000, "tools/call", tool("quick"), as("bob"))).status).toBe(200);
-    g.release();
-    expect((await Promise.all(slow)).every((a) => a.status === 200)).toBe(true);
-  });
-
-  it("the global maxInFlight holds over every principal, and names itself", async () => {
-    const g = gated();
-    served = await serve(g.options, { authenticate: bearer, maxInFlight: 4, maxInFlightPerPrincipal: 3 });
-    const url = served.url;
-    const slow = [
-      ...[1, 2, 3].map((id) => call(url, id, "tools/call", tool("slow"), as("alice"))),
-      call(url, 4, "tools/call", tool("slow"), as("bob")),
-    ];
-    await g.running(4);
-    const refused = await call(url, 5, "tools/call", tool("quick"), as("carol"));
-    expect(refused.status).toBe(429);
-    expect(refused.json).toEqual(tooMany("Too Many Requests: 4 requests are in flight (maxInFlight)"));
-    g.release();
-    await Promise.all(slow);
-    expect((await call(url, 6, "tools/call", tool("quick"), as("carol"))).status).toBe(200);
-  });
-
-  it("an SSE response holds its slot until its stream closes (a listen stream counts)", async () => {
-    const ended = deferred<void>();
-    const hub = new R.Subscriptions({ onEnd: () => ended.resolve() });
-    served = await serve(
-      { subscriptions: hub, handlers: { "tools/list": () => ({ resultType: "complete", cacheScope: "public", ttlMs: 0, tools: [] }), "tools/call": () => ({ resultType: "complete", content: [] }) } },
-      { authenticate: bearer, maxInFlightPerPrincipal: 1 },
-    );
-    const url = served.url;
-    const controller = new AbortController();
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { ...headersFor("subscriptions/listen"), ...as("alice") },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } }),
-      signal: controller.signal,
+  describe("requests in flight per principal", () => {
+    it("a principal past maxInFlightPerPrincipal gets 429 naming the option; another principal is served meanwhile; the slots come back", async () => {
+      const g = gated();
+      served = await serve(face, g.options, { authenticate: bearer, maxInFlightPerPrincipal: 3 });
+      const url = served.url;
+      const slow = [1, 2, 3].map((id) => call(url, id, "tools/call", tool("slow"), as("alice")));
+      await g.running(3);
+      const refused = await call(url, 4, "tools/call", tool("quick"), as("alice"));
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(refused.json).toEqual(tooMany(PER_PRINCIPAL(3)));
+      const other = await call(url, 5, "tools/call", tool("quick"), as("bob"));
+      expect(other.status).toBe(200);
+      expect(other.json).toMatchObject({ id: 5, result: { content: [{ text: "quick" }] } });
+      g.release();
+      expect((await Promise.all(slow)).map((a: Answer) => a.status)).toEqual([200, 200, 200]);
+      const again = await Promise.all([6, 7, 8].map((id) => call(url, id, "tools/call", tool("quick"), as("alice"))));
+      expect(again.map((a) => a.status)).toEqual([200, 200, 200]);
     });
-    expect(response.headers.get("content-type")).toBe("text/event-stream");
-    const reader = response.body!.getReader();
-    await reader.read(); // the acknowledgment: the stream is open
-    expect((await call(url, 2, "tools/call", tool("quick"), as("alice"))).status).toBe(429);
-    await reader.cancel();
-    controller.abort();
-    // The exchange releases its slot as it ends, before the cancel reaches the hub (onEnd).
-    await ended.promise;
-    expect(hub.size).toBe(0);
-    expect((await call(url, 3, "tools/call", tool("quick"), as("alice"))).status).toBe(200);
+
+    it("is on by default: 256 requests of one principal in flight, the 257th refused, another principal served", async () => {
+      const g = gated();
+      served = await serve(face, g.options, { authenticate: bearer });
+      const url = served.url;
+      const slow = Array.from({ length: 256 }, (_, i) => call(url, i + 1, "tools/call", tool("slow"), as("alice")));
+      await g.running(256);
+      const refused = await call(url, 999, "tools/call", tool("quick"), as("alice"));
+      expect(refused.status).toBe(429);
+      expect(refused.json).toEqual(tooMany(PER_PRINCIPAL(256)));
+      expect((await call(url, 1000, "tools/call", tool("quick"), as("bob"))).status).toBe(200);
+      g.release();
+      expect((await Promise.all(slow)).every((a) => a.status === 200)).toBe(true);
+    });
+
+    it("the global maxInFlight holds over every principal, and names itself", async () => {
+      const g = gated();
+      served = await serve(face, g.options, { authenticate: bearer, maxInFlight: 4, maxInFlightPerPrincipal: 3 });
+      const url = served.url;
+      const slow = [
+        ...[1, 2, 3].map((id) => call(url, id, "tools/call", tool("slow"), as("alice"))),
+        call(url, 4, "tools/call", tool("slow"), as("bob")),
+      ];
+      await g.running(4);
+      const refused = await call(url, 5, "tools/call", tool("quick"), as("carol"));
+      expect(refused.status).toBe(429);
+      expect(refused.json).toEqual(tooMany("Too Many Requests: 4 requests are in flight (maxInFlight)"));
+      g.release();
+      await Promise.all(slow);
+      expect((await call(url, 6, "tools/call", tool("quick"), as("carol"))).status).toBe(200);
+    });
+
+    it("an SSE response holds its slot until its stream closes (a listen stream counts)", async () => {
+      const ended = deferred<void>();
+      const hub = new R.Subscriptions({ onEnd: () => ended.resolve() });
+      served = await serve(face, 
+        { subscriptions: hub, handlers: { "tools/list": () => ({ resultType: "complete", cacheScope: "public", ttlMs: 0, tools: [] }), "tools/call": () => ({ resultType: "complete", content: [] }) } },
+        { authenticate: bearer, maxInFlightPerPrincipal: 1 },
+      );
+      const url = served.url;
+      const controller = new AbortController();
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { ...headersFor("subscriptions/listen"), ...as("alice") },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } }),
+        signal: controller.signal,
+      });
+      expect(response.headers.get("content-type")).toBe("text/event-stream");
+      const reader = response.body!.getReader();
+      await reader.read(); // the acknowledgment: the stream is open
+      expect((await call(url, 2, "tools/call", tool("quick"), as("alice"))).status).toBe(429);
+      await reader.cancel();
+      controller.abort();
+      // The exchange releases its slot as it ends, before the cancel reaches the hub (onEnd).
+      await ended.promise;
+      expect(hub.size).toBe(0);
+      expect((await call(url, 3, "tools/call", tool("quick"), as("alice"))).status).toBe(200);
+    });
+
+    it("requests without a principal share one quota", async () => {
+      const g = gated();
+      served = await serve(face, g.options, { maxInFlightPerPrincipal: 2 });
+      const slow = [1, 2].map((id) => call(served!.url, id, "tools/call", tool("slow")));
+      await g.running(2);
+      const refused = await call(served.url, 3, "tools/call", tool("quick"));
+      expect(refused.status).toBe(429);
+      expect(refused.json).toEqual(tooMany(PER_PRINCIPAL(2)));
+      g.release();
+      await Promise.all(slow);
+    });
   });
 
-  it("requests without a principal share one quota", async () => {
-    const g = gated();
-    served = await serve(g.options, { maxInFlightPerPrincipal: 2 });
-    const slow = [1, 2].map((id) => call(served!.url, id, "tools/call", tool("slow")));
-    await g.running(2);
-    const refused = await call(served.url, 3, "tools/call", tool("quick"));
-    expect(refused.status).toBe(429);
-    expect(refused.json).toEqual(tooMany(PER_PRINCIPAL(2)));
-    g.release();
-    await Promise.all(slow);
-  });
-});
-
-describe("options", () => {
-  it.each(["maxInFlight", "maxInFlightPerPrincipal"] as const)("%s: 0, a fraction, NaN or a negative is a RangeError naming it when the handler is made", (name) => {
-    const server = new R.McpServer({ logger: null });
-    for (const bad of [0, 1.5, Number.NaN, -1, Number.NEGATIVE_INFINITY]) {
-      expect(() => R.createHttpHandler(server, { [name]: bad })).toThrow(RangeError);
-    }
-    expect(() => R.createHttpHandler(server, { [name]: Number.NaN })).toThrow(new RangeError(`${name} must be an integer ≥ 1 or Infinity (no bound), got NaN`));
-    expect(() => R.createHttpHandler(server, { [name]: 1 })).not.toThrow();
-    expect(() => R.createHttpHandler(server, { [name]: Number.POSITIVE_INFINITY })).not.toThrow();
+  describe("options", () => {
+    it.each(["maxInFlight", "maxInFlightPerPrincipal"] as const)("%s: 0, a fraction, NaN or a negative is a RangeError naming it when the handler is made", (name) => {
+      const server = new R.McpServer({ logger: null });
+      for (const bad of [0, 1.5, Number.NaN, -1, Number.NEGATIVE_INFINITY]) {
+        expect(() => R.createHttpHandler(server, { [name]: bad })).toThrow(RangeError);
+      }
+      expect(() => R.createHttpHandler(server, { [name]: Number.NaN })).toThrow(new RangeError(`${name} must be an integer ≥ 1 or Infinity (no bound), got NaN`));
+      expect(() => R.createHttpHandler(server, { [name]: 1 })).not.toThrow();
+      expect(() => R.createHttpHandler(server, { [name]: Number.POSITIVE_INFINITY })).not.toThrow();
+    });
   });
 });

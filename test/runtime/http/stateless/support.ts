@@ -1,11 +1,16 @@
 /**
- * Helpers of the Streamable HTTP wire tests: a 2026-07-28 server behind a real node:http server
- * on 127.0.0.1, conformant request headers and `_meta`, and exact reads of what came back.
+ * Helpers of the Streamable HTTP wire tests (createHttpHandler, templates/runtime/http/stateless):
+ * a 2026-07-28 server behind a real node:http server on 127.0.0.1 on either face of the handler
+ * (test/helpers/faces.ts), conformant request headers and `_meta`, exact reads of what came back,
+ * and a server that sees its requests arrive at another local address.
  */
-import { request as httpRequest, type Server } from "node:http";
+import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import * as R from "../../../generated/2026-07-28/index.js";
+import { listen as listenOn, type Face, type Listening } from "../../../helpers/faces.js";
 import { META_KEYS, requestMeta } from "../../../helpers/fixtures.js";
-import { fixtureServer, listen } from "./fixture-server.js";
+import { fixtureServer } from "./fixture-server.js";
+
+export { answer, describeFaces, FACES, listen, listenerFor, type Face, type Listening } from "../../../helpers/faces.js";
 
 export const VERSION = "2026-07-28";
 export const META = requestMeta({ protocolVersion: VERSION, clientInfo: { name: "wire-test", version: "1.0.0" } });
@@ -69,30 +74,49 @@ export function sseMessages(text: string): unknown[] {
 }
 
 export interface Served {
+  readonly face: Face;
   readonly server: R.McpServer;
+  readonly handler: R.StatelessHttpHandler;
   readonly http: Server;
+  /** http://127.0.0.1:port */
+  readonly origin: string;
+  /** http://127.0.0.1:port/mcp */
   readonly url: string;
   readonly events: R.CancellationEvent[];
   readonly errors: Error[];
   close(): Promise<void>;
 }
 
-/** The fixture server (or one made with `options`) behind createHttpHandler and toNodeListener. */
-export async function serve(options: R.McpServerOptions = {}, httpOptions: R.HttpHandlerOptions = {}): Promise<Served> {
+/** Options of `serve` beyond the server's and the handler's: a listener around the handler's (see faces.ts `listen`). */
+export interface ServeOptions {
+  readonly wrap?: ((listener: Listener) => Listener) | undefined;
+}
+
+/** A node:http request listener. */
+export type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * The fixture server (or one made with `options`) behind createHttpHandler on `face`: the native
+ * face (toNodeListener takes the handler's core) or the web face (the handler as a plain web
+ * function, bridged to node:http), on a real loopback server.
+ */
+export async function serve(face: Face, options: R.McpServerOptions = {}, httpOptions: R.HttpHandlerOptions = {}, serveOptions: ServeOptions = {}): Promise<Served> {
   const events: R.CancellationEvent[] = [];
   const errors: Error[] = [];
   const server = fixtureServer({ onCancellation: (e) => events.push(e), onError: (e) => errors.push(e), ...options });
-  const { http, url } = await listen(R.createHttpHandler(server, { onError: (e) => errors.push(e), ...httpOptions }));
-  return {
-    server,
-    http,
-    url,
-    events,
-    errors,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
+  const handler = R.createHttpHandler(server, { onError: (e) => errors.push(e), ...httpOptions });
+  const listening: Listening = await listenOn(face, handler, { onError: (e) => errors.push(e), ...(serveOptions.wrap === undefined ? {} : { wrap: serveOptions.wrap }) });
+  return { face, server, handler, http: listening.http, origin: listening.origin, url: listening.url, events, errors, close: () => listening.close() };
+}
+
+/**
+ * A listener wrap that makes every request look as if it arrived at `localAddress` (the socket's
+ * own address, as both faces read it): a server reached at a LAN address, over a loopback socket.
+ */
+export function arrivingAt(localAddress: string): (listener: Listener) => Listener {
+  return (listener) => (request, response) => {
+    Object.defineProperty(request.socket, "localAddress", { value: localAddress, configurable: true });
+    listener(request, response);
   };
 }
 
