@@ -1,13 +1,14 @@
 /**
  * Requests in flight per principal and over all (issue 28, item 3: quotas per principal), over a
- * real node:http server on loopback with `authenticate`, on both faces of the handler: a principal past maxInFlightPerPrincipal
- * (default 256) gets 429 with a JSON-RPC error naming the option while another principal is
+ * real node:http server on loopback with `authenticate`, on both faces of the handler: a
+ * principal past maxInFlightPerPrincipal (default 256) gets 429 with a JSON-RPC error naming the option while another principal is
  * served; the global maxInFlight still holds; a slot comes back when its response ends, and an SSE
- * response (a listen stream) holds its slot until the stream closes.
+ * response (a listen stream) holds its slot until the stream closes; a client that leaves while
+ * `authenticate` is pending gives its slot back.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { call, deferred, describeFaces, headersFor, META, serve, type Answer, type Served } from "./support.js";
+import { call, deferred, describeFaces, headersFor, META, rawRequest, serve, type Answer, type Served } from "./support.js";
 
 const bearer: R.Authenticate = (request) => {
   const token = /^Bearer (\w+)-token$/.exec(request.headers.get("authorization") ?? "");
@@ -136,6 +137,38 @@ describeFaces("requests in flight", (face) => {
       expect(refused.json).toEqual(tooMany(PER_PRINCIPAL(2)));
       g.release();
       await Promise.all(slow);
+    });
+  });
+
+  describe("a client gone while authenticate is pending (before its body is read)", () => {
+    it("its request ends without reaching a handler, and its slot comes back: with maxInFlight 1 the next request is served", async () => {
+      const asked = deferred<void>();
+      const gone = deferred<void>();
+      let handled = 0;
+      served = await serve(
+        face,
+        { handlers: { "tools/call": () => (handled++, { resultType: "complete", content: [] }) } },
+        {
+          maxInFlight: 1,
+          authenticate: async (request) => {
+            if (request.headers.get("authorization") === "Bearer slow-token") {
+              asked.resolve();
+              // The token check takes its time; the client leaves meanwhile.
+              await gone.promise;
+            }
+            return { id: "someone" };
+          },
+        },
+        { wrap: (listener) => (req, res) => (req.headers.authorization === "Bearer slow-token" && res.once("close", () => gone.resolve()), listener(req, res)) },
+      );
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...tool("quick"), _meta: META } });
+      const leaving = rawRequest(served.url, "POST", { host: new URL(served.url).host, ...headersFor("tools/call", tool("quick")), authorization: "Bearer slow-token", "content-length": String(body.length) }, body);
+      await asked.promise;
+      leaving.socket.destroy();
+      await gone.promise;
+      const next = await call(served.url, 2, "tools/call", tool("quick"), as("bob"));
+      expect(next.status).toBe(200);
+      expect(handled).toBe(1);
     });
   });
 

@@ -5,6 +5,7 @@
  * and a server that sees its requests arrive at another local address.
  */
 import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { connect, type Socket } from "node:net";
 import * as R from "../../../generated/2026-07-28/index.js";
 import { listen as listenOn, type Face, type Listening } from "../../../helpers/faces.js";
 import { META_KEYS, requestMeta } from "../../../helpers/fixtures.js";
@@ -149,4 +150,61 @@ export function raw(url: string, method: string, headers: Record<string, string>
     request.on("error", reject);
     request.end(body);
   });
+}
+
+/** An answer read off a raw socket: the status, the headers (lower-case names), the body. */
+export interface RawAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+}
+
+export interface RawExchange {
+  readonly socket: Socket;
+  /** The first response on the socket (its body read by its Content-Length). */
+  readonly answer: Promise<RawAnswer>;
+  /** Resolves when the socket has closed (either side). */
+  readonly closed: Promise<void>;
+  /** Writes more bytes (of the body) on the socket. */
+  write(bytes: string | Uint8Array): void;
+}
+
+/**
+ * A request written on a socket of its own (node:net), byte for byte: the head with exactly these
+ * headers (Host included, as given), then `body`, which may be only the start of what
+ * Content-Length declares. For what no HTTP client sends on cue: a body that never comes, a
+ * client gone mid-request.
+ */
+export function rawRequest(url: string, method: string, headers: Record<string, string>, body: string | Uint8Array = ""): RawExchange {
+  const target = new URL(url);
+  const socket = connect(Number(target.port), target.hostname);
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  socket.on("error", () => undefined);
+  const head = `${method} ${target.pathname}${target.search} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("")}\r\n`;
+  socket.write(head);
+  if (body.length > 0) socket.write(body);
+  const answer = new Promise<RawAnswer>((resolve, reject) => {
+    let bytes = Buffer.alloc(0);
+    const onData = (chunk: Buffer): void => {
+      bytes = Buffer.concat([bytes, chunk]);
+      const end = bytes.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      const [statusLine, ...lines] = bytes.subarray(0, end).toString("latin1").split("\r\n");
+      const parsed: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(":");
+        parsed[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const length = Number(parsed["content-length"] ?? 0);
+      if (bytes.length - end - 4 < length) return;
+      socket.off("data", onData);
+      resolve({ status: Number(statusLine!.split(" ")[1]), headers: parsed, text: bytes.subarray(end + 4, end + 4 + length).toString("utf8") });
+    };
+    socket.on("data", onData);
+    void closed.then(() => reject(new Error(`the socket closed before a whole response came: ${JSON.stringify(bytes.toString("latin1"))}`)));
+  });
+  answer.catch(() => undefined);
+  return { socket, answer, closed, write: (more) => void socket.write(more) };
 }
