@@ -112,11 +112,12 @@ export async function serve(face: Face, options: R.McpServerOptions = {}, httpOp
 
 /**
  * A listener wrap that makes every request look as if it arrived at `localAddress` (the socket's
- * own address, as both faces read it): a server reached at a LAN address, over a loopback socket.
+ * own address, as both faces read it): a server reached at a LAN address, over a loopback socket
+ * (a function: asked for each request).
  */
-export function arrivingAt(localAddress: string): (listener: Listener) => Listener {
+export function arrivingAt(localAddress: string | (() => string)): (listener: Listener) => Listener {
   return (listener) => (request, response) => {
-    Object.defineProperty(request.socket, "localAddress", { value: localAddress, configurable: true });
+    Object.defineProperty(request.socket, "localAddress", { value: typeof localAddress === "string" ? localAddress : localAddress(), configurable: true });
     listener(request, response);
   };
 }
@@ -173,14 +174,20 @@ export interface RawExchange {
  * A request written on a socket of its own (node:net), byte for byte: the head with exactly these
  * headers (Host included, as given), then `body`, which may be only the start of what
  * Content-Length declares. For what no HTTP client sends on cue: a body that never comes, a
- * client gone mid-request.
+ * client gone mid-request, a request target in absolute form without a Host (`line`).
  */
-export function rawRequest(url: string, method: string, headers: Record<string, string>, body: string | Uint8Array = ""): RawExchange {
+export function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array = "",
+  line: { readonly target?: string; readonly version?: "HTTP/1.0" | "HTTP/1.1" } = {},
+): RawExchange {
   const target = new URL(url);
   const socket = connect(Number(target.port), target.hostname);
   const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
   socket.on("error", () => undefined);
-  const head = `${method} ${target.pathname}${target.search} HTTP/1.1\r\n${Object.entries(headers)
+  const head = `${method} ${line.target ?? `${target.pathname}${target.search}`} ${line.version ?? "HTTP/1.1"}\r\n${Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("")}\r\n`;
   socket.write(head);

@@ -1,12 +1,14 @@
 /**
- * runtime/http/bearer.ts through our 2026-07-28 handler (createHttpHandler, web-standard
- * Request → Response, the same objects node:http gets through toNodeListener): the Authorization
+ * runtime/http/server/bearer.ts through our 2026-07-28 handler (createHttpHandler behind
+ * withMetadata), on both faces (the web face called in process, the native face over a loopback
+ * socket, where authenticate is given a view of the request head, not a Request): the Authorization
  * header read as RFC 6750 §2.1 says and bounded, the 401/403 challenges (RFC 6750 §3, RFC 9728
  * §5.1), scopes per operation from the Mcp-Method header, a throwing `verify` never taken as a
  * refusal or as a principal, the metadata document's methods, and the options checked.
  */
 import { describe, expect, it } from "vitest";
 import * as R from "../../../../generated/2026-07-28/index.js";
+import { answer, describeFaces } from "../../stateless/support.js";
 
 const RESOURCE = "http://127.0.0.1:3000/mcp";
 const seen: Array<string | undefined> = [];
@@ -50,86 +52,88 @@ function post(method: string, authorization?: string): Request {
   return new Request(RESOURCE, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
 }
 
-describe("bearerAuth on the 2026-07-28 handler", () => {
-  it("no token: 401 naming the metadata and the scope the request needs; the handler is not reached", async () => {
-    seen.length = 0;
-    const response = await handlerWith()(post("tools/list"));
-    expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toBe('Bearer resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp", scope="mcp:read"');
-    expect(seen).toEqual([]);
-  });
+describeFaces("bearerAuth", (face) => {
+  describe("bearerAuth on the 2026-07-28 handler", () => {
+    it("no token: 401 naming the metadata and the scope the request needs; the handler is not reached", async () => {
+      seen.length = 0;
+      const response = await answer(face, handlerWith(), post("tools/list"));
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toBe('Bearer resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp", scope="mcp:read"');
+      expect(seen).toEqual([]);
+    });
 
-  it("a token verify does not know, or a malformed header: 401 invalid_token", async () => {
-    for (const authorization of ["Bearer nobody", "Basic cmVhZGVy", "Bearer", "Bearer a b", "Bearer rea\u00efder"]) {
-      const response = await handlerWith()(post("tools/list", authorization));
-      expect(response.status, authorization).toBe(401);
-      expect(response.headers.get("www-authenticate"), authorization).toContain('error="invalid_token"');
-    }
-  });
+    it("a token verify does not know, or a malformed header: 401 invalid_token", async () => {
+      for (const authorization of ["Bearer nobody", "Basic cmVhZGVy", "Bearer", "Bearer a b", "Bearer rea\u00efder"]) {
+        const response = await answer(face, handlerWith(), post("tools/list", authorization));
+        expect(response.status, authorization).toBe(401);
+        expect(response.headers.get("www-authenticate"), authorization).toContain('error="invalid_token"');
+      }
+    });
 
-  it("a token longer than maxTokenLength is refused without calling verify", async () => {
-    let calls = 0;
-    const handler = handlerWith({ maxTokenLength: 16, verify: () => (calls++, tokens["reader"]) });
-    expect((await handler(post("tools/list", `Bearer ${"a".repeat(17)}`))).status).toBe(401);
-    expect(calls).toBe(0);
-    expect((await handler(post("tools/list", `Bearer ${"a".repeat(16)}`))).status).toBe(200);
-    expect(calls).toBe(1);
-  });
+    it("a token longer than maxTokenLength is refused without calling verify", async () => {
+      let calls = 0;
+      const handler = handlerWith({ maxTokenLength: 16, verify: () => (calls++, tokens["reader"]) });
+      expect((await answer(face, handler, post("tools/list", `Bearer ${"a".repeat(17)}`))).status).toBe(401);
+      expect(calls).toBe(0);
+      expect((await answer(face, handler, post("tools/list", `Bearer ${"a".repeat(16)}`))).status).toBe(200);
+      expect(calls).toBe(1);
+    });
 
-  it("the scheme is case-insensitive; the principal reaches ctx.principal", async () => {
-    seen.length = 0;
-    const response = await handlerWith()(post("tools/list", "bearer reader"));
-    expect(response.status).toBe(200);
-    expect(seen).toEqual(["r"]);
-  });
+    it("the scheme is case-insensitive; the principal reaches ctx.principal", async () => {
+      seen.length = 0;
+      const response = await answer(face, handlerWith(), post("tools/list", "bearer reader"));
+      expect(response.status).toBe(200);
+      expect(seen).toEqual(["r"]);
+    });
 
-  it("scopes per operation (Mcp-Method): 403 insufficient_scope with the scopes it needs", async () => {
-    const response = await handlerWith()(post("tools/call", "Bearer reader"));
-    expect(response.status).toBe(403);
-    expect(response.headers.get("www-authenticate")).toBe(
-      'Bearer resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp", scope="mcp:read mcp:write", error="insufficient_scope", error_description="this request needs the scope(s) mcp:write"',
-    );
-    expect((await handlerWith()(post("tools/list", "Bearer reader"))).status).toBe(200);
-  });
+    it("scopes per operation (Mcp-Method): 403 insufficient_scope with the scopes it needs", async () => {
+      const response = await answer(face, handlerWith(), post("tools/call", "Bearer reader"));
+      expect(response.status).toBe(403);
+      expect(response.headers.get("www-authenticate")).toBe(
+        'Bearer resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp", scope="mcp:read mcp:write", error="insufficient_scope", error_description="this request needs the scope(s) mcp:write"',
+      );
+      expect((await answer(face, handlerWith(), post("tools/list", "Bearer reader"))).status).toBe(200);
+    });
 
-  it("a verify that throws answers 500 and reports it: never served as nobody", async () => {
-    seen.length = 0;
-    const errors: Error[] = [];
-    const response = await handlerWith({ verify: () => Promise.reject(new Error("introspection down")) }, (error) => errors.push(error))(post("tools/list", "Bearer reader"));
-    expect(response.status).toBe(500);
-    expect(errors.map((e) => e.message).join()).toContain("introspection down");
-    expect(seen).toEqual([]);
-  });
-});
-
-describe("the protected resource metadata document", () => {
-  const handler = handlerWith({ scopesSupported: ["mcp:read", "mcp:write"], metadata: { resource_name: "Demo" } });
-  const at = "http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp";
-
-  it("GET: the document, public (CORS), without authentication", async () => {
-    const response = await handler(new Request(at));
-    expect(response.status).toBe(200);
-    expect(response.headers.get("access-control-allow-origin")).toBe("*");
-    expect(await response.json()).toEqual({
-      resource_name: "Demo",
-      resource: RESOURCE,
-      authorization_servers: ["https://as.example"],
-      scopes_supported: ["mcp:read", "mcp:write"],
-      bearer_methods_supported: ["header"],
+    it("a verify that throws answers 500 and reports it: never served as nobody", async () => {
+      seen.length = 0;
+      const errors: Error[] = [];
+      const response = await answer(face, handlerWith({ verify: () => Promise.reject(new Error("introspection down")) }, (error) => errors.push(error)), post("tools/list", "Bearer reader"));
+      expect(response.status).toBe(500);
+      expect(errors.map((e) => e.message).join()).toContain("introspection down");
+      expect(seen).toEqual([]);
     });
   });
 
-  it("HEAD has no body, OPTIONS is a preflight answer, other methods 405", async () => {
-    const head = await handler(new Request(at, { method: "HEAD" }));
-    expect([head.status, await head.text()]).toEqual([200, ""]);
-    expect((await handler(new Request(at, { method: "OPTIONS" }))).status).toBe(204);
-    const posted = await handler(new Request(at, { method: "POST", body: "{}" }));
-    expect([posted.status, posted.headers.get("allow")]).toEqual([405, "GET, HEAD, OPTIONS"]);
-  });
+  describe("the protected resource metadata document", () => {
+    const handler = handlerWith({ scopesSupported: ["mcp:read", "mcp:write"], metadata: { resource_name: "Demo" } });
+    const at = "http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp";
 
-  it("a resource at the root has its document at the bare well-known path", () => {
-    expect(R.protectedResourceMetadataUrl("https://mcp.example/").href).toBe("https://mcp.example/.well-known/oauth-protected-resource");
-    expect(R.protectedResourceMetadataUrl("https://mcp.example/a/b/").href).toBe("https://mcp.example/.well-known/oauth-protected-resource/a/b");
+    it("GET: the document, public (CORS), without authentication", async () => {
+      const response = await answer(face, handler, new Request(at));
+      expect(response.status).toBe(200);
+      expect(response.headers.get("access-control-allow-origin")).toBe("*");
+      expect(await response.json()).toEqual({
+        resource_name: "Demo",
+        resource: RESOURCE,
+        authorization_servers: ["https://as.example"],
+        scopes_supported: ["mcp:read", "mcp:write"],
+        bearer_methods_supported: ["header"],
+      });
+    });
+
+    it("HEAD has no body, OPTIONS is a preflight answer, other methods 405", async () => {
+      const head = await answer(face, handler, new Request(at, { method: "HEAD" }));
+      expect([head.status, await head.text()]).toEqual([200, ""]);
+      expect((await answer(face, handler, new Request(at, { method: "OPTIONS" }))).status).toBe(204);
+      const posted = await answer(face, handler, new Request(at, { method: "POST", body: "{}" }));
+      expect([posted.status, posted.headers.get("allow")]).toEqual([405, "GET, HEAD, OPTIONS"]);
+    });
+
+    it("a resource at the root has its document at the bare well-known path", () => {
+      expect(R.protectedResourceMetadataUrl("https://mcp.example/").href).toBe("https://mcp.example/.well-known/oauth-protected-resource");
+      expect(R.protectedResourceMetadataUrl("https://mcp.example/a/b/").href).toBe("https://mcp.example/.well-known/oauth-protected-resource/a/b");
+    });
   });
 });
 
