@@ -172,14 +172,14 @@ export interface RawExchange {
 
 /**
  * A request written on a socket of its own (node:net), byte for byte: the head with exactly these
- * headers (Host included, as given), then `body`, which may be only the start of what
+ * headers (Host included, as given; a list of pairs may repeat a name), then `body`, which may be only the start of what
  * Content-Length declares. For what no HTTP client sends on cue: a body that never comes, a
  * client gone mid-request, a request target in absolute form without a Host (`line`).
  */
 export function rawRequest(
   url: string,
   method: string,
-  headers: Record<string, string>,
+  headers: Record<string, string> | ReadonlyArray<readonly [string, string]>,
   body: string | Uint8Array = "",
   line: { readonly target?: string; readonly version?: "HTTP/1.0" | "HTTP/1.1" } = {},
 ): RawExchange {
@@ -187,7 +187,7 @@ export function rawRequest(
   const socket = connect(Number(target.port), target.hostname);
   const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
   socket.on("error", () => undefined);
-  const head = `${method} ${line.target ?? `${target.pathname}${target.search}`} ${line.version ?? "HTTP/1.1"}\r\n${Object.entries(headers)
+  const head = `${method} ${line.target ?? `${target.pathname}${target.search}`} ${line.version ?? "HTTP/1.1"}\r\n${(Array.isArray(headers) ? headers : Object.entries(headers))
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("")}\r\n`;
   socket.write(head);

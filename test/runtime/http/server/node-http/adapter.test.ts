@@ -1,6 +1,7 @@
 /**
- * The node:http adapter (templates/runtime/http/node-http.ts) on its own, with a handler of the
- * test's instead of an MCP server: the web Request it builds (URL, Host fallback, headers, body),
+ * The node:http adapter (templates/runtime/http/server/node-http.ts) bridging a plain web handler
+ * of the test's instead of an MCP server (the way the web face is served on node:http; a runtime
+ * handler's native face is in native.test.ts): the web Request it builds (URL, Host fallback, headers, body),
  * the Response it writes (plain, empty, SSE), a failing handler, a Host no URL can be made of,
  * and the signal that aborts when the client goes away. Raw sockets send what fetch would not.
  */
@@ -34,7 +35,7 @@ function raw(port: number, text: string): Promise<string> {
   });
 }
 
-describe("toNodeListener", () => {
+describe("toNodeListener of a plain web handler (the bridge)", () => {
   it("builds the web Request: URL from Host, every header (repeated ones too), the body of a POST, none for GET", async () => {
     const seen: Array<Record<string, unknown>> = [];
     const port = await serve(async (request, context) => {
