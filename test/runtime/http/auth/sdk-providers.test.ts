@@ -1,6 +1,6 @@
 /**
  * A provider written for the official SDK plugs into our HTTP client transports unchanged
- * (runtime/http/auth.ts), against our servers requiring a bearer token (runtime/http/bearer.ts),
+ * (runtime/http/auth.ts), against our servers requiring a bearer token (runtime/http/server/bearer.ts),
  * all on loopback, with what crossed the wire recorded:
  *   - SDK v2's ClientCredentialsProvider (an OAuthClientProvider) with the SDK's own `auth` as
  *     `oauthFlow`: the 401 names the resource metadata, the flow discovers the authorization

@@ -2,8 +2,9 @@
  * Type-level guarantees of the HTTP API (checked by `tsc -p tsconfig.json`, not run): the handler
  * is a web-standard `(request: Request) => Promise<Response>` (its web face) that also has
  * `serveCall` (the core its native face serves), the node adapter plugs into node:http's
- * createServer as it is (with a runtime handler or a plain web function), only a server of a revision with the stateless HTTP binding
- * can be served, and openConnection gives a Connection.
+ * createServer as it is (with a runtime handler or a plain web function), the shared options and
+ * `authenticate`'s request head are typed, only a server of a revision with the stateless HTTP
+ * binding can be served, and openConnection gives a Connection.
  */
 import { createServer } from "node:http";
 import * as R from "../../../generated/2026-07-28/index.js";

@@ -1,11 +1,12 @@
 /**
  * Cancellation over Streamable HTTP, by construction (2026-07-28, basic/patterns/cancellation:
- * "Closing the SSE response stream is the cancellation signal"), on both faces of the handler
- * (the native face hears the ServerResponse close; the web face its Request's signal, through the
- * bridge): a real HTTP client that goes away mid-stream or mid-request (fetch aborted, a node:http socket destroyed) aborts that handler's ctx.signal
- * with a reason that says so, nothing more is written for the request, its in-flight entry is
- * freed and onCancellation hears of it. A POSTed notifications/cancelled names a request of its
- * own POST, which has none: it is ignored. No wall-clock assertions: every step awaits an event.
+ * "Closing the SSE response stream is the cancellation signal"), on both faces of the handler (the
+ * native face hears the ServerResponse close; the web face its Request's signal, through the
+ * bridge): a real HTTP client that goes away mid-stream or mid-request (fetch aborted, a node:http
+ * socket destroyed) aborts that handler's ctx.signal with a reason that says so, nothing more is
+ * written for the request, its in-flight entry is freed and onCancellation hears of it. A POSTed
+ * notifications/cancelled names a request of its own POST, which has none: it is ignored. No
+ * wall-clock assertions: every step awaits an event.
  */
 import { request as httpRequest, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";

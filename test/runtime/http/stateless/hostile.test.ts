@@ -1,8 +1,9 @@
 /**
  * Hostile bytes at the Streamable HTTP handler, on both faces over real sockets: bodies past the
- * bound (declared or streamed), a refused body on a keep-alive connection (drained when small,
- * the connection closed when large), nesting deep enough to break JSON.stringify, annotations that
- * would make a naive schema walk explode, and a server that keeps serving after each.
+ * bound (declared or streamed), a refused body on a keep-alive connection (drained up to 64 KiB;
+ * past it the native face closes the connection, the bridge of the web face drains it), nesting
+ * deep enough to break JSON.stringify, annotations that would make a naive schema walk explode, and
+ * a server that keeps serving after each.
  */
 import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

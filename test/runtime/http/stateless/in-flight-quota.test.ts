@@ -1,10 +1,10 @@
 /**
  * Requests in flight per principal and over all (issue 28, item 3: quotas per principal), over a
- * real node:http server on loopback with `authenticate`, on both faces of the handler: a
- * principal past maxInFlightPerPrincipal (default 256) gets 429 with a JSON-RPC error naming the option while another principal is
- * served; the global maxInFlight still holds; a slot comes back when its response ends, and an SSE
- * response (a listen stream) holds its slot until the stream closes; a client that leaves while
- * `authenticate` is pending gives its slot back.
+ * real node:http server on loopback with `authenticate`, on both faces of the handler: a principal
+ * past maxInFlightPerPrincipal (default 256) gets 429 with a JSON-RPC error naming the option while
+ * another principal is served; the global maxInFlight still holds; a slot comes back when its
+ * response ends, and an SSE response (a listen stream) holds its slot until the stream closes; a
+ * client that leaves while `authenticate` is pending gives its slot back.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";

@@ -1,7 +1,8 @@
 /**
  * Header checks of createHttpHandler that depend on what the body carries, on both faces (the web
- * face called as a fetch-style handler, the native one over a loopback socket): a notification whose headers agree with it, Mcp-Name beside a body without
- * a string name, and Mcp-Name on a method that has no name source.
+ * face called as a fetch-style handler, the native one over a loopback socket): a notification
+ * whose headers agree with it, Mcp-Name beside a body without a string name, and Mcp-Name on a
+ * method that has no name source.
  */
 import { describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";

@@ -172,9 +172,10 @@ export interface RawExchange {
 
 /**
  * A request written on a socket of its own (node:net), byte for byte: the head with exactly these
- * headers (Host included, as given; a list of pairs may repeat a name), then `body`, which may be only the start of what
- * Content-Length declares. For what no HTTP client sends on cue: a body that never comes, a
- * client gone mid-request, a request target in absolute form without a Host (`line`).
+ * headers (Host included, as given; a list of pairs may repeat a name), then `body`, which may be
+ * only the start of what Content-Length declares. For what no HTTP client sends on cue: a body
+ * that never comes, a client gone mid-request, a request target in absolute form without a Host
+ * (`line`).
  */
 export function rawRequest(
   url: string,

@@ -1,9 +1,9 @@
 /**
  * Mcp-Param-* checks from the server's own tools/list (createHttpHandler, HTTP "Server Behavior
  * for Custom Headers"), on both faces (the web face called as a fetch-style handler, the native
- * one over a loopback socket): which annotations are enforced (depth,
- * count, names, duplicates), how the list is paged and cached, how numbers compare, which methods
- * are checked, and the HTTP status of the errors a handler throws. Exact statuses and errors.
+ * one over a loopback socket): which annotations are enforced (depth, count, names, duplicates),
+ * how the list is paged and cached, how numbers compare, which methods are checked, and the HTTP
+ * status of the errors a handler throws. Exact statuses and errors.
  */
 import { describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";

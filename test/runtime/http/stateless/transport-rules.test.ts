@@ -1,11 +1,11 @@
 /**
  * The Streamable HTTP rules of 2026-07-28 at the wire, against a real node:http server on
  * 127.0.0.1 (createHttpHandler on each face: the native one toNodeListener takes, and the web one
- * bridged): HTTP method, Content-Type, Accept, body bounds,
- * one JSON-RPC request or notification per POST, the request `_meta`, the MCP-Protocol-Version,
- * Mcp-Method, Mcp-Name and Mcp-Param-* headers, unknown and removed methods, error statuses, JSON
- * or SSE per request, serverInfo in results, and Host/Origin validation. Exact status, headers
- * and JSON-RPC bodies.
+ * bridged): HTTP method, Content-Type, Accept, body bounds, one JSON-RPC request or notification
+ * per POST, the request `_meta`, the MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-*
+ * headers, unknown and removed methods, error statuses, JSON or SSE per request, serverInfo in
+ * results, and Host/Origin validation (a LAN address shown to the handler as the socket's; the
+ * web face called in process without one). Exact status, headers and JSON-RPC bodies.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";

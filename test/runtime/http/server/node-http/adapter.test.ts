@@ -1,9 +1,10 @@
 /**
  * The node:http adapter (templates/runtime/http/server/node-http.ts) bridging a plain web handler
  * of the test's instead of an MCP server (the way the web face is served on node:http; a runtime
- * handler's native face is in native.test.ts): the web Request it builds (URL, Host fallback, headers, body),
- * the Response it writes (plain, empty, SSE), a failing handler, a Host no URL can be made of,
- * and the signal that aborts when the client goes away. Raw sockets send what fetch would not.
+ * handler's native face is in native.test.ts): the web Request it builds (URL, Host fallback,
+ * headers, body), the Response it writes (plain, empty, SSE), a failing handler, a Host no URL
+ * can be made of, and the signal that aborts when the client goes away. Raw sockets send what
+ * fetch would not.
  */
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
