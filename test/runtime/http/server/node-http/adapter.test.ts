@@ -15,6 +15,7 @@ import type { HttpHandler } from "../../../../../templates/runtime/http/server/w
 
 let server: Server | undefined;
 afterEach(async () => {
+  server?.closeAllConnections();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = undefined;
 });
