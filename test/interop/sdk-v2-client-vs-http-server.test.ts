@@ -15,7 +15,7 @@ import type { AddressInfo } from "node:net";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
-import { abortOf, deferred } from "../runtime/http/http-server/support.js";
+import { abortOf, deferred } from "../runtime/http/stateless/support.js";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -13,6 +13,8 @@ export interface NodeIncomingMessage {
   readonly url?: string | undefined;
   readonly headers: { readonly [name: string]: string | string[] | undefined };
   readonly socket: { readonly localAddress?: string | undefined; readonly encrypted?: boolean | undefined } | null;
+  /** Whether the request was destroyed (its connection closed before the body was read). */
+  readonly destroyed?: boolean | undefined;
   on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
   on(event: "end", listener: () => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
@@ -159,6 +161,9 @@ export class NodeCall implements HttpCall {
     const declared = this.headers.get("content-length");
     if (declared !== null && Number(declared) > max) return Promise.resolve(TOO_LARGE);
     const request = this.#request;
+    // The client went away before the body was asked for (while `authenticate` ran): the request's
+    // "close" has been emitted already, and no "end" will come.
+    if (this.gone || request.destroyed === true) return Promise.resolve(BROKEN);
     return new Promise((resolve) => {
       const parts: Uint8Array[] = [];
       let size = 0;

@@ -18,7 +18,7 @@ import * as R25 from "../../../generated/2025-11-25/index.js";
 import * as R26 from "../../../generated/2026-07-28/index.js";
 import { INITIALIZE_PARAMS } from "../../../helpers/fixtures.js";
 import { clientWithRawPeer, serverWithRawPeer, settle } from "../../../helpers/harness.js";
-import * as H26 from "../../http/http-server/support.js";
+import * as H26 from "../../http/stateless/support.js";
 import * as H25 from "../../http/sessions/support.js";
 
 /** The three broken tools/call params of the issue, each with where it breaks and what was expected. */
@@ -91,7 +91,7 @@ describe("2026-07-28: a plain handler never sees params that break the schema", 
 
   it("over HTTP: the same answers, on the wire (the HTTP status of an in-band error: 200)", async () => {
     let ran = 0;
-    const served = await H26.serve({ handlers: { "tools/call": () => (ran++, { content: [] }) } });
+    const served = await H26.serve("native", { handlers: { "tools/call": () => (ran++, { content: [] }) } });
     closers.push(() => served.close());
     for (const [i, c] of BROKEN_CALLS.entries()) {
       // The Mcp-Name header mirrors params.name, as a conformant client sends it.

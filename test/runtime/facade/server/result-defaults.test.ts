@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { call, serve, SERVER_INFO_META, type Served } from "../../http/http-server/support.js";
+import { call, serve, SERVER_INFO_META, type Served } from "../../http/stateless/support.js";
 import { TapTransport } from "../../../helpers/transports.js";
 import { KEY } from "../../features/mrtr/support.js";
 import { importCodeBlock } from "../../../helpers/readme-snippets.js";
@@ -19,7 +19,7 @@ import { PACKAGE_ROOT } from "../../../../generator/project.js";
 const TOOL: R.Tool = { name: "echo", inputSchema: { type: "object" } };
 
 async function served<T>(options: R.McpServerOptions, run: (s: Served) => Promise<T>): Promise<T> {
-  const s = await serve(options);
+  const s = await serve("native", options);
   try {
     return await run(s);
   } finally {

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { headersFor, META, serve, type Served } from "../../http/http-server/support.js";
+import { headersFor, META, serve, type Served } from "../../http/stateless/support.js";
 
 const LISTEN = { notifications: { toolsListChanged: true } };
 
@@ -86,7 +86,7 @@ describe("listen streams per principal", () => {
   it("one principal opening listens until refused stops at its quota (default 64); another principal still opens its own", async () => {
     // The global bound is above the per-principal one, so only the quota can stop A first.
     const hub = new R.Subscriptions({ maxStreams: 100 });
-    served = await serve(withHub(hub), { authenticate: bearer });
+    served = await serve("native", withHub(hub), { authenticate: bearer });
     const a = await fill(served.url, "alice", 1, 101);
     expect(a.opened).toBe(64);
     expect(a.refusal).toMatchObject({ error: quotaError(64) });
@@ -98,7 +98,7 @@ describe("listen streams per principal", () => {
 
   it("the global maxStreams still holds over every principal", async () => {
     const hub = new R.Subscriptions({ maxStreams: 3, maxStreamsPerPrincipal: 2 });
-    served = await serve(withHub(hub), { authenticate: bearer });
+    served = await serve("native", withHub(hub), { authenticate: bearer });
     expect((await fill(served.url, "alice", 1, 3)).opened).toBe(2);
     const b = await fill(served.url, "bob", 10, 3);
     expect(b.opened).toBe(1);
@@ -107,7 +107,7 @@ describe("listen streams per principal", () => {
 
   it("a stream that ends gives its slot back to its principal", async () => {
     const hub = new R.Subscriptions({ maxStreamsPerPrincipal: 2 });
-    served = await serve(withHub(hub), { authenticate: bearer });
+    served = await serve("native", withHub(hub), { authenticate: bearer });
     expect((await fill(served.url, "alice", 1, 3)).opened).toBe(2);
     await open.shift()!.close();
     for (let i = 0; i < 100 && hub.size > 1; i++) await new Promise((r) => setTimeout(r, 5));
@@ -120,7 +120,7 @@ describe("listen streams per principal", () => {
 
   it("requests without a principal share one anonymous quota", async () => {
     const hub = new R.Subscriptions({ maxStreamsPerPrincipal: 2 });
-    served = await serve(withHub(hub));
+    served = await serve("native", withHub(hub));
     const anonymous = await fill(served.url, "whoever", 1, 3);
     expect(anonymous.opened).toBe(2);
     expect(anonymous.refusal).toMatchObject({ error: quotaError(2) });

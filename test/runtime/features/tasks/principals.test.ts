@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated-tasks/2026-07-28/index.js";
-import { listen } from "../../http/http-server/fixture-server.js";
-import { call, type Answer } from "../../http/http-server/support.js";
+import { listen } from "../../../helpers/faces.js";
+import { call, type Answer } from "../../http/stateless/support.js";
 
 const DECLARED = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [R.TASKS_EXTENSION]: {} } } };
 
@@ -34,11 +34,8 @@ async function serveTasks(store?: R.InMemoryTaskStore) {
       "tools/call": (_params, ctx) => tasks.start(async (task) => ({ content: [{ type: "text", text: JSON.stringify(await task.input({ q: { method: "elicitation/create", params: { message: "ok?", requestedSchema: { type: "object", properties: {} } } } })) }] }), { principal: ctx.principal }),
     },
   });
-  const { http, url } = await listen(R.createHttpHandler(server, { authenticate }));
-  close = async () => {
-    http.closeAllConnections();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
-  };
+  const { url, close: stop } = await listen("native", R.createHttpHandler(server, { authenticate }));
+  close = stop;
   /** A tasks/* request of `who` for `taskId`, declaring the extension, with Mcp-Name = taskId. */
   const taskCall = (who: string, method: string, params: Record<string, unknown>): Promise<Answer> =>
     call(url, 7, method, { ...params, _meta: DECLARED }, { authorization: `Bearer ${who}-token`, "mcp-name": String(params["taskId"]) });

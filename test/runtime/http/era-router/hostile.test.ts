@@ -4,7 +4,7 @@
  * table: sessions are the session handlers' to know).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { post } from "../http-server/support.js";
+import { post } from "../stateless/support.js";
 import { R25, serveOneUrl, type OneUrl } from "./support.js";
 
 const open: OneUrl[] = [];

@@ -5,7 +5,7 @@
  * (each one's `era` tool names its revision).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { post, send, type Answer } from "../http-server/support.js";
+import { post, send, type Answer } from "../stateless/support.js";
 import { firstText, R25, R26, serveOneUrl, type OneUrl, type OneUrlOptions } from "./support.js";
 import { META_KEYS } from "../../../helpers/fixtures.js";
 

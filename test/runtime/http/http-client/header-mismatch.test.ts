@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { deferred, serve, type Served } from "../http-server/support.js";
+import { deferred, serve, type Served } from "../stateless/support.js";
 import { connectClient } from "./support.js";
 
 const served: Served[] = [];
@@ -28,7 +28,7 @@ type Annotation = "none" | "Region" | "Zone";
 async function changingServer(onList?: (count: number) => Promise<void> | void): Promise<{ s: Served; set: (a: Annotation) => void }> {
   let annotation: Annotation = "none";
   let lists = 0;
-  const s = await serve(
+  const s = await serve("native", 
     {
       handlers: {
         "tools/list": async (params) => {

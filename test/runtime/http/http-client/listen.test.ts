@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { abortOf, deferred, serve, type Served } from "../http-server/support.js";
+import { abortOf, deferred, serve, type Served } from "../stateless/support.js";
 import { connectClient } from "./support.js";
 
 const served: Served[] = [];
@@ -21,7 +21,7 @@ const LISTEN = { notifications: { toolsListChanged: true } };
 describe("subscriptions/listen over HttpClientTransport", () => {
   it("delivers the stream's notifications; aborting closes the stream and nothing is POSTed", async () => {
     const serverSignal = deferred<AbortSignal>();
-    const s = await serve({
+    const s = await serve("native", {
       handlers: {
         "subscriptions/listen": async (_p, ctx) => {
           await ctx.notify("notifications/subscriptions/acknowledged", { notifications: LISTEN.notifications, _meta: SUB });
@@ -53,7 +53,7 @@ describe("subscriptions/listen over HttpClientTransport", () => {
   });
 
   it("the server ending the listen settles it with RequestEndedByPeerError", async () => {
-    const s = await serve({
+    const s = await serve("native", {
       handlers: {
         "subscriptions/listen": async (_p, ctx) => {
           await ctx.notify("notifications/subscriptions/acknowledged", { notifications: LISTEN.notifications, _meta: SUB });

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { abortOf, deferred, serve, type Served } from "../http-server/support.js";
+import { abortOf, deferred, serve, type Served } from "../stateless/support.js";
 import { within } from "../../../interop/support.js";
 import { connectClient } from "./support.js";
 
@@ -21,7 +21,7 @@ const CAPABILITIES = { elicitation: {}, roots: {} };
 
 /** tools/call "ask": round 1 elicits a name, round 2 lists roots, then answers; "always" asks forever. */
 async function mrtrServer(): Promise<Served> {
-  const s = await serve({
+  const s = await serve("native", {
     handlers: {
       "tools/call": async (params, ctx) => {
         if (params.name === "always") return ctx.input.required({ again: { method: "roots/list" } });

@@ -7,8 +7,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { fixtureHandlers } from "../http-server/fixture-server.js";
-import { abortOf, deferred, serve, type Served } from "../http-server/support.js";
+import { fixtureHandlers } from "../stateless/fixture-server.js";
+import { abortOf, deferred, serve, type Served } from "../stateless/support.js";
 import { connectClient, CLIENT_INFO, recordingFetch } from "./support.js";
 
 const served: Served[] = [];
@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 async function fixture(onSlow?: (ctx: { readonly signal: AbortSignal }) => void): Promise<Served> {
-  const s = await serve({ handlers: fixtureHandlers(onSlow) });
+  const s = await serve("native", { handlers: fixtureHandlers(onSlow) });
   served.push(s);
   return s;
 }
@@ -109,7 +109,7 @@ describe("HttpClientTransport: headers per request kind", () => {
       { name: "items", inputSchema: { type: "object", properties: { l: { type: "array", items: { type: "string", "x-mcp-header": "L" } } } } },
       { name: "anyOf", inputSchema: { type: "object", anyOf: [{ properties: { a: { type: "string", "x-mcp-header": "A" } } }] } },
     ];
-    const s = await serve({ handlers: { "tools/list": () => ({ resultType: "complete", tools: bad, ttlMs: 0, cacheScope: "public" }) } });
+    const s = await serve("native", { handlers: { "tools/list": () => ({ resultType: "complete", tools: bad, ttlMs: 0, cacheScope: "public" }) } });
     served.push(s);
     const { client, errors } = await connectClient(s.url);
     const { tools } = await client.listTools({});

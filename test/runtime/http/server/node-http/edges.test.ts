@@ -1,5 +1,6 @@
 /**
- * The node:http adapter (templates/runtime/http/node-http.ts) driven with stand-ins for node's
+ * The node:http adapter's bridge of a plain web handler (templates/runtime/http/server/node-http.ts;
+ * a runtime handler on both faces: native.test.ts) driven with stand-ins for node's
  * IncomingMessage and ServerResponse (issue 17), so that what it calls on them is exact: the
  * SSE headers flushed before the first event, a slow client's backpressure, the body cancelled
  * with CLIENT_DISCONNECTED when the client goes, nothing written to a response already gone,
@@ -8,9 +9,9 @@
  */
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { CLIENT_DISCONNECTED, toNodeListener } from "../../../../templates/runtime/http/server/node-http.js";
-import type { HttpHandler } from "../../../../templates/runtime/http/server/web-face.js";
-import { deferred, settle } from "../../../helpers/harness.js";
+import { CLIENT_DISCONNECTED, toNodeListener } from "../../../../../templates/runtime/http/server/node-http.js";
+import type { HttpHandler } from "../../../../../templates/runtime/http/server/web-face.js";
+import { deferred, settle } from "../../../../helpers/harness.js";
 
 const POLL = { timeout: 10_000 };
 const text = (bytes: Uint8Array | undefined) => (bytes === undefined ? undefined : new TextDecoder().decode(bytes));

@@ -3,14 +3,15 @@
  * that stops reading makes sends wait (so the subscription hub's queue grows, and it coalesces or
  * overflows as configured), and a writer that does not wait ends its stream as an overflow once
  * `maxStreamBufferBytes` wait unread. Over a real node:http server on loopback with a client that
- * pauses the response, and over the web handler used directly with a Response body nobody reads.
+ * pauses the response, on both faces (the native face measures the ServerResponse's unread bytes;
+ * the web face its Response body's queue, which the bridge reads only as the socket takes it); and
+ * over the web face called in process with a Response body nobody reads, which only that face has.
  * Memory is asserted as a bound on heap growth, never a time.
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { listen } from "./fixture-server.js";
-import { headersFor, META } from "./support.js";
+import { answer, describeFaces, headersFor, listen, META, type Face } from "./support.js";
 import { TOOLS_AND_RESOURCES } from "../../features/subscriptions/support.js";
 import { MiB, retained as memory } from "../../../helpers/retained.js";
 
@@ -82,71 +83,149 @@ function hubServer(options: NonNullable<ConstructorParameters<typeof R.Subscript
   return { server, hub, ends };
 }
 
-describe("a subscriptions/listen stream whose client stops reading", () => {
-  it("over node:http: 200,000 publishes grow the heap by a few MiB at most, and the hub holds them coalesced", async () => {
-    const { server, hub, ends } = hubServer();
-    const { http, url } = await listen(R.createHttpHandler(server, { keepAliveMs: 0 }));
-    closers.push(() => new Promise<void>((resolve) => (http.closeAllConnections(), http.close(() => resolve()))));
-    const client = await pausedPost(url, "subscriptions/listen", listenBody(1, { toolsListChanged: true }));
-    closers.push(client.destroy);
-    expect(client.first).toContain("notifications/subscriptions/acknowledged");
-    // Warm up (the socket buffers fill; the stream's own queue reaches its mark), then measure.
-    for (let i = 0; i < 20_000; i++) {
-      hub.publish(TOOLS_CHANGED);
-      await turn();
-    }
-    const before = memory();
-    let queuedAtMost = 0;
-    for (let i = 0; i < PUBLISHES; i++) {
-      hub.publish(TOOLS_CHANGED);
-      if (i % 64 === 0) queuedAtMost = Math.max(queuedAtMost, hub.queued);
-      await turn();
-    }
-    const grown = memory() - before;
-    expect(grown).toBeLessThan(4 * MiB);
-    // The hub saw its stream's send wait: the notifications coalesced into one waiting entry.
-    expect(hub.queued).toBe(1);
-    expect(queuedAtMost).toBe(1);
-    expect(hub.size).toBe(1);
-    expect(ends).toEqual([]);
-  });
+/** `handler` on `face` on a loopback server closed after the test; its /mcp URL. */
+async function served(face: Face, handler: R.HttpHandler): Promise<string> {
+  const listening = await listen(face, handler);
+  closers.push(() => listening.close());
+  return listening.url;
+}
 
-  it("over node:http: per-resource updates that cannot coalesce end the stream as overflow at maxPending", async () => {
-    const { server, hub, ends } = hubServer({ maxPending: 16, matchesUri: (subscribed, updated) => updated.startsWith(subscribed) });
-    const { http, url } = await listen(R.createHttpHandler(server, { keepAliveMs: 0 }));
-    closers.push(() => new Promise<void>((resolve) => (http.closeAllConnections(), http.close(() => resolve()))));
-    const client = await pausedPost(url, "subscriptions/listen", listenBody(1, { resourceSubscriptions: ["file:///"] }));
-    closers.push(client.destroy);
-    let delivered = 0;
-    for (let i = 0; i < PUBLISHES && ends.length === 0; i++) {
-      delivered += hub.publish(UPDATED, { uri: `file:///${i}` });
-      await turn();
-    }
-    expect(ends).toEqual([{ subscriptionId: 1, cause: "overflow", reason: "subscriptions/listen ended: more than 16 notifications waiting for this stream" }]);
-    expect(hub.size).toBe(0);
-    expect(hub.queued).toBe(0);
-    // What went out before is what the socket buffers and the stream's mark hold: far from all.
-    expect(delivered).toBeLessThan(PUBLISHES);
-    // Reading again, the client gets what waited, then the server's cancel of the stream
-    // (Subscriptions, Cancellation), and the response ends.
-    const chunks: Buffer[] = [];
-    client.response.on("data", (chunk: Buffer) => chunks.push(chunk));
-    const ended = new Promise<void>((resolve) => client.response.once("end", () => resolve()));
-    client.response.resume();
-    await ended;
-    const events = Buffer.concat(chunks).toString("utf8").split("\n\n").filter((e) => e.startsWith("data: "));
-    expect(JSON.parse(events.at(-1)!.slice("data: ".length))).toEqual({
-      jsonrpc: "2.0",
-      method: "notifications/cancelled",
-      params: { requestId: 1, reason: "subscriptions/listen ended: more than 16 notifications waiting for this stream" },
+describeFaces("SSE streams whose client stops reading, over node:http", (face) => {
+  describe("a subscriptions/listen stream", () => {
+    it("200,000 publishes grow the heap by a few MiB at most, and the hub holds them coalesced", async () => {
+      const { server, hub, ends } = hubServer();
+      const url = await served(face, R.createHttpHandler(server, { keepAliveMs: 0 }));
+      const client = await pausedPost(url, "subscriptions/listen", listenBody(1, { toolsListChanged: true }));
+      closers.push(client.destroy);
+      expect(client.first).toContain("notifications/subscriptions/acknowledged");
+      // Warm up (the socket buffers fill; the stream's own queue reaches its mark), then measure.
+      for (let i = 0; i < 20_000; i++) {
+        hub.publish(TOOLS_CHANGED);
+        await turn();
+      }
+      const before = memory();
+      let queuedAtMost = 0;
+      for (let i = 0; i < PUBLISHES; i++) {
+        hub.publish(TOOLS_CHANGED);
+        if (i % 64 === 0) queuedAtMost = Math.max(queuedAtMost, hub.queued);
+        await turn();
+      }
+      const grown = memory() - before;
+      expect(grown).toBeLessThan(4 * MiB);
+      // The hub saw its stream's send wait: the notifications coalesced into one waiting entry.
+      expect(hub.queued).toBe(1);
+      expect(queuedAtMost).toBe(1);
+      expect(hub.size).toBe(1);
+      expect(ends).toEqual([]);
+    });
+
+    it("per-resource updates that cannot coalesce end the stream as overflow at maxPending", async () => {
+      const { server, hub, ends } = hubServer({ maxPending: 16, matchesUri: (subscribed, updated) => updated.startsWith(subscribed) });
+      const url = await served(face, R.createHttpHandler(server, { keepAliveMs: 0 }));
+      const client = await pausedPost(url, "subscriptions/listen", listenBody(1, { resourceSubscriptions: ["file:///"] }));
+      closers.push(client.destroy);
+      let delivered = 0;
+      for (let i = 0; i < PUBLISHES && ends.length === 0; i++) {
+        delivered += hub.publish(UPDATED, { uri: `file:///${i}` });
+        await turn();
+      }
+      expect(ends).toEqual([{ subscriptionId: 1, cause: "overflow", reason: "subscriptions/listen ended: more than 16 notifications waiting for this stream" }]);
+      expect(hub.size).toBe(0);
+      expect(hub.queued).toBe(0);
+      // What went out before is what the socket buffers and the stream's mark hold: far from all.
+      expect(delivered).toBeLessThan(PUBLISHES);
+      // Reading again, the client gets what waited, then the server's cancel of the stream
+      // (Subscriptions, Cancellation), and the response ends.
+      const chunks: Buffer[] = [];
+      client.response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      const ended = new Promise<void>((resolve) => client.response.once("end", () => resolve()));
+      client.response.resume();
+      await ended;
+      const events = Buffer.concat(chunks).toString("utf8").split("\n\n").filter((e) => e.startsWith("data: "));
+      expect(JSON.parse(events.at(-1)!.slice("data: ".length))).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: 1, reason: "subscriptions/listen ended: more than 16 notifications waiting for this stream" },
+      });
     });
   });
 
-  it("over the web handler used directly (the body never read): the heap stays bounded and the hub coalesces", async () => {
+  describe("a tools/call response stream", () => {
+    it("a handler that awaits its progress notifications waits for the reader (bounded, not 200,000 sent)", async () => {
+      let sent = 0;
+      let aborted: unknown;
+      const waiting = deferred<void>();
+      const server = new R.McpServer({
+        logger: null,
+        handlers: {
+          ...TOOLS_AND_RESOURCES,
+          "tools/call": async (_params, ctx) => {
+            ctx.signal.addEventListener("abort", () => (aborted = ctx.signal.reason), { once: true });
+            for (let i = 0; i < PUBLISHES && !ctx.signal.aborted; i++) {
+              const progress = ctx.sendProgress(i, PUBLISHES);
+              sent++;
+              // Stuck behind the reader: the test looks at how far it got.
+              if (!(await settlesWithin(progress, 50))) {
+                waiting.resolve();
+                await progress;
+              }
+            }
+            return { resultType: "complete", content: [] };
+          },
+        },
+      });
+      const url = await served(face, R.createHttpHandler(server, { keepAliveMs: 0 }));
+      const client = await pausedPost(url, "tools/call", callBody(1, "spin"), "spin");
+      expect(client.first).toContain("notifications/progress");
+      await waiting.promise;
+      // The socket buffers and the stream's 64 KiB mark hold some thousands of ~110-byte events at most.
+      expect(sent).toBeLessThan(60_000);
+      expect(aborted).toBeUndefined();
+      client.destroy();
+    });
+
+    it("a handler that does not wait: the overflow ends the request (onCancellation hears why) and drops the connection", async () => {
+      const events: R.CancellationEvent[] = [];
+      const signalled = deferred<unknown>();
+      const server = new R.McpServer({
+        logger: null,
+        onCancellation: (event) => events.push(event),
+        handlers: {
+          ...TOOLS_AND_RESOURCES,
+          "tools/call": async (_params, ctx) => {
+            ctx.signal.addEventListener("abort", () => signalled.resolve(ctx.signal.reason), { once: true });
+            for (let i = 0; i < PUBLISHES && !ctx.signal.aborted; i++) {
+              void ctx.sendProgress(i, PUBLISHES);
+              if (i % 256 === 0) await turn();
+            }
+            return { resultType: "complete", content: [] };
+          },
+        },
+      });
+      const errors: Error[] = [];
+      const url = await served(face, R.createHttpHandler(server, { keepAliveMs: 0, maxStreamBufferBytes: 64 * 1024, onError: (e) => errors.push(e) }));
+      const client = await pausedPost(url, "tools/call", callBody(1, "flood"), "flood");
+      const reason = await signalled.promise;
+      expect(String(reason)).toMatch(/^response stream overflow: the client left \d+ bytes unread \(maxStreamBufferBytes 65536\)$/);
+      expect(events).toContainEqual({ type: "received", requestId: 1, method: "tools/call", reason });
+      // Reading again, the client gets what the socket held and then a connection that was
+      // dropped: the response never completes.
+      client.response.on("error", () => undefined);
+      const closed = new Promise<void>((resolve) => client.response.once("close", () => resolve()));
+      client.response.resume();
+      await closed;
+      expect(client.response.complete).toBe(false);
+      expect(errors).toEqual([]);
+    });
+  });
+});
+
+describe("the web face called in process: a Response body nobody reads (no socket between)", () => {
+  it("a subscriptions/listen stream: the heap stays bounded and the hub coalesces", async () => {
     const { server, hub, ends } = hubServer();
     const handler = R.createHttpHandler(server, { keepAliveMs: 0 });
     const abort = new AbortController();
-    const response = await handler(webRequest("subscriptions/listen", listenBody(1, { toolsListChanged: true }), undefined, abort.signal));
+    const response = await answer("web", handler, webRequest("subscriptions/listen", listenBody(1, { toolsListChanged: true }), undefined, abort.signal));
     closers.push(() => abort.abort());
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     for (let i = 0; i < 2_000; i++) {
@@ -169,44 +248,8 @@ describe("a subscriptions/listen stream whose client stops reading", () => {
     await reader.cancel();
     expect(ends.map((e) => e.cause)).toEqual(["cancelled"]);
   });
-});
 
-describe("a tools/call response stream whose client stops reading", () => {
-  it("over node:http: a handler that awaits its progress notifications waits for the reader (bounded, not 200,000 sent)", async () => {
-    let sent = 0;
-    let aborted: unknown;
-    const waiting = deferred<void>();
-    const server = new R.McpServer({
-      logger: null,
-      handlers: {
-        ...TOOLS_AND_RESOURCES,
-        "tools/call": async (_params, ctx) => {
-          ctx.signal.addEventListener("abort", () => (aborted = ctx.signal.reason), { once: true });
-          for (let i = 0; i < PUBLISHES && !ctx.signal.aborted; i++) {
-            const progress = ctx.sendProgress(i, PUBLISHES);
-            sent++;
-            // Stuck behind the reader: the test looks at how far it got.
-            if (!(await settlesWithin(progress, 50))) {
-              waiting.resolve();
-              await progress;
-            }
-          }
-          return { resultType: "complete", content: [] };
-        },
-      },
-    });
-    const { http, url } = await listen(R.createHttpHandler(server, { keepAliveMs: 0 }));
-    closers.push(() => new Promise<void>((resolve) => (http.closeAllConnections(), http.close(() => resolve()))));
-    const client = await pausedPost(url, "tools/call", callBody(1, "spin"), "spin");
-    expect(client.first).toContain("notifications/progress");
-    await waiting.promise;
-    // The socket buffers and the stream's 64 KiB mark hold some thousands of ~110-byte events at most.
-    expect(sent).toBeLessThan(60_000);
-    expect(aborted).toBeUndefined();
-    client.destroy();
-  });
-
-  it("over the web handler: a handler that does not wait ends its stream as an overflow, reported to onCancellation with why", async () => {
+  it("a tools/call handler that does not wait ends its stream as an overflow, reported to onCancellation with why; the reader learns the stream failed", async () => {
     const events: R.CancellationEvent[] = [];
     const signalled = deferred<unknown>();
     let sent = 0;
@@ -228,7 +271,7 @@ describe("a tools/call response stream whose client stops reading", () => {
     });
     const handler = R.createHttpHandler(server, { keepAliveMs: 0, maxStreamBufferBytes: 64 * 1024 });
     const before = memory();
-    const response = await handler(webRequest("tools/call", callBody(1, "flood"), "flood"));
+    const response = await answer("web", handler, webRequest("tools/call", callBody(1, "flood"), "flood"));
     const reason = await signalled.promise;
     expect(String(reason)).toMatch(/^response stream overflow: the client left \d+ bytes unread \(maxStreamBufferBytes 65536\)$/);
     expect(events).toContainEqual({ type: "received", requestId: 1, method: "tools/call", reason });
@@ -238,40 +281,7 @@ describe("a tools/call response stream whose client stops reading", () => {
     await expect(response.body!.getReader().read()).rejects.toThrow("response stream overflow");
   });
 
-  it("over node:http: the overflow drops the connection", async () => {
-    const signalled = deferred<unknown>();
-    const server = new R.McpServer({
-      logger: null,
-      handlers: {
-        ...TOOLS_AND_RESOURCES,
-        "tools/call": async (_params, ctx) => {
-          ctx.signal.addEventListener("abort", () => signalled.resolve(ctx.signal.reason), { once: true });
-          for (let i = 0; i < PUBLISHES && !ctx.signal.aborted; i++) {
-            void ctx.sendProgress(i, PUBLISHES);
-            if (i % 256 === 0) await turn();
-          }
-          return { resultType: "complete", content: [] };
-        },
-      },
-    });
-    const errors: Error[] = [];
-    const { http, url } = await listen(R.createHttpHandler(server, { keepAliveMs: 0, maxStreamBufferBytes: 64 * 1024, onError: (e) => errors.push(e) }));
-    closers.push(() => new Promise<void>((resolve) => (http.closeAllConnections(), http.close(() => resolve()))));
-    const client = await pausedPost(url, "tools/call", callBody(1, "flood"), "flood");
-    expect(String(await signalled.promise)).toMatch(/^response stream overflow/);
-    // Reading again, the client gets what the socket held and then a connection that was
-    // dropped: the response never completes.
-    client.response.on("error", () => undefined);
-    const closed = new Promise<void>((resolve) => client.response.once("close", () => resolve()));
-    client.response.resume();
-    await closed;
-    expect(client.response.complete).toBe(false);
-    expect(errors).toEqual([]);
-  });
-});
-
-describe("keep-alive comments on a stream nobody reads", () => {
-  it("are not queued behind unread data: 40 intervals later only the acknowledgment waits", async () => {
+  it("keep-alive comments are not queued behind unread data: 40 intervals later only the acknowledgment waits", async () => {
     const { server, hub } = hubServer();
     // The smallest interval accepted (keepAliveMs is an integer ≥ 1000): the stream's interval
     // timer is faked, so 40 intervals pass at once (nothing else of the test is on a timer).
@@ -280,7 +290,7 @@ describe("keep-alive comments on a stream nobody reads", () => {
     closers.push(() => void vi.useRealTimers());
     const abort = new AbortController();
     closers.push(() => abort.abort());
-    const response = await R.createHttpHandler(server, { keepAliveMs })(webRequest("subscriptions/listen", listenBody(1, { toolsListChanged: true }), undefined, abort.signal));
+    const response = await answer("web", R.createHttpHandler(server, { keepAliveMs }), webRequest("subscriptions/listen", listenBody(1, { toolsListChanged: true }), undefined, abort.signal));
     for (let i = 0; i < 40; i++) {
       vi.advanceTimersByTime(keepAliveMs);
       await turn();

@@ -1,8 +1,9 @@
 /**
  * A small 2026-07-28 server over the generated Streamable HTTP runtime, for the wire tests of
- * test/runtime/http/http-server and for running the conformance scenarios that concern the transport:
+ * test/runtime/http/stateless and for running the conformance scenarios that concern the transport
+ * (served on the native face):
  *
- *   npx tsx test/runtime/http/http-server/fixture-server.ts [--port N]   # prints "listening on http://127.0.0.1:N/mcp"
+ *   npx tsx test/runtime/http/stateless/fixture-server.ts [--port N]   # prints "listening on http://127.0.0.1:N/mcp"
  *   /work/notes/conf.sh http://127.0.0.1:N/mcp --requirements 2026-07-28 --scenario server-stateless
  *
  * Tools: `echo` (its `region` argument is mirrored into `Mcp-Param-Region`), `slow` (sends
@@ -10,7 +11,7 @@
  * `test_logging_tool` (logs only when the request asked for a level) and `test_streaming_elicitation`
  * (streams a progress notification, then answers).
  */
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as R from "../../../generated/2026-07-28/index.js";
 
@@ -82,14 +83,6 @@ export function fixtureHandlers(onSlow?: (ctx: { readonly signal: AbortSignal })
 
 export function fixtureServer(options: R.McpServerOptions = {}): R.McpServer {
   return new R.McpServer({ serverInfo: { name: "http-fixture", version: "1.0.0" }, logger: null, handlers: fixtureHandlers(), ...options });
-}
-
-/** Serves `handler` on 127.0.0.1 at a free port; returns the server and its /mcp URL. */
-export async function listen(handler: R.HttpHandler): Promise<{ http: Server; url: string }> {
-  const http = createServer(R.toNodeListener(handler));
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as AddressInfo;
-  return { http, url: `http://127.0.0.1:${port}/mcp` };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

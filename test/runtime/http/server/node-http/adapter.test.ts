@@ -1,18 +1,21 @@
 /**
- * The node:http adapter (templates/runtime/http/node-http.ts) on its own, with a handler of the
- * test's instead of an MCP server: the web Request it builds (URL, Host fallback, headers, body),
- * the Response it writes (plain, empty, SSE), a failing handler, a Host no URL can be made of,
- * and the signal that aborts when the client goes away. Raw sockets send what fetch would not.
+ * The node:http adapter (templates/runtime/http/server/node-http.ts) bridging a plain web handler
+ * of the test's instead of an MCP server (the way the web face is served on node:http; a runtime
+ * handler's native face is in native.test.ts): the web Request it builds (URL, Host fallback,
+ * headers, body), the Response it writes (plain, empty, SSE), a failing handler, a Host no URL
+ * can be made of, and the signal that aborts when the client goes away. Raw sockets send what
+ * fetch would not.
  */
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLIENT_DISCONNECTED, toNodeListener } from "../../../../templates/runtime/http/server/node-http.js";
-import type { HttpHandler } from "../../../../templates/runtime/http/server/web-face.js";
+import { CLIENT_DISCONNECTED, toNodeListener } from "../../../../../templates/runtime/http/server/node-http.js";
+import type { HttpHandler } from "../../../../../templates/runtime/http/server/web-face.js";
 
 let server: Server | undefined;
 afterEach(async () => {
+  server?.closeAllConnections();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = undefined;
 });
@@ -34,7 +37,7 @@ function raw(port: number, text: string): Promise<string> {
   });
 }
 
-describe("toNodeListener", () => {
+describe("toNodeListener of a plain web handler (the bridge)", () => {
   it("builds the web Request: URL from Host, every header (repeated ones too), the body of a POST, none for GET", async () => {
     const seen: Array<Record<string, unknown>> = [];
     const port = await serve(async (request, context) => {
