@@ -5,7 +5,7 @@
 // rather than after generation. Task handles (the Tasks extension) are facade/client-tasks.ts's, which
 // only a client with the extension imports.
 
-import type { Endpoint, EndpointOptions, SendHook } from "../core/endpoint.js";
+import type { EndpointOptions, SendHook } from "../core/endpoint.js";
 import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from "./shared.js";
 import { wireChecks, type WireValidators } from "../core/validation.js";
 import type { AnswerInputOptions } from "../features/mrtr-client.js";

@@ -8,22 +8,21 @@
 // Revision facts (supported versions, `_meta` keys, error codes, `Mcp-Name` sources, tool methods)
 // come from the server's generated `httpBinding`; the runtime knows none of them.
 
-import { isObject, isRequestId } from "../../core/json.js";
 import { numberOption } from "../../core/options.js";
-import { ErrorCode, type JsonObject, type JsonRpcMessage, type Principal, type RequestId, type Transport } from "../../core/protocol.js";
-import type { HttpCall } from "../server/call.js";
+import { ErrorCode } from "../../core/protocol.js";
 import { readServerOptions, pathOption, type HttpServerOptions } from "../server/options.js";
-import { authenticateStage, CallState, envelopeStage, hostOriginStage, runPipeline, type Pipeline, type Stage } from "../server/pipeline.js";
+import { authenticateStage, envelopeStage, hostOriginStage, runPipeline, type Pipeline, type Stage } from "../server/pipeline.js";
 import { InFlightQuota, inFlightLimit, Slot } from "../server/quota.js";
-import { answer, type Refusal } from "../server/replies.js";
 import { pathStage } from "../server/routes.js";
 import { withFaces, type ServedHandler } from "../server/web-face.js";
 import type { HttpBinding, HttpServable } from "./binding.js";
 import { RequestChecks } from "./checks.js";
-import { PostExchange, type ExchangeSettings } from "./exchange.js";
+import type { ExchangeSettings } from "./exchange.js";
+import { StatelessRoutes, StatelessState } from "./routes.js";
 import { ToolHeaders } from "./tool-headers.js";
 
 export type { HttpBinding, HttpServable } from "./binding.js";
+export { StatelessState } from "./routes.js";
 
 /** Options of createHttpHandler (the shared ones: HttpServerOptions). */
 export interface HttpHandlerOptions extends HttpServerOptions {
@@ -61,19 +60,44 @@ export type StatelessHttpHandler = ServedHandler & {
   readonly path: string | undefined;
 };
 
-/** What the stages learn of one request: its quota slot besides the shared facts. */
-export class StatelessState extends CallState {
-  slot: Slot | undefined = undefined;
-}
 
 const DEFAULT_MAX_IN_FLIGHT = 4096;
 const DEFAULT_MAX_IN_FLIGHT_PER_PRINCIPAL = 256;
 const DEFAULT_MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
-const RESOLVED: Promise<void> = Promise.resolve();
-const invalid = (message: string, id?: RequestId): Refusal => ({ status: 400, id, message: `Invalid Request: ${message}` });
 
 /** One POST of JSON accepting both answers (HTTP, Sending Messages 1-2); GET and DELETE are 405 (no session, no stream of its own). */
 const METHODS = { POST: { contentType: "application/json", accept: "both", body: true } } as const;
+
+/**
+ * HTTP status of an error response (basic/index, Error Codes; HTTP, Protocol Version Header and
+ * Server Validation): 404 for an unknown method, 400 for the transport's own errors and malformed
+ * messages (the binding's codes included); any other error stays in-band on 200.
+ */
+function statusTable(binding: HttpBinding): (code: number) => number {
+  const statuses = new Map<number, number>([
+    [ErrorCode.MethodNotFound, 404],
+    [ErrorCode.ParseError, 400],
+    [ErrorCode.InvalidRequest, 400],
+    [binding.errors.headerMismatch, 400],
+    [binding.errors.unsupportedProtocolVersion, 400],
+  ]);
+  if (binding.errors.missingRequiredClientCapability !== null) statuses.set(binding.errors.missingRequiredClientCapability, 400);
+  return (code) => statuses.get(code) ?? 200;
+}
+
+/** The in-flight quota, counted before the body is read; the exchange that answers releases the slot. */
+function quotaStage(quota: InFlightQuota): Stage<StatelessState> {
+  return {
+    name: "in-flight quota",
+    run(_call, state) {
+      const slot = quota.acquire(state.principal?.id);
+      if (!(slot instanceof Slot)) return slot;
+      state.slot = slot;
+      state.held = slot;
+      return undefined;
+    },
+  };
+}
 
 /**
  * The Streamable HTTP handler of a generated McpServer (a revision with the stateless HTTP
@@ -93,75 +117,9 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   );
   const annotations = binding.toolHeaders === null ? null : new ToolHeaders(server, binding, binding.toolHeaders.list, toolHeadersTtlMs, settings.onError);
   const checks = new RequestChecks(binding, annotations);
-  // HTTP status of an error response (basic/index, Error Codes; HTTP, Protocol Version Header and
-  // Server Validation): 404 for an unknown method, 400 for the transport's own errors and
-  // malformed messages; any other error stays in-band on 200.
-  const statuses = new Map<number, number>([
-    [ErrorCode.MethodNotFound, 404],
-    [ErrorCode.ParseError, 400],
-    [ErrorCode.InvalidRequest, 400],
-    [binding.errors.headerMismatch, 400],
-    [binding.errors.unsupportedProtocolVersion, 400],
-  ]);
-  if (binding.errors.missingRequiredClientCapability !== null) statuses.set(binding.errors.missingRequiredClientCapability, 400);
   const exchange: ExchangeSettings = {
-    statusOf: (code) => statuses.get(code) ?? 200,
+    statusOf: statusTable(binding),
     limits: { keepAliveMs: settings.keepAliveMs, maxBuffered: settings.maxStreamBufferBytes },
-  };
-
-  /** Counted before the body is read; the exchange that answers releases the slot. */
-  const quotaStage: Stage<StatelessState> = {
-    name: "in-flight quota",
-    run(_call, state) {
-      const slot = quota.acquire(state.principal?.id);
-      if (!(slot instanceof Slot)) return slot;
-      state.slot = slot;
-      state.held = slot;
-      return undefined;
-    },
-  };
-
-  const serveNotification = (call: HttpCall, principal: Principal | undefined, method: string, message: JsonRpcMessage): void => {
-    const refused = checks.notification(call.headers, method);
-    if (refused !== undefined) return void answer(call, refused);
-    // Its own connection, like every POST. A notifications/cancelled names a request of that
-    // connection, which has none: it is ignored (reported as an unknown request). Request ids are
-    // unique per client only and HTTP has no session, so it cannot safely name a request another
-    // POST carries; over HTTP the cancel is closing that request's stream (basic/patterns/cancellation).
-    const sink: Transport = { start: () => RESOLVED, close: () => RESOLVED, send: () => RESOLVED, principal, http: call };
-    const connection = server.openConnection(sink);
-    sink.onmessage?.(message);
-    void connection.close().catch(() => undefined);
-    call.respond(202, {});
-  };
-
-  const serveRequest = (call: HttpCall, state: StatelessState, id: RequestId, method: string, params: JsonObject | undefined, message: JsonRpcMessage): void | Promise<void> => {
-    const go = (refused: Refusal | undefined): void | Promise<void> => {
-      if (refused !== undefined) return answer(call, refused);
-      // The exchange owns the slot from here: it is released when the response ends.
-      state.held = undefined;
-      new PostExchange(call, state.principal, id, exchange, state.slot).serve(server, message);
-    };
-    const checked = checks.request(call.headers, id, method, params);
-    return checked instanceof Promise ? checked.then(go) : go(checked);
-  };
-
-  /** Routing: one JSON-RPC request or notification (HTTP, Sending Messages 4), never a batch or a response. */
-  const serve = (call: HttpCall, state: StatelessState): void | Promise<void> => {
-    const body = state.body;
-    if (Array.isArray(body)) return answer(call, invalid("JSON-RPC batches are not supported"));
-    if (!isObject(body)) return answer(call, invalid("the body must be a JSON-RPC request or notification"));
-    const rawId = body["id"];
-    const id = isRequestId(rawId) ? rawId : undefined;
-    const method = body["method"];
-    if (body["jsonrpc"] !== "2.0") return answer(call, invalid('jsonrpc must be "2.0"', id));
-    if (typeof method !== "string") return answer(call, invalid("result" in body || "error" in body ? "a client MUST NOT send JSON-RPC responses" : "the body has no method"));
-    const params = body["params"];
-    if (params !== undefined && !isObject(params)) return answer(call, invalid("params must be an object", id));
-    const message = body as unknown as JsonRpcMessage;
-    if (!("id" in body)) return serveNotification(call, state.principal, method, message);
-    if (id === undefined) return answer(call, invalid("the id must be a string or an integer"));
-    return serveRequest(call, state, id, method, params, message);
   };
 
   const pipeline: Pipeline<StatelessState> = {
@@ -170,11 +128,11 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
       hostOriginStage(settings.guards),
       authenticateStage(settings.authenticate),
       envelopeStage(METHODS, "the MCP endpoint"),
-      quotaStage,
+      quotaStage(quota),
     ],
     settings,
     state: () => new StatelessState(),
-    serve,
+    serve: new StatelessRoutes(server, checks, exchange).serve,
   };
   return withFaces({ serveCall: (call) => runPipeline(pipeline, call) }, { httpBinding: binding, httpPipeline: pipeline, path });
 }
