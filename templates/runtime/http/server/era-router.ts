@@ -233,12 +233,13 @@ export function createEraRouter(options: EraRouterOptions): ServedHandler {
     return byRevision.get(sessionRevisionFor(isObject(params) ? params["protocolVersion"] : undefined, revisions)!)!;
   };
 
-  const route = (call: HttpCall): Promise<void> => {
+  // Async: whatever a handler's hasSession or serveCall throws is a rejection, answered 500 below.
+  const route = async (call: HttpCall): Promise<void> => {
     const path = call.path;
     if (legacy !== undefined && legacyPaths.has(path)) return legacy.serveCall(call);
     const own = sessions.filter(([, handler]) => serves(handler, path)).map(([, handler]) => handler);
     const mine = modern !== undefined && serves(modern, path) ? modern : undefined;
-    if (own.length === 0 && mine === undefined) return Promise.resolve(answer(call, NOT_FOUND));
+    if (own.length === 0 && mine === undefined) return answer(call, NOT_FOUND);
     const newest = own[0];
     // Only the session era has sessions, GET streams and DELETE.
     const sessionId = call.headers.get(SESSION_HEADER);
