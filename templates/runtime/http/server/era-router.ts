@@ -184,10 +184,16 @@ export function createEraRouter(options: EraRouterOptions): ServedHandler {
   /** Admission of each handler the request may go to, in order; stops at none (each is asked once). */
   const admitAll = async (call: HttpCall, handlers: readonly Routed[]): Promise<Admission[]> => {
     const admissions: Admission[] = [];
-    for (const handler of handlers) {
-      const pipeline = handler.httpPipeline;
-      const state = pipeline.state();
-      admissions.push({ handler, state, refused: await admit(pipeline.admission, call, state) });
+    try {
+      for (const handler of handlers) {
+        const pipeline = handler.httpPipeline;
+        const state = pipeline.state();
+        admissions.push({ handler, state, refused: await admit(pipeline.admission, call, state) });
+      }
+    } catch (error) {
+      // One admission failed (a throwing authenticate): what the earlier ones held is theirs again.
+      for (const earlier of admissions) earlier.state.held?.release();
+      throw error;
     }
     return admissions;
   };
