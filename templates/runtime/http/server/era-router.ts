@@ -184,10 +184,16 @@ export function createEraRouter(options: EraRouterOptions): ServedHandler {
   /** Admission of each handler the request may go to, in order; stops at none (each is asked once). */
   const admitAll = async (call: HttpCall, handlers: readonly Routed[]): Promise<Admission[]> => {
     const admissions: Admission[] = [];
-    for (const handler of handlers) {
-      const pipeline = handler.httpPipeline;
-      const state = pipeline.state();
-      admissions.push({ handler, state, refused: await admit(pipeline.admission, call, state) });
+    try {
+      for (const handler of handlers) {
+        const pipeline = handler.httpPipeline;
+        const state = pipeline.state();
+        admissions.push({ handler, state, refused: await admit(pipeline.admission, call, state) });
+      }
+    } catch (error) {
+      // One admission failed (a throwing authenticate): what the earlier ones held is theirs again.
+      for (const earlier of admissions) earlier.state.held?.release();
+      throw error;
     }
     return admissions;
   };
@@ -233,12 +239,13 @@ export function createEraRouter(options: EraRouterOptions): ServedHandler {
     return byRevision.get(sessionRevisionFor(isObject(params) ? params["protocolVersion"] : undefined, revisions)!)!;
   };
 
-  const route = (call: HttpCall): Promise<void> => {
+  // Async: whatever a handler's hasSession or serveCall throws is a rejection, answered 500 below.
+  const route = async (call: HttpCall): Promise<void> => {
     const path = call.path;
     if (legacy !== undefined && legacyPaths.has(path)) return legacy.serveCall(call);
     const own = sessions.filter(([, handler]) => serves(handler, path)).map(([, handler]) => handler);
     const mine = modern !== undefined && serves(modern, path) ? modern : undefined;
-    if (own.length === 0 && mine === undefined) return Promise.resolve(answer(call, NOT_FOUND));
+    if (own.length === 0 && mine === undefined) return answer(call, NOT_FOUND);
     const newest = own[0];
     // Only the session era has sessions, GET streams and DELETE.
     const sessionId = call.headers.get(SESSION_HEADER);

@@ -1,44 +1,42 @@
 /**
  * The first block of docs/one-endpoint.md (`one-endpoint-example`), run as written
- * (test/helpers/readme-snippets.ts) and served as its comment says on a free loopback port: the SDK v2 client with no options
- * gets a 2025-11-25 session, pinned to 2026-07-28 it is served statelessly, and the SDK 1.32
- * HTTP+SSE client connects at /sse; all see the block's tool. The block also type-checks under the strictest options users
- * vendor the output with.
+ * (test/helpers/readme-snippets.ts) and served as its comment says on a free loopback port, on
+ * both faces of its router (test/helpers/faces.ts): the SDK v2 client with no options gets a
+ * 2025-11-25 session, pinned to 2026-07-28 it is served statelessly, and the SDK 1.32 HTTP+SSE
+ * client connects at /sse; all see the block's tool. The block also type-checks under the
+ * strictest options users vendor the output with.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client as SdkV2Client, StreamableHTTPClientTransport as SdkV2Http } from "@modelcontextprotocol/client";
 import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PACKAGE_ROOT } from "../../../../generator/project.js";
-import { within } from "../../../helpers/async.js";
-import { importCodeBlock } from "../../../helpers/readme-snippets.js";
-import { typecheckFiles } from "../../../helpers/typecheck.js";
-import { R25 } from "./support.js";
+import { PACKAGE_ROOT } from "../../../../../generator/project.js";
+import { within } from "../../../../helpers/async.js";
+import { describeFaces, listen, type Listening } from "../../../../helpers/faces.js";
+import { importCodeBlock } from "../../../../helpers/readme-snippets.js";
+import { typecheckFiles } from "../../../../helpers/typecheck.js";
+import type { R25 } from "./support.js";
 
 interface Block {
-  readonly router: R25.HttpHandler;
+  readonly router: R25.ServedHandler;
 }
-
-let http: Server;
-let origin = "";
-beforeAll(async () => {
-  const block = await importCodeBlock<Block>("docs/one-endpoint.md", "one-endpoint-example");
-  // As the block's comment says: node:http, through toNodeListener.
-  http = createServer(R25.toNodeListener(block.router));
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  http.closeAllConnections();
-  await new Promise<void>((resolve) => http.close(() => resolve()));
-});
 
 const INFO = { name: "docs-client", version: "1.0.0" };
 
-describe("docs/one-endpoint.md, one-endpoint-example", () => {
+describeFaces("docs/one-endpoint.md, one-endpoint-example", (face) => {
+  let served: Listening;
+  let origin = "";
+  beforeAll(async () => {
+    const block = await importCodeBlock<Block>("docs/one-endpoint.md", "one-endpoint-example");
+    // As the block's comment says: node:http, through toNodeListener (on the web face: its bridge).
+    served = await listen(face, block.router);
+    origin = served.origin;
+  });
+  afterAll(async () => {
+    await served.close();
+  });
+
   it("SDK v2 with no options: a 2025-11-25 session; pinned to 2026-07-28: the stateless server", async () => {
     const legacy = new SdkV2Client(INFO);
     await within("connect", legacy.connect(new SdkV2Http(new URL(`${origin}/mcp`))));
@@ -59,8 +57,11 @@ describe("docs/one-endpoint.md, one-endpoint-example", () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["hello"]);
     await client.close();
   });
+});
 
-  it("type-checks under the strictest options", () => {
+describe("docs/one-endpoint.md, one-endpoint-example as code", () => {
+  it("type-checks under the strictest options", async () => {
+    await importCodeBlock<Block>("docs/one-endpoint.md", "one-endpoint-example");
     expect(typecheckFiles([join(PACKAGE_ROOT, "out", "readme-snippets", "one-endpoint-example.ts")])).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * `initialize` opens (sessionRevisionFor). The wire behaviour of both: routing.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { BASIC_META } from "../../../helpers/fixtures.js";
+import { BASIC_META } from "../../../../helpers/fixtures.js";
 import { R25 } from "./support.js";
 
 const { claimsModernEra: claims, sessionRevisionFor } = R25;
