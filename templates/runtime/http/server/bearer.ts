@@ -90,10 +90,12 @@ export interface BearerAuth {
   /** The metadata response for a GET of its path, else undefined (for a router of one's own). */
   serveMetadata(request: Request): Response | undefined;
   /**
-   * `handler`, with the metadata document answered before it (same origin, its own path). A
-   * handler of the runtime keeps its native face (toNodeListener serves it without web objects).
+   * `handler`, with the metadata document answered before it (same origin, its own path). It
+   * keeps what the handler is besides a function (a session handler's `close`, the binding and
+   * pipeline the era router reads), and a handler of the runtime keeps its native face
+   * (toNodeListener serves it without web objects).
    */
-  withMetadata<H extends HttpHandler>(handler: H): H extends CallHandler ? ServedHandler : HttpHandler;
+  withMetadata<H extends HttpHandler>(handler: H): H;
 }
 
 /** Every option checked (a TypeError or RangeError naming it). */
@@ -178,20 +180,21 @@ export function bearerAuth(options: BearerAuthOptions): BearerAuth {
 
   const withMetadata = (handler: HttpHandler): HttpHandler => {
     const core = (handler as Partial<CallHandler>).serveCall;
-    if (typeof core !== "function") {
-      return (request: Request, info?: HttpRequestInfo) => Promise.resolve(serveMetadata(request) ?? handler(request, info));
-    }
-    return withFaces(
-      {
-        serveCall(call: HttpCall): Promise<void> {
-          if (call.path !== metadataUrl.pathname) return core.call(handler, call);
-          const out = metadataAnswer(call.method);
-          call.respond(out.status, out.headers, out.body);
-          return Promise.resolve();
-        },
-      },
-      {},
-    );
+    const wrapped: HttpHandler =
+      typeof core !== "function"
+        ? (request: Request, info?: HttpRequestInfo) => Promise.resolve(serveMetadata(request) ?? handler(request, info))
+        : withFaces(
+            {
+              serveCall(call: HttpCall): Promise<void> {
+                if (call.path !== metadataUrl.pathname) return core.call(handler, call);
+                const out = metadataAnswer(call.method);
+                call.respond(out.status, out.headers, out.body);
+                return Promise.resolve();
+              },
+            },
+            {},
+          );
+    return keepsOwn(wrapped, handler);
   };
 
   return {
@@ -201,4 +204,12 @@ export function bearerAuth(options: BearerAuthOptions): BearerAuth {
     serveMetadata,
     withMetadata: withMetadata as BearerAuth["withMetadata"],
   };
+}
+
+/** `wrapper` with the own properties of `handler` it lacks (its getters as getters): what the handler is besides a function. */
+function keepsOwn(wrapper: HttpHandler, handler: HttpHandler): HttpHandler {
+  for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(handler))) {
+    if (!Object.hasOwn(wrapper, name)) Object.defineProperty(wrapper, name, descriptor);
+  }
+  return wrapper;
 }

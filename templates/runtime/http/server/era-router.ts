@@ -17,7 +17,7 @@ import { describeValue } from "../../core/protocol.js";
 import { report } from "../fetch.js";
 import { nestsDeeperThan, parseBody, bodyRefusal } from "./body.js";
 import { TOO_LARGE, type HttpCall } from "./call.js";
-import { admit, failed, serveAdmitted, type CallState, type Pipeline } from "./pipeline.js";
+import { admit, failed, serveAdmitted, shareAdmission, type CallState, type Pipeline } from "./pipeline.js";
 import { answer, type Answer } from "./replies.js";
 import { withFaces, type ServedHandler } from "./web-face.js";
 
@@ -184,6 +184,8 @@ export function createEraRouter(options: EraRouterOptions): ServedHandler {
   /** Admission of each handler the request may go to, in order; stops at none (each is asked once). */
   const admitAll = async (call: HttpCall, handlers: readonly Routed[]): Promise<Admission[]> => {
     const admissions: Admission[] = [];
+    // An authenticate the handlers share is asked once for the request, whatever their number.
+    shareAdmission(call);
     try {
       for (const handler of handlers) {
         const pipeline = handler.httpPipeline;

@@ -157,9 +157,11 @@ export class NodeCall implements HttpCall {
   }
 
   readBody(max: number): Promise<BodyRead> {
-    this.#bodyRead = true;
+    // A declared length over the bound is refused unread: the body stays unread (whoever answers
+    // then, a 413 or another handler's refusal, closes the connection instead of draining it).
     const declared = this.headers.get("content-length");
     if (declared !== null && Number(declared) > max) return Promise.resolve(TOO_LARGE);
+    this.#bodyRead = true;
     const request = this.#request;
     // The client went away before the body was asked for (while `authenticate` ran): the request's
     // "close" has been emitted already, and no "end" will come.

@@ -84,10 +84,30 @@ export function authenticateStage(authenticate: Authenticate | undefined): Stage
     name: "authenticate",
     run(call, state) {
       if (authenticate === undefined) return undefined;
-      const who = authenticate(call);
+      const who = askOnce(call, authenticate);
       return isThenable(who) ? Promise.resolve(who).then((resolved) => accept(resolved, state)) : accept(who, state);
     },
   };
+}
+
+/**
+ * What each `authenticate` answered for a request several handlers admit (the era router, before it
+ * reads a body to choose one of them): a function shared by those handlers is asked once.
+ */
+const sharedAnswers = new WeakMap<HttpCall, Map<Authenticate, unknown>>();
+
+/** Marks a request as admitted by several handlers in turn: each distinct `authenticate` is then asked once for it. */
+export function shareAdmission(call: HttpCall): void {
+  if (!sharedAnswers.has(call)) sharedAnswers.set(call, new Map());
+}
+
+function askOnce(call: HttpCall, authenticate: Authenticate): unknown {
+  const answers = sharedAnswers.get(call);
+  if (answers === undefined) return authenticate(call);
+  if (answers.has(authenticate)) return answers.get(authenticate);
+  const who: unknown = authenticate(call);
+  answers.set(authenticate, who);
+  return who;
 }
 
 /** What a server accepts of one HTTP method: the body's media type, what Accept must list, whether a body is read. */

@@ -144,6 +144,13 @@ describe("readBody", () => {
     expect(request.listenerCount("data")).toBe(0);
   });
 
+  it("refused unread for its declared length, the body stays unread: whatever answers then closes the connection", async () => {
+    const { response, call } = nodeCall({ headers: { "content-length": String(4 * 1024 * 1024) } });
+    expect(await call.readBody(1024)).toBe(TOO_LARGE);
+    call.respond(401, { "content-type": "application/json" }, "{}");
+    expect(response.head?.headers["connection"]).toBe("close");
+  });
+
   it("chunks past the bound (chunked, or a lying length): TOO_LARGE; later chunks and the end change nothing", async () => {
     const { request, call } = nodeCall({ headers: { "transfer-encoding": "chunked" } });
     const read = call.readBody(8);

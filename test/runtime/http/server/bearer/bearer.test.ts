@@ -147,3 +147,31 @@ describe("bearerAuth's options, checked at once", () => {
     expect(() => R.bearerAuth({ ...base, resource: "not a url" })).toThrow();
   });
 });
+
+describeFaces("withMetadata keeps what the handler is", (face) => {
+  it("a wrapped session handler is still one (sessionCount live, hasSession, close) and can stand behind the era router, which serves the metadata through it", async () => {
+    const { R25 } = await import("../era-router/support.js");
+    const guard = R25.bearerAuth({ resource: RESOURCE, authorizationServers: ["https://as.example/"], verify: () => undefined });
+    const sessions = R25.createSessionHttpHandler(new R25.McpServer({ logger: null }));
+    const wrapped = guard.withMetadata(sessions);
+    expect([typeof wrapped.hasSession, typeof wrapped.close, typeof wrapped.serveCall, wrapped.versions]).toEqual(["function", "function", "function", sessions.versions]);
+    const router = R25.createEraRouter({ sessions: { "2025-11-25": wrapped } });
+    const document = await answer(face, router, new Request(guard.metadataUrl, { headers: { host: "127.0.0.1:3000" } }));
+    expect(document.status).toBe(200);
+    expect(await document.json()).toMatchObject({ resource: RESOURCE, authorization_servers: ["https://as.example"] });
+    const opened = await answer(
+      face,
+      router,
+      new Request("http://127.0.0.1:3000/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", host: "127.0.0.1:3000" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+      }),
+    );
+    expect(opened.status).toBe(200);
+    expect(wrapped.sessionCount).toBe(1);
+    expect(wrapped.hasSession(opened.headers.get("mcp-session-id")!)).toBe(true);
+    await wrapped.close();
+    expect(wrapped.sessionCount).toBe(0);
+  });
+});

@@ -148,6 +148,17 @@ describeFaces("the era router admits a request before it reads its body", (face)
       expect(s.errors).toEqual([]);
     });
 
+    it("one authenticate shared by every handler is asked once for a request they all admit in turn", async () => {
+      const shared = bearer();
+      const s = await serveRouter(face, { modern: { authenticate: shared.authenticate }, sessions: { authenticate: shared.authenticate } });
+      const body = Buffer.from(JSON.stringify(initialize()));
+      const exchange = rawRequest(s.origin, headlessPost(s.origin, body.length, [`Authorization: ${GOOD}`]), body);
+      closers.push(async () => exchange.close());
+      const response = await within("the initialize result", exchange.response);
+      expect([response.status, response.body]).toEqual([200, expect.stringContaining('"protocolVersion":"2025-11-25"')]);
+      expect(shared.asked.count).toBe(1);
+    });
+
     it("admitted, the same request waits for its body, and is served once it has come", async () => {
       const s = await serveRouter(face, { modern: { authenticate: bearer().authenticate }, sessions: { authenticate: bearer().authenticate } });
       const body = Buffer.from(JSON.stringify(initialize()));
