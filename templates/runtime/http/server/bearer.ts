@@ -18,7 +18,7 @@ import { numberOption } from "../../core/options.js";
 import { describeValue, type Principal } from "../../core/protocol.js";
 import type { CallHandler, HttpCall, HttpRequestHead } from "./call.js";
 import type { Authenticate } from "./options.js";
-import { withFaces, type HttpHandler, type HttpRequestInfo, type ServedHandler } from "./web-face.js";
+import { withFaces, type HttpHandler, type HttpRequestInfo } from "./web-face.js";
 
 /** A principal with the scopes its token grants (space-free strings). */
 export interface BearerPrincipal extends Principal {

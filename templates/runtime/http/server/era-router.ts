@@ -15,47 +15,14 @@
 import { isObject } from "../../core/json.js";
 import { describeValue } from "../../core/protocol.js";
 import { report } from "../fetch.js";
-import { nestsDeeperThan, parseBody, bodyRefusal } from "./body.js";
-import { TOO_LARGE, type HttpCall } from "./call.js";
-import { admit, failed, serveAdmitted, shareAdmission, type CallState, type Pipeline } from "./pipeline.js";
+import { BodyRouting } from "./body-routing.js";
+import type { HttpCall } from "./call.js";
+import { VERSION_FORMAT, type EraClaims, type LegacySseRoute, type ModernRoute, type Routed, type SessionRoute } from "./eras.js";
+import { failed } from "./pipeline.js";
 import { answer, type Answer } from "./replies.js";
 import { withFaces, type ServedHandler } from "./web-face.js";
 
-/** What every handler the router routes to offers: its faces and the pipeline it runs (the router runs its admission before reading a body). */
-interface Routed extends ServedHandler {
-  readonly httpPipeline: Pipeline<CallState>;
-}
-
-/**
- * A session-era handler the router can send a session's requests to: createSessionHttpHandler's
- * answer (any revision's copy of it), which says whether a session id is one of its own, which
- * protocol versions its sessions may negotiate, and its path.
- */
-export interface SessionRoute extends Routed {
-  hasSession(sessionId: string): boolean;
-  readonly versions: readonly string[];
-  readonly path: string | undefined;
-}
-
-/** The stateless handler the router sends the modern era's POSTs to: createHttpHandler's answer, with its binding. */
-export interface ModernRoute extends Routed {
-  readonly httpBinding: { readonly meta: { readonly protocolVersion: string }; readonly supportedVersions: readonly string[] };
-  readonly path: string | undefined;
-}
-
-/** The HTTP+SSE handler of 2024-11-05 (createLegacySseHandler), which names the two paths it owns. */
-export interface LegacySseRoute extends Routed {
-  readonly ssePath: string;
-  readonly messagesPath: string;
-}
-
-/** What tells the eras apart, from the handlers' generated bindings (the router knows no revision by name). */
-export interface EraClaims {
-  /** The request `_meta` key of the protocol version in the stateless era (the modern handler's). */
-  readonly metaKey: string;
-  /** The protocol versions of the session era (those the session handlers' sessions may negotiate). */
-  readonly legacyVersions: ReadonlySet<string>;
-}
+export { claimsModernEra, sessionRevisionFor, type EraClaims, type LegacySseRoute, type ModernRoute, type SessionRoute } from "./eras.js";
 
 /** What createEraRouter routes to; at least one of `modern` and `sessions`. */
 export interface EraRouterOptions {
@@ -74,47 +41,8 @@ export interface EraRouterOptions {
   readonly onError?: ((error: Error) => void) | undefined;
 }
 
-/** Protocol versions are dates (basic/versioning of every revision: "YYYY-MM-DD"). */
-const VERSION_FORMAT = /^\d{4}-\d{2}-\d{2}$/;
 const SESSION_HEADER = "mcp-session-id";
 const NOT_FOUND: Answer = Object.freeze({ status: 404, message: "Not Found" });
-
-/** True when the body is one JSON-RPC message whose params `_meta` names a protocol version (any value). */
-function claimsMetaVersion(body: unknown, metaKey: string): boolean {
-  if (!isObject(body)) return false;
-  const params = body["params"];
-  if (!isObject(params)) return false;
-  const meta = params["_meta"];
-  return isObject(meta) && Object.hasOwn(meta, metaKey);
-}
-
-/**
- * Whether a POST outside any session belongs to the stateless era: it claims the per-request
- * mechanism by its `_meta` version (`claims.metaKey`), or by an `MCP-Protocol-Version` header that
- * names no session-era version (`claims.legacyVersions`; an unknown one included: only the modern
- * handler answers it, with UnsupportedProtocolVersion). A malformed claim (a modern header and no
- * `_meta`) is modern too, so that it gets the modern errors. A request with neither, such as a
- * 2025 client's `initialize`, which carries no version header and no `_meta` key, is of the
- * session era.
- */
-export function claimsModernEra(protocolVersionHeader: string | null, body: unknown, claims: EraClaims): boolean {
-  if (claimsMetaVersion(body, claims.metaKey)) return true;
-  return protocolVersionHeader !== null && !claims.legacyVersions.has(protocolVersionHeader.trim());
-}
-
-/**
- * The session revision an `initialize` asking for `requested` opens its session on: the newest
- * of `revisions` (sorted newest first) not newer than it; the newest when it asks for an older or
- * an unknown version (Lifecycle, Version Negotiation: the server answers "with another protocol
- * version it supports", which "SHOULD be the latest"). Pure.
- */
-export function sessionRevisionFor(requested: unknown, revisions: readonly string[]): string | undefined {
-  if (typeof requested === "string" && VERSION_FORMAT.test(requested)) {
-    const fit = revisions.find((revision) => revision <= requested);
-    if (fit !== undefined) return fit;
-  }
-  return revisions[0];
-}
 
 const isRouted = (value: unknown): value is Routed =>
   typeof value === "function" && typeof (value as Partial<Routed>).serveCall === "function" && isObject((value as Partial<Routed>).httpPipeline);
@@ -136,9 +64,6 @@ function sessionTable(value: unknown): [string, SessionRoute][] {
   // Newest first: sessionRevisionFor takes the first one not newer than the client's version.
   return entries.sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0)) as [string, SessionRoute][];
 }
-
-/** A handler's admission for one request: the state to go on with, or its answer. */
-type Admission = { readonly handler: Routed; readonly state: CallState; readonly refused: Answer | undefined };
 
 /**
  * One handler for every era on one URL:
@@ -167,8 +92,6 @@ export function createEraRouter(options: EraRouterOptions): ServedHandler {
     throw new TypeError(`modern must be a handler from createHttpHandler (with httpBinding), got ${describeValue(modern)}`);
   }
   const sessions = sessionTable(options.sessions);
-  const revisions = sessions.map(([revision]) => revision);
-  const byRevision = new Map(sessions);
   if (modern === undefined && sessions.length === 0) throw new TypeError("createEraRouter needs a modern handler, session handlers, or both");
   const legacy = options.legacySse;
   if (legacy !== undefined && (!isRouted(legacy) || typeof legacy.ssePath !== "string" || typeof legacy.messagesPath !== "string")) {
@@ -180,66 +103,7 @@ export function createEraRouter(options: EraRouterOptions): ServedHandler {
     legacyVersions: new Set(sessions.flatMap(([, handler]) => handler.versions)),
   };
   const serves = (handler: { readonly path: string | undefined }, path: string): boolean => handler.path === undefined || handler.path === path;
-
-  /** Admission of each handler the request may go to, in order; stops at none (each is asked once). */
-  const admitAll = async (call: HttpCall, handlers: readonly Routed[]): Promise<Admission[]> => {
-    const admissions: Admission[] = [];
-    // An authenticate the handlers share is asked once for the request, whatever their number.
-    shareAdmission(call);
-    try {
-      for (const handler of handlers) {
-        const pipeline = handler.httpPipeline;
-        const state = pipeline.state();
-        admissions.push({ handler, state, refused: await admit(pipeline.admission, call, state) });
-      }
-    } catch (error) {
-      // One admission failed (a throwing authenticate): what the earlier ones held is theirs again.
-      for (const earlier of admissions) earlier.state.held?.release();
-      throw error;
-    }
-    return admissions;
-  };
-
-  /** A POST whose era its body says: admitted first, its body read once, handed over parsed. */
-  const byBody = async (call: HttpCall, newest: SessionRoute, candidates: readonly Routed[]): Promise<void> => {
-    const admissions = await admitAll(call, candidates);
-    let chosen: Admission | undefined;
-    try {
-      const admitted = admissions.filter((a) => a.refused === undefined);
-      // Every handler refused it (unauthenticated, a bad Host, …): its body is never read.
-      if (admitted.length === 0) return await answer(call, admissions[0]!.refused!);
-      const maxBytes = Math.max(...admitted.map((a) => a.handler.httpPipeline.settings.maxBodyBytes));
-      const maxDepth = Math.max(...admitted.map((a) => a.handler.httpPipeline.settings.maxJsonDepth));
-      const read = await call.readBody(maxBytes);
-      const parsed = parseBody(read, maxBytes, maxDepth);
-      const target = chooseByBody(call, "value" in parsed ? parsed.value : undefined, "value" in parsed, newest);
-      const admission = admissions.find((a) => a.handler === target)!;
-      if (admission.refused !== undefined) return await answer(call, admission.refused);
-      if (!("value" in parsed)) return await answer(call, parsed);
-      // The body within the bounds of the handler it goes to.
-      const settings = target.httpPipeline.settings;
-      const bytes = read as Uint8Array;
-      if (bytes.byteLength > settings.maxBodyBytes) return await answer(call, bodyRefusal(TOO_LARGE, settings.maxBodyBytes));
-      if (nestsDeeperThan(bytes, settings.maxJsonDepth)) return await answer(call, { status: 400, message: `Bad Request: the body nests deeper than ${settings.maxJsonDepth} levels (maxJsonDepth)` });
-      chosen = admission;
-      admission.state.body = parsed.value;
-      admission.state.readsBody = false;
-      return await serveAdmitted(target.httpPipeline, call, admission.state);
-    } finally {
-      // What the others held for it (a quota slot) is theirs again.
-      for (const other of admissions) if (other !== chosen) other.state.held?.release();
-    }
-  };
-
-  /** The handler a parsed body goes to (an unparseable one: the newest session handler, which refuses it). */
-  const chooseByBody = (call: HttpCall, body: unknown, ok: boolean, newest: SessionRoute): Routed => {
-    if (!ok) return newest;
-    if (modern !== undefined && claimsModernEra(call.headers.get("mcp-protocol-version"), body, claims)) return modern;
-    const initialize = isObject(body) && body["method"] === "initialize" && "id" in body;
-    if (!initialize) return newest;
-    const params = body["params"];
-    return byRevision.get(sessionRevisionFor(isObject(params) ? params["protocolVersion"] : undefined, revisions)!)!;
-  };
+  const byBody = new BodyRouting(modern, sessions, claims);
 
   // Async: whatever a handler's hasSession or serveCall throws is a rejection, answered 500 below.
   const route = async (call: HttpCall): Promise<void> => {
@@ -256,7 +120,7 @@ export function createEraRouter(options: EraRouterOptions): ServedHandler {
     if (call.method !== "POST" || mine === undefined) return newest.serveCall(call);
     const header = call.headers.get("mcp-protocol-version");
     if (header !== null && !claims.legacyVersions.has(header.trim())) return mine.serveCall(call);
-    return byBody(call, newest, [mine, ...own]);
+    return byBody.route(call, newest, [mine, ...own]);
   };
 
   return withFaces(
