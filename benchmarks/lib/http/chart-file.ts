@@ -31,6 +31,11 @@ const CHARTED: readonly { readonly side: FloorSide; readonly name: (sdk2: string
   { side: "sdk2", name: (sdk2) => sdk2, color: "#e8842a" },
 ];
 
+/** A figure rounded to tenths, for the kept file. */
+function tenths(figure: FloorFigure): FloorFigure {
+  return Object.fromEntries(Object.entries(figure).map(([side, x]) => [side, Math.round(x * 10) / 10]));
+}
+
 function read(path: string): ChartData {
   try {
     return JSON.parse(readFileSync(path, "utf8")) as ChartData;
@@ -75,7 +80,10 @@ export function updateChart(dir: string, results: FloorResults, meta: { readonly
     load: results.load,
     rows: results.rows.map(({ connections, cpuUs, rate }) => ({ connections, cpuUs, rate })),
   };
-  const data: ChartData = { ...read(dataPath), [results.era]: entry };
+  const merged: ChartData = { ...read(dataPath), [results.era]: entry };
+  const data = Object.fromEntries(
+    Object.entries(merged).map(([era, e]) => [era, { ...e, rows: e.rows.map((row) => ({ ...row, cpuUs: tenths(row.cpuUs), rate: tenths(row.rate) })) }]),
+  ) as ChartData;
   writeFileSync(dataPath, `${JSON.stringify(data, null, 2)}\n`);
   const svg = barChart({
     title: "Server CPU per tools/call over HTTP: Node's raw floor, mcp-stubgen, SDK 2.x",

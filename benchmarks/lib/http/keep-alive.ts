@@ -1,9 +1,9 @@
 // The load process's HTTP/1.1 client: one kept-alive TCP connection, one request at a time, the
 // request written as preformatted bytes and the response read by a minimal parser (status line,
-// Content-Type, then a Content-Length or chunked body). It costs the load process about half the CPU
-// per request of node:http's own client (fetch costs more still), so that even the raw floor is
-// measured with its server busy rather than waiting for its client (docs/benchmarks.md, How the
-// comparison is set up). Every server of the bench answers a POST with one of those two framings.
+// Content-Type, then a Content-Length or chunked body). It costs the load process a third or less
+// of the CPU per request of node:http's own client, and a twentieth of fetch's, so that even the
+// raw floor is measured with its server busy rather than waiting for its client (docs/benchmarks.md,
+// Against Node's floor). Every server of the bench answers a POST with one of those two framings.
 import { connect, type Socket } from "node:net";
 
 export interface Reply {
