@@ -1,7 +1,8 @@
 // The floor tables: tools/call per era, every side's requests per second and server CPU per call,
 // each against the raw node:http floor and against SDK 2.x, and the targets of "Measure against
 // Node's floor": ours (native face) within 1.5× the raw floor's CPU per call and at least 6× less
-// than SDK 2.x's, at 16 and at 64 connections; the web face within 1.1× the native face's CPU.
+// than SDK 2.x's, at 16 and at 64 connections; the web face no slower than before the native face
+// existed (within 1.1× of that run's distance to the raw floor).
 import { costVsFloor, fmt, ratio, renderTable, verdict } from "../table.js";
 import { HTTP_REVISION } from "./client.js";
 import type { FloorFigure, FloorResults, FloorSide, FloorSizes } from "./floor-run.js";
@@ -11,8 +12,19 @@ import { SESSION_REVISION } from "./session-client.js";
 export const TARGET_VS_RAW_FLOOR = 1.5;
 /** Server CPU per tools/call, ours (native face), at least this many times less than SDK 2.x's. */
 export const TARGET_VS_SDK2 = 6;
-/** Server CPU per tools/call, ours on the web face, at most this many times the native face's. */
-export const TARGET_WEB_VS_NATIVE = 1.1;
+/** The web face's distance to the raw floor, at most this many times what it was before the native face (WEB_BEFORE). */
+export const TARGET_WEB_VS_BEFORE = 1.1;
+/**
+ * Ours ÷ the raw floor (server CPU per call) before the native face existed: this bench at
+ * e4a15cc + the bench commits (the runtime's only path then was the web-standard one; both of its
+ * rows, "native" and "web", went through it; the lower one is kept), on this VM, idle
+ * (docs/benchmarks.md, "Before the native face"). A ratio rather than µs: it travels across
+ * machines better than either figure alone.
+ */
+export const WEB_BEFORE: { readonly [era: string]: { readonly [connections: number]: number } } = {
+  "2026": { 16: 8.75, 64: 9.17 },
+  session: { 16: 4.9, 64: 5.52 },
+};
 /** The rows with targets: the server is saturated there (at 1 connection it mostly waits). */
 export const TARGET_CONNECTIONS: readonly number[] = [16, 64];
 
@@ -34,7 +46,7 @@ export function sideLabel(side: FloorSide, sdk2: string): string {
 }
 
 /** The Target cell of a side's row at `connections`. */
-function target(side: FloorSide, connections: number, cpu: FloorFigure): string {
+function target(era: string, side: FloorSide, connections: number, cpu: FloorFigure): string {
   if (!TARGET_CONNECTIONS.includes(connections)) return "";
   const { rawFloor, oursNative, oursWeb, sdk2 } = cpu;
   if (side === "oursNative") {
@@ -43,9 +55,10 @@ function target(side: FloorSide, connections: number, cpu: FloorFigure): string 
     return `${verdict(`≤ ${TARGET_VS_RAW_FLOOR}× raw floor`, nearFloor)}; ${verdict(`≥ ${TARGET_VS_SDK2}× less than 2.x`, belowSdk)}`;
   }
   if (side === "oursWeb") {
-    const vsNative = costVsFloor(oursWeb, oursNative, "lower");
-    const met = oursWeb !== undefined && oursNative !== undefined && oursWeb <= TARGET_WEB_VS_NATIVE * oursNative;
-    return verdict(`≤ ${TARGET_WEB_VS_NATIVE}× native (${vsNative})`, met);
+    const before = WEB_BEFORE[era]?.[connections];
+    if (before === undefined || oursWeb === undefined || rawFloor === undefined) return "";
+    const now = oursWeb / rawFloor;
+    return verdict(`≤ ${TARGET_WEB_VS_BEFORE}× before (${(now / before).toFixed(2)}×: ${now.toFixed(2)}× floor, was ${before.toFixed(2)}×)`, now <= TARGET_WEB_VS_BEFORE * before);
   }
   return "";
 }
@@ -62,7 +75,7 @@ export function floorReport(names: { readonly sdk2: string }, sizes: FloorSizes,
         cpu === undefined ? "n/a" : us(cpu),
         costVsFloor(cpu, row.cpuUs.rawFloor, "lower"),
         side === "sdk2" || cpu === undefined || row.cpuUs.sdk2 === undefined ? "—" : ratio(cpu, row.cpuUs.sdk2, "lower"),
-        target(side, row.connections, row.cpuUs),
+        target(r.era, side, row.connections, row.cpuUs),
       ];
     }),
   );
