@@ -20,7 +20,7 @@ const BACKSLASH = 0x5c;
  * level opens and closes. Not a validation: a text that is no JSON fails its parse after.
  */
 export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
-  if (bytes.length <= 2 * max) return false;
+  if (bytes.length <= 2 * max || opensAtMost(bytes, max)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {
@@ -34,6 +34,21 @@ export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
     } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) depth--;
   }
   return false;
+}
+
+/**
+ * Whether `bytes` holds at most `max` bytes `[` and `{` in all (strings included): then nothing
+ * nests deeper than `max`. The common case (a request has a few dozen), found by the engine's own
+ * indexOf rather than a loop over every byte.
+ */
+function opensAtMost(bytes: Uint8Array, max: number): boolean {
+  let opens = 0;
+  for (const open of [OPEN_ARRAY, OPEN_OBJECT]) {
+    for (let at = bytes.indexOf(open); at >= 0; at = bytes.indexOf(open, at + 1)) {
+      if (++opens > max) return false;
+    }
+  }
+  return true;
 }
 
 /** The refusal of a body the face could not read whole: over the bound (413, the connection closes), or broken (400). */
