@@ -45,6 +45,16 @@ function row({ measure, figure, format, better, target }: Spec): string[] {
   return [measure, cell(ours, format), cell(sdk2, format), versus, cell(floor, format), overFloor(figure, better), target];
 }
 
+/** A figure with ours on the native face in the ours column (the SDK's and the floor's as they were). */
+function native(figure: HttpFigure): HttpFigure {
+  const { "ours-native": ours, sdk2, floor } = figure;
+  return { ...(ours === undefined ? {} : { ours }), ...(sdk2 === undefined ? {} : { sdk2 }), ...(floor === undefined ? {} : { floor }) };
+}
+
+function stormCpuTarget(ours: number | undefined, sdk2: number | undefined): string {
+  return verdict(`≥ ${TARGET_STORM_CPU_VS_SDK2}× less than 2.x`, ours !== undefined && sdk2 !== undefined && TARGET_STORM_CPU_VS_SDK2 * ours <= sdk2);
+}
+
 export function httpReport(names: { readonly ours: string; readonly sdk2: string }, sizes: HttpSizes, r: HttpResults): string {
   const k = fmt.count;
   const us = (x: number): string => `${x.toFixed(0)} µs`;
@@ -71,10 +81,16 @@ export function httpReport(names: { readonly ours: string; readonly sdk2: string
       figure: r.stormCpu,
       format: us,
       better: "lower",
-      target: verdict(
-        `≥ ${TARGET_STORM_CPU_VS_SDK2}× less than 2.x`,
-        r.stormCpu.ours !== undefined && r.stormCpu.sdk2 !== undefined && TARGET_STORM_CPU_VS_SDK2 * r.stormCpu.ours <= r.stormCpu.sdk2,
-      ),
+      target: stormCpuTarget(r.stormCpu.ours, r.stormCpu.sdk2),
+    },
+    // The same storm on the native face of toNodeListener (no bridge): ours in the mcp-stubgen column.
+    { measure: "cancel storm, native face: abort → last handler abort", figure: native(r.stormMs), format: fmt.ms, better: "lower", target: beats(native(r.stormMs), "lower") },
+    {
+      measure: "cancel storm, native face: server CPU per aborted stream",
+      figure: native(r.stormCpu),
+      format: us,
+      better: "lower",
+      target: stormCpuTarget(r.stormCpu["ours-native"], r.stormCpu.sdk2),
     },
     {
       measure: "cancel storm: handlers that saw the abort",
@@ -83,9 +99,16 @@ export function httpReport(names: { readonly ours: string; readonly sdk2: string
       better: "none",
       target: verdict("all", r.stormSawAbort.ours === sizes.storm),
     },
+    {
+      measure: "cancel storm, native face: handlers that saw the abort",
+      figure: native(r.stormSawAbort),
+      format: (x) => `${k(x)} / ${k(sizes.storm)}`,
+      better: "none",
+      target: verdict("all", r.stormSawAbort["ours-native"] === sizes.storm),
+    },
   ];
   const notes = [
-    `All rows on ${HTTP_REVISION}; each server in its own process behind the same node:http bridge (lib/http/node-bridge.ts) on 127.0.0.1; clients are fetch (undici) in the bench process.`,
+    `All rows on ${HTTP_REVISION}; each server in its own process behind the same node:http bridge (lib/http/node-bridge.ts) on 127.0.0.1, except the "native face" rows: ours through toNodeListener's native face, no bridge (its SDK and floor cells are the bridged rows'); clients are fetch (undici) in the bench process.`,
     `vs column: > 1 means mcp-stubgen is better (throughput: ours ÷ SDK; time and CPU: SDK ÷ ours). cost vs web floor: ours ÷ web floor for time and CPU, web floor ÷ ours for throughput; 1.00× is the web floor.`,
     "Server CPU per call: user + system time of the server process over the run ÷ calls; the server's own cost even where the fetch clients are the bottleneck.",
     "web floor: the same requests and streams answered with no MCP at all, on Request/Response (lib/http/floor-http.ts): what fetch, node:http and the bridge cost. No server on this bridge beats it by more than the noise; the storm's wall time is mostly connection teardown, so there the noise can reorder the three. The raw node:http floor: the table against Node's floor below.",
