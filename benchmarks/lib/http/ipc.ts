@@ -11,6 +11,10 @@ export type Ask =
   | { readonly id: number; readonly op: "counts" }
   /** heapUsed after full collections, in the answer's heapBytes. */
   | { readonly id: number; readonly op: "heap" }
+  /** rss and heapUsed after full collections, in the answer's rssBytes and heapBytes. */
+  | { readonly id: number; readonly op: "memory" }
+  /** The statuses an edge server has answered so far (edge-servers.ts), in the answer's statuses. */
+  | { readonly id: number; readonly op: "statuses" }
   /** Answered once n handlers saw their abort, or after timeoutMs. */
   | { readonly id: number; readonly op: "untilAborted"; readonly n: number; readonly timeoutMs: number };
 
@@ -23,8 +27,12 @@ export interface Answer {
   readonly lastAbortAt: number;
   /** CPU time the server process has used so far (user + system, µs). */
   readonly cpuUs: number;
-  /** heapUsed after full collections (bytes); 0 unless asked by op "heap". */
+  /** heapUsed after full collections (bytes); 0 unless asked by op "heap" or "memory". */
   readonly heapBytes: number;
+  /** The resident set size after full collections (bytes); 0 unless asked by op "memory". */
+  readonly rssBytes: number;
+  /** Responses by status ("0": closed unanswered); only from op "statuses", and {} unless the server is an edge one. */
+  readonly statuses?: Readonly<Record<string, number>>;
 }
 
 export interface Ready {

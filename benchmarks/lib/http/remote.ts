@@ -59,6 +59,17 @@ export class RemoteServer {
     return (await this.#ask({ op: "heap" })).heapBytes;
   }
 
+  /** The server's rss and heapUsed after full collections (bytes). */
+  async memory(): Promise<{ readonly rssBytes: number; readonly heapBytes: number }> {
+    const { rssBytes, heapBytes } = await this.#ask({ op: "memory" });
+    return { rssBytes, heapBytes };
+  }
+
+  /** The statuses an edge server has answered so far, by status ("0": closed unanswered). */
+  async statuses(): Promise<Readonly<Record<string, number>>> {
+    return (await this.#ask({ op: "statuses" })).statuses ?? {};
+  }
+
   async reset(): Promise<void> {
     await this.#ask({ op: "reset" });
   }
