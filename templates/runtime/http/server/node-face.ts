@@ -245,9 +245,8 @@ export class NodeCall implements HttpCall {
    * DRAIN_BYTES declared) is read and dropped by node:http, and the connection is kept.
    */
   #headersOut(headers: ResponseHeaders): Record<string, string> {
-    if (this.#bodyRead || !this.hasBody) return headers as Record<string, string>;
-    const declared = this.headers.get("content-length");
-    return declared !== null && Number(declared) <= DRAIN_BYTES ? (headers as Record<string, string>) : { ...headers, connection: "close" };
+    if (this.#bodyRead || !unreadBodyClosesConnection(this.#request.headers)) return headers as Record<string, string>;
+    return { ...headers, connection: "close" };
   }
 }
 
@@ -258,6 +257,18 @@ const byteLength: (text: string) => number =
   (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer?.byteLength ?? ((text: string) => encoder.encode(text).byteLength);
 /** The largest unread body node:http drains to keep a connection (a declared Content-Length); a larger or chunked one closes it. */
 const DRAIN_BYTES = 64 * 1024;
+
+/**
+ * Whether a response sent while this request's body was never read closes the connection: the
+ * body is chunked or declared larger than DRAIN_BYTES (node:http would read it all to keep the
+ * connection). Both faces of toNodeListener apply it.
+ */
+export function unreadBodyClosesConnection(headers: NodeIncomingMessage["headers"]): boolean {
+  const length = headers["content-length"];
+  if (headers["transfer-encoding"] !== undefined) return true;
+  if (typeof length !== "string" || length === "0") return false;
+  return !(Number(length) <= DRAIN_BYTES);
+}
 
 function pathnameOf(url: string): string {
   try {

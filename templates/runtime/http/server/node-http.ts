@@ -7,7 +7,7 @@
 
 import type { CallHandler } from "./call.js";
 import { hostSyntaxProblem } from "./guards.js";
-import { NodeCall, type NodeIncomingMessage, type NodeServerResponse } from "./node-face.js";
+import { NodeCall, unreadBodyClosesConnection, type NodeIncomingMessage, type NodeServerResponse } from "./node-face.js";
 import { STREAM_OVERFLOW, type HttpHandler } from "./web-face.js";
 
 export type { NodeIncomingMessage, NodeServerResponse } from "./node-face.js";
@@ -79,7 +79,7 @@ function writeRefusal(out: NodeServerResponse, status: number, message: string):
 }
 
 /** Writes a web Response to a ServerResponse; SSE and other streamed bodies chunk by chunk. */
-async function writeResponse(response: Response, out: NodeServerResponse): Promise<void> {
+async function writeResponse(response: Response, out: NodeServerResponse, closeAfter: boolean): Promise<void> {
   if (out.destroyed) {
     // The client is gone (its request was cancelled): nothing to write to.
     await response.body?.cancel().catch(() => undefined);
@@ -89,6 +89,7 @@ async function writeResponse(response: Response, out: NodeServerResponse): Promi
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  if (closeAfter) headers["connection"] = "close";
   const body = response.body;
   if (body === null) {
     out.writeHead(response.status, headers);
@@ -205,9 +206,16 @@ function bridgedListener(handler: HttpHandler, options: NodeListenerOptions): No
       writeRefusal(response, 400, "Bad Request: the request URL is not valid");
       return;
     }
+    const web = webRequest;
     handler(webRequest, { localAddress: request.socket?.localAddress })
-      .then((answer) => writeResponse(answer, response))
-      .finally(discard)
+      .then((answer) => {
+        // A body the handler never read (a refusal before it: unauthenticated, the wrong method)
+        // is not drained when large or chunked: the connection closes instead, as on the native face.
+        const unreadLarge = !web.bodyUsed && unreadBodyClosesConnection(request.headers);
+        if (unreadLarge) discard = () => undefined;
+        return writeResponse(answer, response, unreadLarge);
+      })
+      .finally(() => discard())
       .catch((error: unknown) => {
         report(options.onError, error);
         if (!response.destroyed) {

@@ -69,6 +69,28 @@ describe("toNodeListener of a plain web handler (the bridge)", () => {
     expect(urls).toHaveLength(1);
   });
 
+  it("a refusal that never read the body: a large (over 64 KiB) or chunked one closes the connection unread, a small one is drained and the connection kept; a read one keeps it", async () => {
+    const port = await serve(async (request) => {
+      if (request.headers.get("x-read") === "yes") await request.text();
+      return new Response("no", { status: 401, headers: { "content-type": "text/plain" } });
+    });
+    // Declares 4 MiB, sends 1 KiB, and keeps the socket open: only the server can end it.
+    const large = await raw(port, `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${4 * 1024 * 1024}\r\n\r\n${"x".repeat(1024)}`);
+    expect(large.split("\r\n")[0]).toBe("HTTP/1.1 401 Unauthorized");
+    expect(large.toLowerCase()).toContain("connection: close");
+    const chunked = await raw(port, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n");
+    expect(chunked.toLowerCase()).toContain("connection: close");
+    // A small body, then a second request on the same connection: both answered (kept alive).
+    const small = `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1024\r\n\r\n${"x".repeat(1024)}`;
+    const two = await raw(port, `${small}${small.replace("Host:", "Connection: close\r\nHost:")}`);
+    expect(two.match(/HTTP\/1\.1 401/g)).toHaveLength(2);
+    // A large body the handler read: the connection is kept for the next request.
+    const body = "x".repeat(100 * 1024);
+    const read = `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Read: yes\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const kept = await raw(port, `${read}${read.replace("Host:", "Connection: close\r\nHost:")}`);
+    expect(kept.match(/HTTP\/1\.1 401/g)).toHaveLength(2);
+  });
+
   it("a handler that throws: 500 and the error reported; a throwing onError changes nothing", async () => {
     const reported: Error[] = [];
     const port = await serve(async () => {
