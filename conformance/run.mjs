@@ -12,7 +12,9 @@
  *
  * 1. Installs conformance/node_modules (npm ci) when it is missing.
  * 2. Starts the server on a free loopback port with this Node (the machine's, as every root
- *    script), through tsx, and waits for its "listening on <url>" line.
+ *    script), through tsx, and waits for its "listening on <url>" line, which must say it serves
+ *    node:http on the native face (toNodeListener of the router's core, no web Request per
+ *    request): every server suite runs against that face.
  * 3. Runs the suite's CLI for each run with the Node 22 pinned in conformance/package.json (only
  *    the CLI uses it), each writing into its own folder under conformance/results/.
  * 4. Prints the suite's output and stops the server (also on an error or a signal).
@@ -214,10 +216,13 @@ async function startServer(port) {
   let timer;
   try {
     return await Promise.race([
-      new Promise((resolve) => {
+      new Promise((resolve, reject) => {
         lines.on("line", (line) => {
           const url = /^listening on (\S+)/.exec(line)?.[1];
-          if (url !== undefined) resolve({ server, url });
+          if (url === undefined) return;
+          // Every suite runs against the native node:http face of the runtime's handlers.
+          if (!line.includes("node:http native face")) reject(new Error(`the server is not serving node:http on its native face: ${line}`));
+          else resolve({ server, url });
         });
       }),
       once(server, "exit").then(([code, signal]) => {

@@ -39,7 +39,6 @@ import {
   McpServer,
   toNodeListener,
   type ClientCapabilities,
-  type HttpHandler,
   type HttpRequestContext,
   type LoggingLevel,
   type RequestId,
@@ -69,8 +68,8 @@ const CAPABILITIES: ServerCapabilities = {
 };
 /** The SSE `retry` field (ms) of each stream's priming event: how soon a client reconnects. */
 const SSE_RETRY_MS = 500;
-/** The paths served: Streamable HTTP (both eras), and HTTP+SSE's two (createLegacySseHandler's defaults). */
-const PATHS: ReadonlySet<string> = new Set(["/mcp", "/sse", "/messages"]);
+/** The Streamable HTTP endpoint of both eras (HTTP+SSE has its own two paths, /sse and /messages); any other path is 404. */
+const MCP_PATH = "/mcp";
 
 /** Severity order of logging/setLevel (Logging, Log Levels: RFC 5424). */
 const LOG_LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -176,6 +175,7 @@ const sessionHttp = createSessionHttpHandler(
   // of them, and the suite's multiple-streams scenario sees streams, not JSON.
   // With --redis, sessions and their events are in Redis: a session continues on any instance.
   {
+    path: MCP_PATH,
     responses: "sse",
     retryMs: SSE_RETRY_MS,
     onError: onError("session http"),
@@ -189,18 +189,15 @@ const legacyServer = createMcpServer(LEGACY_SSE_VERSIONS, () => false);
 const legacySse = createLegacySseHandler(legacyServer, { onError: onError("http+sse") });
 
 /** 2026-07-28: one stateless McpServer; every POST is its own connection of it, nothing is kept between requests. */
-const modern = createHttpHandler(createEverything2026Server({ onError: onError("2026-07-28"), state }), { onError: onError("2026-07-28 http") });
+const modern = createHttpHandler(createEverything2026Server({ onError: onError("2026-07-28"), state }), { path: MCP_PATH, onError: onError("2026-07-28 http") });
 
 const router = createEraRouter({
   modern,
   sessions: { "2025-11-25": sessionHttp },
-  legacySse: { handler: legacySse },
+  legacySse,
   onError: onError("router"),
 });
 
-/** The router on the paths this server serves; 404 elsewhere. */
-const handler: HttpHandler = (request, info) =>
-  PATHS.has(new URL(request.url).pathname) ? router(request, info) : Promise.resolve(new Response("Not Found", { status: 404 }));
 
 // ---------------------------------------------------------------------------------------------
 
@@ -215,11 +212,14 @@ function portFromArgs(): number {
   return port;
 }
 
-const httpServer = createServer(toNodeListener(handler, { onError: onError("http") }));
+// The router's native face: node:http is served without a web Request or Response per request.
+const httpServer = createServer(toNodeListener(router, { onError: onError("http") }));
 
 httpServer.listen(portFromArgs(), "127.0.0.1", () => {
   const { port } = httpServer.address() as AddressInfo;
-  console.log(`listening on http://127.0.0.1:${port}/mcp (HTTP+SSE: http://127.0.0.1:${port}/sse; state ${state.describe})`);
+  // toNodeListener takes the router's core: node:http served on the native face (no web Request/Response per request).
+  const face = typeof router.serveCall === "function" ? "native" : "web";
+  console.log(`listening on http://127.0.0.1:${port}/mcp (HTTP+SSE: http://127.0.0.1:${port}/sse; state ${state.describe}; node:http ${face} face)`);
 });
 
 /** Closes every session (their handlers abort, their streams end), then the listener. */

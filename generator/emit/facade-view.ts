@@ -50,7 +50,7 @@ function docLines(record: MethodRecord): string {
   return text.map((line) => `   *${line ? ` ${line.replace(/\*\//g, "*\\/")}` : ""}`).join("\n");
 }
 
-/** The extension whose runtime module is the Tasks extension (templates/runtime/features/tasks.ts), if merged. */
+/** The extension whose runtime module is the Tasks extension (templates/runtime/features/task-manager.ts and the other task-*.ts), if merged. */
 export function tasksExtension(model: SchemaModel) {
   return (model.extensions ?? []).find((ext) => ext.policy.runtime === "tasks" && ext.policy.cancelRequest !== null);
 }

@@ -3,7 +3,7 @@ import { emitTypes, type EmitTypesOptions } from "./emit-types.js";
 import type { EraModel, RevisionModel } from "../model/revision.js";
 import { formatResult, formatTypeExpr, type MethodKind, type Side } from "../model/vocabulary.js";
 import { TOOL_VERSION } from "../project.js";
-import { loadRuntimeSources, RUNTIME_SOURCE_DIR, templates, type Template } from "./templates.js";
+import { loadRuntimeSources, RUNTIME_SOURCE_DIR, runtimeSourceNames, templates, type Template } from "./templates.js";
 import { RUNTIME_DIR, type RuntimeLayout } from "./output-options.js";
 import type { RevisionRules } from "../model/rules.js";
 import { clientView } from "./client-view.js";
@@ -142,59 +142,18 @@ export function catalogView(model: RevisionModel) {
  * tsc checks in place, copied into the output as `<folder>/<name>.ts` with a generated header.
  * The folders say what the runtime is made of: core/ (the protocol engine), http/ (the shared
  * HTTP room and the HTTP transports), transports/ (the others), features/ (MRTR, tasks,
- * subscriptions).
+ * registrations, subscriptions), facade/ (the generated client's and server's behaviour).
+ * Every module there is copied, so the list is the folder's (templates.ts runtimeSourceNames:
+ * sorted, add-ons left out, as addons.ts selects them), read when this module loads.
  */
-export const RUNTIME_FILES = [
-  "core/json",
-  "core/protocol",
-  "core/validation",
-  "core/options",
-  "core/outgoing",
-  "core/incoming",
-  "core/endpoint",
-  "core/typed",
-  "features/mrtr",
-  "features/pattern",
-  "features/json-schema",
-  "features/registry",
-  "features/tool-output",
-  "transports/in-memory",
-  "transports/mcpx-envelope",
-  "transports/mcpx",
-  "transports/mcpx-hub",
-  "transports/stdio",
-  "transports/stdio-spawn",
-  "features/subscriptions",
-  "http/fetch",
-  "http/sse",
-  "http/headers",
-  "http/guards",
-  "http/auth",
-  "http/bearer",
-  "http/http-server",
-  "http/node-http",
-  "http/http-client",
-  "http/http-session-client",
-  "http/event-store",
-  "http/session-registry",
-  "http/session-server",
-  "http/legacy-sse-server",
-  "http/legacy-sse-client",
-  "http/fallback-client",
-  "http/era-router",
-  "features/tasks",
-  "facade/shared",
-  "facade/client",
-  "facade/client-tasks",
-  "facade/server",
-] as const;
+export const RUNTIME_FILES: readonly string[] = runtimeSourceNames();
 
 /**
  * Runtime modules imported by path from a revision folder rather than through its index.ts
  * (`out/<rev>/stdio.js`, at the top of the revision folder whatever the runtime's folder): with the
  * shared runtime, each is a re-export of `../runtime/<folder>/<name>.js`.
  */
-export const REEXPORTED_RUNTIME_FILES: readonly (typeof RUNTIME_FILES)[number][] = ["transports/stdio", "transports/stdio-spawn"];
+export const REEXPORTED_RUNTIME_FILES: readonly string[] = ["transports/stdio", "transports/stdio-spawn"];
 
 /** Which HTTP client the index of a revision exports, by its HTTP transport (model/revision.ts EraModel): the stateless one, the session one, or none. Pure. */
 export function httpExports(transport: EraModel["httpTransport"]): { http: boolean; sessionHttp: boolean } {
@@ -202,7 +161,7 @@ export function httpExports(transport: EraModel["httpTransport"]): { http: boole
 }
 
 /**
- * What a revision's index exports of the HTTP+SSE transport of 2024-11-05 (legacy-sse-server.ts,
+ * What a revision's index exports of the HTTP+SSE transport of 2024-11-05 (legacy-sse/handler.ts,
  * legacy-sse-client.ts) and of the fallback client (fallback-client.ts). Pure.
  * - `legacySse`: a revision whose HTTP transport is HTTP+SSE: the server handler, the client
  *   transport and the node adapter;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import Handlebars from "handlebars";
 import { PACKAGE_ROOT, TEMPLATES_DIR } from "../project.js";
+import { ADDON_DIR } from "./addons.js";
 
 /** A compiled template: view data in, file text out. */
 export type Template = (view: object) => string;
@@ -27,6 +28,26 @@ export function loadTemplates(dir: string = TEMPLATES_DIR): ReadonlyMap<string, 
 
 /** Where the runtime's sources live, relative to the package folder (named in each copy's header). */
 export const RUNTIME_SOURCE_DIR = "templates/runtime";
+
+/**
+ * The runtime's modules, as `<folder>/<name>` (no `.ts`): every `.ts` file under
+ * templates/runtime/ but the add-ons' (`addons/`, which emit/addons.ts selects by name), in one
+ * order on every machine (sorted by UTF-16 code units, not by locale). The folders nest one level
+ * today; deeper ones are listed too.
+ */
+export function runtimeSourceNames(root: string = PACKAGE_ROOT): string[] {
+  const names: string[] = [];
+  const walk = (dir: string, prefix: string): void => {
+    for (const entry of readdirSync(join(root, RUNTIME_SOURCE_DIR, dir), { withFileTypes: true })) {
+      const path = `${prefix}${entry.name}`;
+      if (entry.isDirectory()) {
+        if (path !== ADDON_DIR) walk(join(dir, entry.name), `${path}/`);
+      } else if (entry.isFile() && entry.name.endsWith(".ts")) names.push(path.slice(0, -".ts".length));
+    }
+  };
+  walk("", "");
+  return names.sort();
+}
 
 /**
  * The revision-independent runtime: `templates/runtime/<folder>/<name>.ts` for each name, read as they

@@ -1,5 +1,5 @@
 /**
- * What the generated Streamable HTTP server (templates/runtime/http/http-server.ts) needs to know of
+ * What the generated Streamable HTTP server (templates/runtime/http/stateless/handler.ts) needs to know of
  * a revision, as data for the server facade (`SERVER.http` in server.ts, rendered by
  * emit/server-view.ts). Only revisions with the stateless HTTP binding get it (2026-07-28 and
  * later: every request carries its protocol version and client capabilities in `_meta`, and the

@@ -15,7 +15,7 @@
  *   client pages add (SUB_CAPABILITIES);
  * - `-32021` comes from the `code` const of `MissingRequiredClientCapabilityError`;
  * - each result becomes a small validation schema (a JSON Schema subset) that the runtime
- *   checks the client's answers against (mrtr.ts).
+ *   checks the client's answers against (mrtr-server.ts).
  * A schema that has the union but disagrees with the pattern's field names is an error.
  */
 import { StubgenError } from "../errors.js";
@@ -91,9 +91,9 @@ const RESULT = "InputRequiredResult";
  */
 export const INPUT_REQUIRED_RESULT = { definition: RESULT, resultType: "input_required" } as const;
 const RESPONSES = "InputResponses";
-/** The map of a retry's answers: the server checks each answer to what it asked (mrtr.ts), not the map's every value. */
+/** The map of a retry's answers: the server checks each answer to what it asked (mrtr-server.ts), not the map's every value. */
 export const INPUT_RESPONSES = RESPONSES;
-/** The fields the pattern puts on the wire (mrtr.ts reads and writes exactly these). */
+/** The fields the pattern puts on the wire (mrtr-server.ts and mrtr-client.ts read and write exactly these). */
 const RESULT_FIELDS = ["resultType", "inputRequests", "requestState"] as const;
 const PARAMS_FIELDS = ["inputResponses", "requestState"] as const;
 

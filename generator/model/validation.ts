@@ -8,7 +8,7 @@
  * - the params of every request and notification of the catalog (both directions);
  * - the result of every request, against the union of its results;
  * - the result of every input request of a multi round-trip request (the answers a client puts
- *   in `inputResponses`, checked by features/mrtr.ts).
+ *   in `inputResponses`, checked by features/mrtr-server.ts).
  *
  * Semantics are JSON Schema's (2020-12, or draft-07 where the schema says so: a `$ref` there
  * replaces its siblings, an array `items` is a tuple). Annotations are ignored, `format` among

@@ -1,7 +1,7 @@
 /**
  * The everything-server's eras on one URL over real HTTP: a 2025-11-25 session and 2026-07-28
  * requests side by side. Which request goes where is the runtime's createEraRouter
- * (test/runtime/http/era-router/, where the rules of examples/everything-2026/era.ts moved).
+ * (test/runtime/http/server/era-router/, where the rules of examples/everything-2026/era.ts moved).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BASIC_META } from "../helpers/fixtures.js";

@@ -9,6 +9,8 @@ import { waitFor } from "./async.js";
 
 export interface RedisInstance {
   readonly name: string;
+  /** The face its HTTP handlers are served on (test/helpers/faces.ts). */
+  readonly face: "native" | "web";
   /** The origin, e.g. http://127.0.0.1:PORT (paths /mcp and /mcp-2025). */
   readonly origin: string;
   /** Every line it printed so far. */
@@ -19,8 +21,9 @@ export interface RedisInstance {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startRedisInstance(name: string, redisUrl: string, stateKey: string): Promise<RedisInstance> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "test/helpers/redis-instance/server.ts", "--name", name, "--redis", redisUrl, "--state-key", stateKey], {
+/** Starts instance `name` with its HTTP handlers on `face`. */
+export async function startRedisInstance(name: string, face: "native" | "web", redisUrl: string, stateKey: string): Promise<RedisInstance> {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "test/helpers/redis-instance/server.ts", "--name", name, "--face", face, "--redis", redisUrl, "--state-key", stateKey], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines: string[] = [];
@@ -32,6 +35,7 @@ export async function startRedisInstance(name: string, redisUrl: string, stateKe
   ]);
   return {
     name,
+    face,
     origin: listening.slice("listening on ".length),
     lines,
     line: (pattern, timeoutMs = 5000) => waitFor(`instance ${name}: a line matching ${String(pattern)}`, () => lines.find((l) => pattern.test(l)), timeoutMs, () => lines.join("\n")),

@@ -3,9 +3,11 @@
  * under a new label (test/prepare.mjs generates test/generated-unknown/: 2026-07-28's schema as
  * 2027-01-01, 2025-11-25's as 2025-12-31). The schema decides the era; the prose rules are the
  * nearest earlier known revision's; the output works for real over HTTP: the 2027-01-01 client
- * against the everything-server, and a 2025-12-31 session server and client against each other.
+ * against the everything-server, and a 2027-01-01 stateless server and a 2025-12-31 session
+ * server against their own clients, each served by its own output's toNodeListener on both faces
+ * of the handler (test/helpers/faces.ts: its native face, and its web face through the bridge).
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as R27 from "../generated-unknown/2027-01-01/index.js";
@@ -13,11 +15,15 @@ import * as R2512 from "../generated-unknown/2025-12-31/index.js";
 import { RULES as RULES_2026 } from "../generated/2026-07-28/catalog.js";
 import { RULES as RULES_2025 } from "../generated/2025-11-25/catalog.js";
 import { startEverythingServer, type RunningEverythingServer } from "../helpers/everything-server.js";
+import { FACES, webOnly, type Face } from "../helpers/faces.js";
 
 const exported = (index: object, name: string) => typeof (index as Record<string, unknown>)[name] === "function";
 
-async function listen(handler: (request: import("node:http").IncomingMessage, response: import("node:http").ServerResponse) => void): Promise<{ http: Server; url: string }> {
-  const http = createServer(handler);
+type Listener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** `handler` on `face`, served by its own output's toNodeListener on a free loopback port. */
+async function listen(face: Face, handler: R27.ServedHandler | R2512.ServedHandler, toNodeListener: (handler: R27.HttpHandler) => unknown): Promise<{ http: Server; url: string }> {
+  const http = createServer((face === "native" ? toNodeListener(handler) : toNodeListener(webOnly(handler))) as Listener);
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   return { http, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` };
 }
@@ -59,14 +65,14 @@ describe("2026-07-28's schema labelled 2027-01-01: the stateless era", () => {
     }
   });
 
-  it("a server of its own answers its client over real HTTP, with every request's _meta naming the version", async () => {
+  it.each(FACES)("a server of its own answers its client over real HTTP, with every request's _meta naming the version (%s face)", async (face) => {
     const seen: Array<Record<string, unknown> | undefined> = [];
     const server = new R27.McpServer({
       logger: null,
       protocolVersions: ["2027-01-01"],
       handlers: { "tools/list": (params) => (seen.push(params?._meta as Record<string, unknown> | undefined), { tools: [] }) },
     });
-    const { http, url } = await listen(R27.toNodeListener(R27.createHttpHandler(server)));
+    const { http, url } = await listen(face, R27.createHttpHandler(server), R27.toNodeListener);
     const client = new R27.McpClient({ logger: null, clientInfo: { name: "c", version: "1" } });
     await client.connect(R27.createHttpClientTransport({ url }));
     try {
@@ -96,11 +102,11 @@ describe("2025-11-25's schema labelled 2025-12-31: the session era", () => {
     expect(new R2512.McpServer().sessionBinding.versions).toEqual(R2512.ERA.sessionVersions);
   });
 
-  it("its session server and client negotiate 2025-12-31 over real HTTP; the version header is checked against the server's table", async () => {
+  it.each(FACES)("its session server and client negotiate 2025-12-31 over real HTTP; the version header is checked against the server's table (%s face)", async (face) => {
     const server = new R2512.McpServer({ logger: null, handlers: { "tools/list": () => ({ tools: [] }) } });
     const handler = R2512.createSessionHttpHandler(server);
     expect(handler.versions).toEqual(["2025-03-26", "2025-06-18", "2025-11-25", "2025-12-31"]);
-    const { http, url } = await listen(R2512.toNodeListener(handler));
+    const { http, url } = await listen(face, handler, R2512.toNodeListener);
     const transport = R2512.createSessionHttpClientTransport({ url });
     const client = new R2512.McpClient({ logger: null });
     await client.connect(transport);

@@ -1,7 +1,8 @@
 /**
  * The official SDK v2 client (`@modelcontextprotocol/client` 2.4.0: Client pinned to 2026-07-28
  * over its StreamableHTTPClientTransport) against our generated 2026-07-28 McpServer behind
- * createHttpHandler + toNodeListener on 127.0.0.1, over real HTTP:
+ * createHttpHandler on 127.0.0.1, on both faces of the handler (test/helpers/faces.ts), over real
+ * HTTP:
  *   - a mid-stream abort: the SDK aborts its call after the first progress notification of our
  *     SSE stream; our handler's ctx.signal aborts, and nothing is written to that response after
  *     the client closed it (the handler still tries a progress notification and returns);
@@ -10,12 +11,12 @@
  * What our side wrote is recorded at the node:http response (each non-empty write, and whether
  * the connection had closed by then).
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../generated/2026-07-28/index.js";
-import { abortOf, deferred } from "../runtime/http/http-server/support.js";
+import { aborted as abortOf, deferred } from "../helpers/async.js";
+import { describeFaces, listen, type Face } from "../helpers/faces.js";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -38,12 +39,11 @@ interface Exchange {
 }
 
 /** Our 2026-07-28 server on loopback; every POST and what was written back, recorded. */
-async function ourServer(handlers: R.McpServerOptions["handlers"]): Promise<{ url: string; exchanges: Exchange[]; events: R.CancellationEvent[] }> {
+async function ourServer(face: Face, handlers: R.McpServerOptions["handlers"]): Promise<{ url: string; exchanges: Exchange[]; events: R.CancellationEvent[] }> {
   const events: R.CancellationEvent[] = [];
   const server = new R.McpServer({ serverInfo: { name: "ours", version: "1.0.0" }, logger: null, onCancellation: (e) => events.push(e), handlers });
-  const listener = R.toNodeListener(R.createHttpHandler(server));
   const exchanges: Exchange[] = [];
-  const http = createServer((req, res) => {
+  const wrap = (listener: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => {
     const exchange: Exchange = { method: header(req.headers["mcp-method"]), name: header(req.headers["mcp-name"]), writes: [], closed: false };
     exchanges.push(exchange);
     res.on("close", () => (exchange.closed = true));
@@ -55,11 +55,11 @@ async function ourServer(handlers: R.McpServerOptions["handlers"]): Promise<{ ur
     };
     res.write = ((chunk: unknown, ...rest: unknown[]) => (record(chunk), write(chunk, ...rest))) as typeof res.write;
     res.end = ((chunk?: unknown, ...rest: unknown[]) => (typeof chunk === "function" ? undefined : record(chunk), end(chunk, ...rest))) as typeof res.end;
-    void listener(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  closers.push(() => new Promise<void>((resolve) => (http.closeAllConnections(), http.close(() => resolve()))));
-  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, exchanges, events };
+    listener(req, res);
+  };
+  const served = await listen(face, R.createHttpHandler(server), { wrap });
+  closers.push(() => served.close());
+  return { url: served.url, exchanges, events };
 }
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
@@ -80,11 +80,11 @@ async function sdkClient(url: string, withElicitation = false): Promise<Client> 
   return client;
 }
 
-describe("SDK v2 client ↔ our 2026-07-28 HTTP server", () => {
+describeFaces("SDK v2 client ↔ our 2026-07-28 HTTP server", (face) => {
   it("a mid-stream abort: our handler's signal aborts, nothing is written after the stream closed", async () => {
     const started = deferred<AbortSignal>();
     const after = deferred<void>();
-    const { url, exchanges, events } = await ourServer({
+    const { url, exchanges, events } = await ourServer(face, {
       "tools/call": async (_params, ctx) => {
         await ctx.sendProgress(1, 2, "half way");
         started.resolve(ctx.signal);
@@ -121,7 +121,7 @@ describe("SDK v2 client ↔ our 2026-07-28 HTTP server", () => {
 
   it("one MRTR round trip: our InputRequiredResult answered by the SDK client's elicitation handler", async () => {
     const retries: unknown[] = [];
-    const { url, exchanges } = await ourServer({
+    const { url, exchanges } = await ourServer(face, {
       "tools/call": (params, ctx) => {
         const who = { who: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } } } satisfies R.InputRequests;
         const answers = ctx.input.responses(who);

@@ -30,7 +30,15 @@ const runtimeFiles = files.filter((file) => addonOf(file) === undefined);
 /** Which folders a folder may import from (its own always). */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   core: [],
+  // The clients and what they share with the servers (the SSE parser, fetch, headers).
   http: ["core"],
+  // The HTTP server core (one request contract, two faces, the pipeline, the SSE writer, the
+  // session table) and what sits on it alone (the era router, bearer authentication).
+  "http/server": ["core", "http"],
+  // The three era servers, each on the core, none on another.
+  "http/stateless": ["core", "http", "http/server"],
+  "http/sessions": ["core", "http", "http/server"],
+  "http/legacy-sse": ["core", "http", "http/server"],
   transports: ["core"],
   features: ["core"],
   // The generated McpClient/McpServer's behaviour: it wires the features into the endpoint.

@@ -31,13 +31,13 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('importExtension ".ts"', () => {
-  it.each([REVISION, "runtime"])("%s/: imports every generated file as ….ts (./name.ts, ../core/name.ts, ../runtime/core/name.ts), and changes nothing else", (folder) => {
+  it.each([REVISION, "runtime"])("%s/: imports every generated file as ….ts (./name.ts, ../../core/name.ts, ../runtime/http/server/name.ts), and changes nothing else", (folder) => {
     const files = filesBelow(join(out, folder));
     expect(files).toEqual(filesBelow(join(TEST_OUT_DIR, folder)));
     for (const file of files) {
       const text = readFileSync(join(out, folder, file), "utf8");
       const relative = moduleSpecifiers(file, text).filter((s) => s.text.startsWith("."));
-      for (const s of relative) expect(s.text, file).toMatch(/^(\.\/|\.\.\/|\.\.\/runtime\/)([a-z]+\/)?[a-z-]+\.ts$/);
+      for (const s of relative) expect(s.text, file).toMatch(/^(\.\/|(\.\.\/)+)([a-z-]+\/)*[a-z-]+\.ts$/);
       // Undo the rewrite: the default output, byte for byte.
       const back = relative.reduceRight((t, s) => `${t.slice(0, s.end - 2)}js${t.slice(s.end)}`, text);
       expect(back, file).toBe(readFileSync(join(TEST_OUT_DIR, folder, file), "utf8"));

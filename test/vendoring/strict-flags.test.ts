@@ -48,11 +48,11 @@ describe("the generated output of every published revision", () => {
     expect([...missing].sort()).toEqual([
       "AbortController",
       "AbortSignal",
-      // The session server (session-server.ts): bounded SSE bodies, random session ids.
+      // The web face of the HTTP servers (http/server/web-face.ts): streamed bodies that count bytes.
       "ByteLengthQueuingStrategy",
       "Event",
-      // The session server's Request → Response handler (and, through toNodeListener and the
-      // HttpHandler type, http-server.ts with its x-mcp-header codec: TextEncoder, atob, btoa).
+      // The HTTP servers' Request → Response face and its types (web-face.ts, reached through
+      // toNodeListener and the HttpHandler type); random session ids (crypto).
       "Headers",
       // The session revisions' index exports the Streamable HTTP client (http-session-client.ts,
       // with the shared HTTP room's fetch.ts and sse.ts): the web fetch API.
@@ -65,6 +65,8 @@ describe("the generated output of every published revision", () => {
       "TextDecoder",
       "TextEncoder",
       "URL",
+      // The native node:http face (http/server/node-face.ts) reads a query without a URL.
+      "URLSearchParams",
       "atob",
       "btoa",
       "clearInterval",

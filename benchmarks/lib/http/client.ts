@@ -29,23 +29,30 @@ export function toolsCall(id: number, name: ToolName, progress: boolean, signal?
   };
 }
 
-/** The JSON-RPC response in a JSON body or the last `data:` of an SSE body. */
-function responseOf(contentType: string, text: string): unknown {
+/**
+ * The JSON-RPC response in a JSON body or the last `data:` of an SSE body (an event with empty
+ * data, such as a priming event, is skipped). Shared by every HTTP client of the bench.
+ */
+export function responseOf(contentType: string, text: string): unknown {
   if (contentType.startsWith("application/json")) return JSON.parse(text);
-  const data = text.split("\n").filter((line) => line.startsWith("data:"));
+  const data = text.split("\n").filter((line) => line.startsWith("data:") && line.length > "data:".length + 1);
   const last = data[data.length - 1];
   if (last === undefined) throw new Error(`no data in the event stream: ${text.slice(0, 200)}`);
   return JSON.parse(last.slice("data:".length));
 }
 
+/** Throws unless an answer (status, content type, body) is the echo tool's result for request `id`. */
+export function checkEcho(id: number, status: number, contentType: string, text: string): void {
+  const message = responseOf(contentType, text) as { id?: unknown; result?: { content?: { text?: unknown }[] } };
+  if (status !== 200 || message.id !== id || message.result?.content?.[0]?.text !== "ok") {
+    throw new Error(`unexpected answer to echo ${id}: ${status} ${text.slice(0, 300)}`);
+  }
+}
+
 /** One echo call; throws unless the answer is the echo tool's result for this id. */
 export async function callEcho(url: string, id: number): Promise<void> {
   const response = await fetch(url, toolsCall(id, "echo", false));
-  const text = await response.text();
-  const message = responseOf(response.headers.get("content-type") ?? "", text) as { id?: unknown; result?: { content?: { text?: unknown }[] } };
-  if (response.status !== 200 || message.id !== id || message.result?.content?.[0]?.text !== "ok") {
-    throw new Error(`unexpected answer to echo ${id}: ${response.status} ${text.slice(0, 300)}`);
-  }
+  checkEcho(id, response.status, response.headers.get("content-type") ?? "", await response.text());
 }
 
 /**

@@ -3,7 +3,7 @@
 // bridge for both sides, so only the MCP handler differs. When the client goes away before the
 // response is complete, the Request's signal aborts and the response body's reader is cancelled:
 // the two ways a web-standard handler can learn of it.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type WebHandler = (request: Request) => Promise<Response>;
@@ -74,17 +74,23 @@ async function serve(handler: WebHandler, origin: string, req: IncomingMessage, 
   }
 }
 
-/** Serves `handler` on 127.0.0.1 at a free port. */
-export function listen(handler: WebHandler): Promise<Listening> {
+/** Serves `handler` on 127.0.0.1 at a free port, behind the bridge. */
+export async function listen(handler: WebHandler): Promise<Listening> {
+  let origin = "";
+  const listening = await listenNode((req, res) => void serve(handler, origin, req, res));
+  origin = new URL(listening.url).origin;
+  return listening;
+}
+
+/** Serves a node:http request listener as it is on 127.0.0.1 at a free port (the raw floors, our faces). */
+export function listenNode(listener: RequestListener): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    let origin = "";
-    const server = createServer((req, res) => void serve(handler, origin, req, res));
+    const server = createServer(listener);
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;
-      origin = `http://127.0.0.1:${port}`;
       resolve({
-        url: `${origin}/mcp`,
+        url: `http://127.0.0.1:${port}/mcp`,
         close: () =>
           new Promise<void>((done) => {
             server.closeAllConnections();

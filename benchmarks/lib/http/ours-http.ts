@@ -8,9 +8,8 @@
 // templates) leaves the HTTP rows without our column instead of failing the whole bench.
 import * as v2026 from "../../../out/2026-07-28/index.js";
 import { ECHO_RESULT_COMPLETE, slowToolWithProgress, type Probe } from "../probe.js";
-import type { WebHandler } from "./node-bridge.js";
 
-type CreateHttpHandler = (server: v2026.McpServer, options: { readonly maxInFlightPerPrincipal: number }) => WebHandler;
+type CreateHttpHandler = (server: v2026.McpServer, options: { readonly maxInFlightPerPrincipal: number }) => v2026.HttpHandler;
 
 const generated: Readonly<Record<string, unknown>> = v2026;
 
@@ -31,7 +30,8 @@ export const oursHasHttp = typeof generated["createHttpHandler"] === "function";
 /** maxInFlightPerPrincipal: above the storm's 1,000 streams (the default is 256). */
 export const IN_FLIGHT_PER_PRINCIPAL = 4096;
 
-export function oursHandler(probe: Probe): WebHandler {
+/** The generated handler as is (a WebHandler; toNodeListener takes it as an HttpHandler, faces.ts). */
+export function oursHandler(probe: Probe): v2026.HttpHandler {
   const create = generated["createHttpHandler"];
   if (typeof create !== "function") throw new Error("out/2026-07-28 has no createHttpHandler: regenerate (npm run build && npm run generate)");
   const server = new v2026.McpServer({

@@ -1,11 +1,7 @@
 // The bench's handle on a server process (child.ts): start it, ask its probe, read its clock.
-import { fork, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { epochNow, type Answer, type Ask, type Ready } from "./ipc.js";
+import type { ChildProcess } from "node:child_process";
+import { askerOf, epochNow, firstMessage, forkTs, stopChild, type Answer, type Ask, type Question, type Ready } from "./ipc.js";
 import type { ServerKey } from "./servers.js";
-
-/** An Ask without its id (Omit over each member of the union). */
-type Question<T = Ask> = T extends Ask ? Omit<T, "id"> : never;
 
 export interface AbortReport {
   /** Handlers that saw their abort. */
@@ -17,8 +13,7 @@ export interface AbortReport {
 }
 
 export class RemoteServer {
-  #nextId = 0;
-  readonly #waiting = new Map<number, (answer: Answer) => void>();
+  readonly #ask: (question: Question<Ask>) => Promise<Answer>;
   /** The server's clock minus the bench's (ms), from the fastest of a few round trips. */
   #offset = 0;
 
@@ -27,34 +22,18 @@ export class RemoteServer {
     readonly url: string,
     readonly child: ChildProcess,
   ) {
-    child.on("message", (message) => {
-      const answer = message as Answer;
-      this.#waiting.get(answer.id)?.(answer);
-      this.#waiting.delete(answer.id);
-    });
+    this.#ask = askerOf<Ask, Answer>(child);
   }
 
   static async start(side: ServerKey): Promise<RemoteServer> {
-    const entry = fileURLToPath(new URL("./child.ts", import.meta.url));
     // BENCH_CPU_PROF=<dir>: each server process writes CPU profiles to <dir>/<side>/ when it exits (the largest is its main thread) (docs/benchmarks.md, Profiles).
     const profile = process.env["BENCH_CPU_PROF"];
-    const execArgv = ["--expose-gc", ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}/${side}`] : []), "--import", "tsx"];
-    const child = fork(entry, [side], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    const url = await new Promise<string>((resolve, reject) => {
-      child.once("message", (message) => resolve((message as Ready).url));
-      child.once("exit", (code) => reject(new Error(`the ${side} server process exited (${code}) before it listened`)));
-    });
+    const execArgv = ["--expose-gc", ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}/${side}`] : [])];
+    const child = forkTs(new URL("./child.ts", import.meta.url), [side], execArgv);
+    const { url } = await firstMessage<Ready>(child, `${side} server`);
     const remote = new RemoteServer(side, url, child);
     await remote.#calibrate();
     return remote;
-  }
-
-  #ask(question: Question): Promise<Answer> {
-    const id = this.#nextId++;
-    return new Promise((resolve) => {
-      this.#waiting.set(id, resolve);
-      this.child.send({ ...question, id });
-    });
   }
 
   async #calibrate(): Promise<void> {
@@ -80,6 +59,17 @@ export class RemoteServer {
     return (await this.#ask({ op: "heap" })).heapBytes;
   }
 
+  /** The server's rss and heapUsed after full collections (bytes). */
+  async memory(): Promise<{ readonly rssBytes: number; readonly heapBytes: number }> {
+    const { rssBytes, heapBytes } = await this.#ask({ op: "memory" });
+    return { rssBytes, heapBytes };
+  }
+
+  /** The statuses an edge server has answered so far, by status ("0": closed unanswered). */
+  async statuses(): Promise<Readonly<Record<string, number>>> {
+    return (await this.#ask({ op: "statuses" })).statuses ?? {};
+  }
+
   async reset(): Promise<void> {
     await this.#ask({ op: "reset" });
   }
@@ -91,10 +81,6 @@ export class RemoteServer {
   }
 
   stop(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.child.exitCode !== null) return resolve();
-      this.child.once("exit", () => resolve());
-      this.child.disconnect();
-    });
+    return stopChild(this.child);
   }
 }

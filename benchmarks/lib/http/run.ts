@@ -15,8 +15,14 @@ export interface HttpSizes {
   readonly storm: number;
 }
 
+/**
+ * The storm also runs on ours through toNodeListener's native face (node-servers.ts "ours-native"),
+ * the face node:http users get: the sides above are web handlers behind the bench's bridge.
+ */
+export type StormSide = HttpSide | "ours-native";
+
 /** A figure per side; a side without an HTTP server in this checkout has none. */
-export type HttpFigure = Readonly<Partial<Record<HttpSide, number>>>;
+export type HttpFigure = Readonly<Partial<Record<StormSide, number>>>;
 
 export interface HttpResults {
   readonly sides: readonly HttpSide[];
@@ -34,16 +40,17 @@ export interface HttpResults {
 
 export async function runHttp(runs: number, sizes: HttpSizes, log: (line: string) => void): Promise<HttpResults> {
   const sides = availableHttpSides();
-  const servers = Object.fromEntries(await Promise.all(sides.map(async (side) => [side, await RemoteServer.start(side)] as const))) as Record<HttpSide, RemoteServer>;
-  const each = <T>(n: number, f: (server: RemoteServer) => Promise<T>) =>
-    alternate(sides, n, (side) => {
+  const stormSides: StormSide[] = sides.includes("ours") ? [...sides, "ours-native"] : sides;
+  const servers = Object.fromEntries(await Promise.all(stormSides.map(async (side) => [side, await RemoteServer.start(side)] as const))) as Record<StormSide, RemoteServer>;
+  const each = <T>(n: number, f: (server: RemoteServer) => Promise<T>, among: readonly StormSide[] = sides) =>
+    alternate(among, n, (side) => {
       collect();
       return f(servers[side]);
     });
   try {
     log("HTTP: warming up…");
     for (const clients of sizes.clients) await each(1, (s) => echoThroughput(s, clients, Math.ceil(sizes.calls / 5)));
-    await each(1, (s) => httpCancelStorm(s, Math.ceil(sizes.storm / 5)));
+    await each(1, (s) => httpCancelStorm(s, Math.ceil(sizes.storm / 5)), stormSides);
     const throughput: HttpFigure[] = [];
     const cpuPerCall: HttpFigure[] = [];
     for (const clients of sizes.clients) {
@@ -53,7 +60,7 @@ export async function runHttp(runs: number, sizes: HttpSizes, log: (line: string
       cpuPerCall.push(pick(results, (r) => r.cpuUs));
     }
     log("HTTP: cancel storm…");
-    const storms = await each(runs, (s) => httpCancelStorm(s, sizes.storm));
+    const storms = await each(runs, (s) => httpCancelStorm(s, sizes.storm), stormSides);
     return { sides, throughput, cpuPerCall, stormMs: pick(storms, (r) => r.ms), stormSawAbort: fewest(storms, (r) => r.sawAbort), stormCpu: pick(storms, (r) => r.cpuUs) };
   } finally {
     await Promise.all(Object.values<RemoteServer>(servers).map((server) => server.stop()));

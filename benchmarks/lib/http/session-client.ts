@@ -5,6 +5,7 @@
 // `MCP-Protocol-Version` (2025-11-25 basic/transports, Session Management and Protocol Version
 // Header). A request is answered with JSON or an SSE stream, whichever the server picks.
 import type { ToolName } from "../contender.js";
+import { checkEcho, responseOf } from "./client.js";
 
 export const SESSION_REVISION = "2025-11-25";
 
@@ -26,15 +27,6 @@ function headers(sessionId: string | undefined): Record<string, string> {
 
 function post(sessionId: string | undefined, message: object, signal?: AbortSignal): RequestInit {
   return { method: "POST", headers: headers(sessionId), body: JSON.stringify({ jsonrpc: "2.0", ...message }), ...(signal === undefined ? {} : { signal }) };
-}
-
-/** The JSON-RPC response in a JSON body or the last `data:` of an SSE body. */
-function responseOf(contentType: string, text: string): unknown {
-  if (contentType.startsWith("application/json")) return JSON.parse(text);
-  const data = text.split("\n").filter((line) => line.startsWith("data:") && line.length > "data:".length + 1);
-  const last = data[data.length - 1];
-  if (last === undefined) throw new Error(`no data in the event stream: ${text.slice(0, 200)}`);
-  return JSON.parse(last.slice("data:".length));
 }
 
 /** Opens a session (initialize, then notifications/initialized); its id. */
@@ -59,19 +51,16 @@ export async function closeSession(url: string, sessionId: string): Promise<void
   if (response.status >= 300 && response.status !== 404) throw new Error(`DELETE: unexpected ${response.status}`);
 }
 
-function toolsCall(sessionId: string, id: number, name: ToolName, progress: boolean, signal?: AbortSignal): RequestInit {
+/** The POST of tools/call `name` on a session; with a progressToken when `progress` (the slow tool then streams). */
+export function sessionToolsCall(sessionId: string, id: number, name: ToolName, progress: boolean, signal?: AbortSignal): RequestInit {
   const params = progress ? { name, arguments: {}, _meta: { progressToken: id } } : { name, arguments: {} };
   return post(sessionId, { id, method: "tools/call", params }, signal);
 }
 
 /** One echo call on a session; throws unless the answer is the echo tool's result for this id. */
 export async function callEchoInSession(url: string, sessionId: string, id: number): Promise<void> {
-  const response = await fetch(url, toolsCall(sessionId, id, "echo", false));
-  const text = await response.text();
-  const message = responseOf(response.headers.get("content-type") ?? "", text) as { id?: unknown; result?: { content?: { text?: unknown }[] } };
-  if (response.status !== 200 || message.id !== id || message.result?.content?.[0]?.text !== "ok") {
-    throw new Error(`unexpected answer to echo ${id}: ${response.status} ${text.slice(0, 300)}`);
-  }
+  const response = await fetch(url, sessionToolsCall(sessionId, id, "echo", false));
+  checkEcho(id, response.status, response.headers.get("content-type") ?? "", await response.text());
 }
 
 /** Sends notifications/cancelled for request `id` of a session (2025-11-25 basic/utilities/cancellation). */
@@ -94,7 +83,7 @@ export interface OpenStream {
  * the client is mid-stream.
  */
 export async function openSlowInSession(url: string, sessionId: string, id: number, signal: AbortSignal): Promise<OpenStream> {
-  const response = await fetch(url, toolsCall(sessionId, id, "slow", true, signal));
+  const response = await fetch(url, sessionToolsCall(sessionId, id, "slow", true, signal));
   const type = response.headers.get("content-type") ?? "";
   if (response.status !== 200 || !type.startsWith("text/event-stream") || response.body === null) {
     throw new Error(`slow ${id}: expected an event stream, got ${response.status} ${type}: ${(await response.text()).slice(0, 300)}`);

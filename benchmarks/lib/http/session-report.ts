@@ -1,5 +1,5 @@
 // The session-era HTTP table: ours, SDK 1.x and SDK 2.x on 2025-11-25 with sessions, behind the
-// same node:http bridge, with the no-MCP floor.
+// same node:http bridge, with the no-MCP web floor (the raw node:http floor: floor-report.ts).
 import { costVsFloor, fmt, ratio, renderTable } from "../table.js";
 import { SESSION_REVISION } from "./session-client.js";
 import { STORM_CALLS_PER_SESSION, STREAM_GRACE_MS } from "./session-scenarios.js";
@@ -31,12 +31,12 @@ export function sessionReport(names: { readonly ours: string; readonly sdk1: str
     row(`cancel storm: streams left open ${STREAM_GRACE_MS / 1000} s after`, r.stormLeftOpen, k, "none"),
     row(`server heap per idle session (${k(sizes.idle)} sessions)`, r.idleBytes, kb, "lower"),
   ];
-  const header = [`HTTP sessions (loopback, ${SESSION_REVISION})`, names.ours, names.sdk1, names.sdk2, `vs ${names.sdk1}`, `vs ${names.sdk2}`, "floor (no MCP)", "cost vs floor"];
+  const header = [`HTTP sessions (loopback, ${SESSION_REVISION})`, names.ours, names.sdk1, names.sdk2, `vs ${names.sdk1}`, `vs ${names.sdk2}`, "web floor (no MCP)", "cost vs web floor"];
   const notes = [
     `All rows on ${SESSION_REVISION} with sessions (Mcp-Session-Id); each server in its own process behind the same node:http bridge on 127.0.0.1; clients are fetch (undici) in the bench process.`,
     "Ours: createSessionHttpHandler (out/2025-11-25), defaults. SDK 1.x and 2.x: WebStandardStreamableHTTPServerTransport, one transport and McpServer per session, defaults (every request answered on an SSE stream).",
     `Storm: ${STORM_CALLS_PER_SESSION} slow calls per session, each mid-stream, then one notifications/cancelled POST per call, all at once; the clock runs from the first cancel to the last handler's abort listener.`,
-    "vs columns: > 1 means mcp-stubgen is better (throughput: ours ÷ SDK; time, CPU and memory: SDK ÷ ours). cost vs floor: ours ÷ floor for time, CPU and memory, floor ÷ ours for throughput; 1.00× is the floor.",
+    "vs columns: > 1 means mcp-stubgen is better (throughput: ours ÷ SDK; time, CPU and memory: SDK ÷ ours). cost vs web floor: ours ÷ web floor (lib/http/floor-session-http.ts, Request/Response, no MCP) for time, CPU and memory, web floor ÷ ours for throughput; 1.00× is the web floor.",
   ];
   return [renderTable(header, rows), "", ...notes].join("\n");
 }

@@ -32,7 +32,8 @@ import type { WebHandler } from "./node-bridge.js";
 export type SessionSide = "ours" | "sdk1" | "sdk2" | "floor";
 export const SESSION_SIDES: readonly SessionSide[] = ["ours", "sdk1", "sdk2", "floor"];
 
-function oursSessionHandler(probe: Probe): WebHandler {
+/** The generated session handler as is (a WebHandler; toNodeListener takes it as an HttpHandler, faces.ts). */
+export function oursSessionHandler(probe: Probe): v2025.SessionHttpHandler {
   const server = new v2025.McpServer({
     logger: null,
     serverInfo: { name: "bench-server", version: "1.0.0" },

@@ -1,11 +1,15 @@
 // One side of a connection: wires a transport to the send path (outgoing.ts) and the receive
 // path (incoming.ts), and dispatches incoming requests and notifications through handler
-// tables keyed by method. Untyped at this level; client.ts and server.ts give it types.
+// tables keyed by method. Untyped at this level; client.ts and server.ts give it types. What it
+// takes and gives (the handler context, its options, a connection) is endpoint-contract.ts.
 
+import type { AnyNotificationHandler, AnyRequestHandler, Connection, EndpointOptions, EndpointTables, HandlerContext, InputContextApi, InputRequiredHook, SendPath } from "./endpoint-contract.js";
 import { IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
-import { assignOwn, copyOwn, isObject, isRequestId as isId, isThenable } from "./json.js";
+import { errorResponse, ownHandlers, responseProblem, thrownMessage, withRequestMeta, withResultMeta } from "./messages.js";
+import { RequestContext } from "./request-context.js";
+import { isObject, isRequestId as isId, isThenable } from "./json.js";
 import { cancelRule, OutgoingRequests, timerDelay, type MethodPolicy } from "./outgoing.js";
-import { checkValue, invalidParamsMessage, InvalidNotificationError, type Issue, type ParamsCheck, type WireChecks } from "./validation.js";
+import { checkValue, invalidParamsMessage, InvalidNotificationError, type Issue } from "./validation.js";
 import {
   type CancellationEvent,
   CancellationForbiddenError,
@@ -14,302 +18,20 @@ import {
   describeCancellation,
   describeValue,
   ErrorCode,
-  type HttpRequestContext,
   type JsonObject,
   type JsonRpcMessage,
-  type Logger,
   McpError,
   type OutgoingMessage,
-  type Principal,
   type RequestId,
   type RequestOptions,
   type Transport,
 } from "./protocol.js";
 
-/** What a request handler receives besides its params. */
-export interface HandlerContext {
-  /** Aborts when the peer cancels this request or the connection closes. */
-  readonly signal: AbortSignal;
-  readonly requestId: RequestId;
-  readonly method: string;
-  readonly _meta: JsonObject | undefined;
-  /** Who sent the request, as the transport established it (HTTP: the handler's `authenticate`); undefined: unknown. */
-  readonly principal: Principal | undefined;
-  /** The HTTP request that carried it (HTTP server transports); undefined on other transports. */
-  readonly http: HttpRequestContext | undefined;
-  /** Sends notifications/progress for this request; a no-op when the peer gave no progressToken. */
-  sendProgress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Sends a notification related to this request. */
-  notify(method: string, params?: object): Promise<void>;
-  /** Sends a request to the peer; its signal defaults to this handler's signal. */
-  request(method: string, params?: object, options?: RequestOptions): Promise<unknown>;
-  /**
-   * Ends this request from the receiving side: sends notifications/cancelled for its id, aborts
-   * `signal` and sends no response. Only for RULES.endableByReceiver (2026-07-28: a server ends
-   * a subscriptions/listen stream); anything else rejects with CancellationForbiddenError and
-   * sends nothing.
-   */
-  end(reason?: string): Promise<void>;
-}
-
-export type AnyRequestHandler = (params: JsonObject | undefined, ctx: HandlerContext) => unknown;
-export type AnyNotificationHandler = (params: JsonObject | undefined) => unknown;
-
-/**
- * The hooks the endpoint calls, declared here so that core imports nothing outside core; the
- * features that fill them (features/mrtr.ts) import these types.
- */
-
-/** Options of one `ctx.input.required(...)`. */
-export interface RequiredOptions {
-  /** The handler's state for the retry (JSON), sealed into `requestState`; none: no requestState. */
-  readonly state?: unknown;
-  /** This state's lifetime in ms (default: the server's ttlMs). */
-  readonly ttlMs?: number | undefined;
-}
-
-/** An input request as a handler writes it. */
-export interface InputRequestLike {
-  readonly method: string;
-  readonly params?: unknown;
-}
-
-/** The untyped `ctx.input` (typed.ts gives it the catalog's types). */
-export interface InputContextApi {
-  supports(method: string, params?: unknown): boolean;
-  state(): unknown;
-  responses(requests: { readonly [key: string]: InputRequestLike }): { [key: string]: unknown } | undefined;
-  required(requests: { readonly [key: string]: InputRequestLike }, options?: RequiredOptions): Promise<JsonObject>;
-}
-
-/** What the endpoint calls around handlers (EndpointOptions.inputRequired; the receiving side of MRTR). */
-export interface InputRequiredHook {
-  /** Whether a method's handler takes part (gets ctx.input; may answer input_required). */
-  has(method: string): boolean;
-  /** The ctx.input of one request; the endpoint makes it on its first read. */
-  context(ctx: HandlerContext, params: JsonObject | undefined): InputContextApi;
-  /**
-   * Before the handler of a method that takes part: a retry's fields are checked (McpError
-   * -32602) and its requestState verified. Undefined, at once, when the params carry neither.
-   */
-  before(ctx: HandlerContext & { readonly input: InputContextApi }, params: JsonObject | undefined): Promise<void> | undefined;
-  /** After every handler: an input_required result is allowed only where the revision allows it. */
-  after(method: string, result: unknown, ctx: HandlerContext): void;
-}
-
-/** What a hook on the send path (SendHook) may use of the endpoint. */
-export interface SendPath {
-  /** Sends one request as the endpoint does without a hook (`_meta` filled from requestMeta). */
-  send(method: string, params: JsonObject | undefined, options: RequestOptions | undefined, related: RequestId | undefined): Promise<unknown>;
-  /** This side's request handler of `method`, if any. */
-  handler(method: string): AnyRequestHandler | undefined;
-  /** The timeout of a request that gives none (ms): the endpoint's defaultTimeoutMs, else RULES'. */
-  readonly defaultTimeoutMs: number | undefined;
-  notify(method: string, params?: object): Promise<void>;
-  request(method: string, params: object | undefined, options?: RequestOptions): Promise<unknown>;
-}
-
-/** A hook on the send path (EndpointOptions.answerInput; the sending side of MRTR). */
-export interface SendHook {
-  /** The outcome of a request the hook takes over (it sends each round through `path.send`); undefined: not the hook's. */
-  request(path: SendPath, method: string, params: JsonObject | undefined, options: RequestOptions | undefined, related: RequestId | undefined): Promise<unknown> | undefined;
-  /** Answers input requests outside any request (a task's input_required, Tasks extension). */
-  answerInputRequests(path: SendPath, method: string, inputRequests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject>;
-}
-
-export interface EndpointOptions {
-  readonly handlers?: Readonly<Record<string, AnyRequestHandler | undefined>> | undefined;
-  readonly notificationHandlers?: Readonly<Record<string, AnyNotificationHandler | undefined>> | undefined;
-  /** Cancellation log lines; default: one line on stderr; null: silent. */
-  readonly logger?: Logger | null | undefined;
-  /** Every cancellation event, sent, received or ignored. */
-  readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
-  /** Timeout of every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultTimeoutMs. */
-  readonly defaultTimeoutMs?: number | undefined;
-  /** Hard cap over every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultMaxTotalTimeoutMs. */
-  readonly defaultMaxTotalTimeoutMs?: number | undefined;
-  /** Entries merged into every request's `_meta` (under the caller's own); RULES.requestMeta. */
-  readonly requestMeta?: JsonObject | undefined;
-  /**
-   * Entries merged into every result's `_meta` (under the handler's own). 2026-07-28, Overview,
-   * per-response protocol fields: servers SHOULD identify themselves in every result's `_meta`.
-   */
-  readonly resultMeta?: JsonObject | undefined;
-  /** Transport errors and messages that could not be handled. */
-  readonly onError?: ((error: Error) => void) | undefined;
-  /** Multi round-trip requests, receiving side (features/mrtr.ts createInputRequired): ctx.input, a retry's checks before its handler, result checks after. */
-  readonly inputRequired?: InputRequiredHook | undefined;
-  /**
-   * Multi round-trip requests, sending side (features/mrtr.ts createAnswerInput; 2026-07-28,
-   * basic/patterns/mrtr, Client Requirements): a hook on the send path that takes over the
-   * requests a server may answer with InputRequiredResult; absent: results are returned as they are.
-   */
-  readonly answerInput?: SendHook | undefined;
-  /**
-   * Tasks extension (io.modelcontextprotocol/tasks): a result with `resultType: "task"` is a task
-   * handle, and `cancelRequest` (tasks/cancel) is how a task is cancelled. Received: a later
-   * notifications/cancelled for a request answered with a handle is ignored as "became-task".
-   * Sent: a handle that arrives after this side cancelled the request is cancelled at once.
-   */
-  readonly tasks?: { readonly cancelRequest: string } | undefined;
-  /**
-   * Sees the result of each request this side sends (its own, not those of the hooks above) that
-   * `wants` names, before the caller does: `check` returns it, or throws to reject the request
-   * with that error (the client's check of tools' structured results, features/tool-output.ts).
-   * The others do not pass through it: no extra step on their path, their outcome as timely.
-   */
-  readonly checkResult?: {
-    wants(method: string, params: JsonObject | undefined): boolean;
-    check(method: string, params: JsonObject | undefined, result: unknown): unknown;
-  } | undefined;
-  /**
-   * The generated validators the endpoint applies to what the peer sends (core/validation.ts,
-   * the facades' `validate` option): the params of its requests (a request that breaks its schema
-   * is answered -32602 before any handler runs) and of its notifications (dropped and reported to
-   * onError; notifications/cancelled keeps its own rule: a malformed cancel is ignored), and the
-   * results of this side's requests (InvalidResultError). Absent: nothing is checked.
-   */
-  readonly validate?: WireChecks | undefined;
-}
-
+export type { AnyNotificationHandler, AnyRequestHandler, Connection, EndpointOptions, EndpointTables, HandlerContext, InputContextApi, InputRequestLike, InputRequiredHook, RequiredOptions, SendHook, SendPath } from "./endpoint-contract.js";
 
 const CANCELLED = "notifications/cancelled";
 /** A notification that must carry params and has none. */
 const PARAMS_MISSING: Issue = { pointer: "", expected: "params (required)", got: "nothing" };
-
-/**
- * The functions of a handler table, by method, from its own properties only: a method named
- * `constructor`, `toString` or `__proto__` finds nothing inherited from Object.prototype.
- */
-function ownHandlers<F>(table: Readonly<Record<string, F | undefined>> | undefined): Map<string, F> {
-  const handlers = new Map<string, F>();
-  if (table === undefined) return handlers;
-  for (const method of Object.keys(table)) {
-    const handler = table[method];
-    if (typeof handler === "function") handlers.set(method, handler);
-  }
-  return handlers;
-}
-
-/** The message of a value a handler threw, without trusting it (a getter may throw). */
-function thrownMessage(error: unknown): string {
-  try {
-    if (error instanceof Error && typeof error.message === "string") return error.message;
-  } catch {
-    // fall through
-  }
-  return "Internal error";
-}
-
-/** What is wrong with a response object (`result` or `error` present), or null when it is valid. */
-function responseProblem(message: JsonObject): string | null {
-  const hasError = "error" in message;
-  if (hasError && "result" in message) return "it has both result and error";
-  if (!hasError) return isObject(message["result"]) ? null : `result must be an object, got ${describeValue(message["result"])}`;
-  const error = message["error"];
-  if (!isObject(error)) return `error must be an object, got ${describeValue(error)}`;
-  if (typeof error["code"] !== "number" || !Number.isInteger(error["code"])) return `error.code must be an integer, got ${describeValue(error["code"])}`;
-  if (typeof error["message"] !== "string") return `error.message must be a string, got ${describeValue(error["message"])}`;
-  return null;
-}
-
-/**
- * What every connection of one endpoint shares, prepared once (Endpoint.openConnection): the
- * handler tables and the rules derived from the options, so that a connection costs only its
- * own bookkeeping (one per HTTP request in the Streamable HTTP server).
- */
-export interface EndpointTables {
-  readonly handlers: ReadonlyMap<string, AnyRequestHandler>;
-  readonly notificationHandlers: ReadonlyMap<string, AnyNotificationHandler>;
-  /** The checks of the params of the peer's requests and notifications (validate); undefined: none. */
-  readonly requestChecks: ReadonlyMap<string, ParamsCheck> | undefined;
-  readonly notificationChecks: ReadonlyMap<string, ParamsCheck> | undefined;
-  readonly longLived: ReadonlySet<string>;
-  readonly endableByPeer: ReadonlySet<string>;
-}
-
-/** A connection of an endpoint (Endpoint.openConnection): its own in-flight requests, closed on its own. */
-export interface Connection {
-  /** Closes this connection's transport: its handlers abort, its pending requests reject. */
-  close(): Promise<void>;
-  /** Requests in flight on this connection (sent and awaiting a response, received and being handled). */
-  readonly inFlight: { readonly sent: number; readonly received: number };
-}
-
-/** The functions of a HandlerContext: closures over one request, made by the endpoint. */
-type ContextFunctions = Pick<HandlerContext, "sendProgress" | "notify" | "request" | "end">;
-
-/**
- * One request's HandlerContext. Every member is an own enumerable property, as in a plain object
- * (a spread of ctx copies them all), and the functions are closures, so a handler may destructure
- * them. `signal` is an accessor, so that the AbortSignal is made only if the handler reads it
- * (InFlight); its getter is one function shared by every context, because a getter written in an
- * object literal is a new function per request, which costs each context its own hidden class.
- */
-class RequestContext implements HandlerContext {
-  static readonly #signal: PropertyDescriptor = {
-    get(this: RequestContext): AbortSignal {
-      return this.#entry.signal;
-    },
-    enumerable: true,
-    configurable: true,
-  };
-
-  /**
-   * `input` (multi round-trip requests), only on the contexts of methods that take part: an
-   * accessor like `signal`, so that a request that never reads it pays for no object.
-   */
-  static readonly #input: PropertyDescriptor = {
-    get(this: RequestContext): InputContextApi | undefined {
-      const hook = this.#inputHook;
-      if (hook === undefined) return undefined;
-      return (this.#inputContext ??= hook.context(this, this.#params));
-    },
-    enumerable: true,
-    configurable: true,
-  };
-
-  readonly #entry: InFlight;
-  readonly #inputHook: InputRequiredHook | undefined;
-  readonly #params: JsonObject | undefined;
-  #inputContext: InputContextApi | undefined;
-  declare readonly signal: AbortSignal;
-  declare readonly requestId: RequestId;
-  declare readonly method: string;
-  declare readonly _meta: JsonObject | undefined;
-  declare readonly principal: Principal | undefined;
-  declare readonly http: HttpRequestContext | undefined;
-  declare readonly sendProgress: ContextFunctions["sendProgress"];
-  declare readonly notify: ContextFunctions["notify"];
-  declare readonly request: ContextFunctions["request"];
-  declare readonly end: ContextFunctions["end"];
-
-  constructor(
-    entry: InFlight,
-    requestId: RequestId,
-    method: string,
-    meta: JsonObject | undefined,
-    transport: Transport | undefined,
-    functions: ContextFunctions,
-    input: InputRequiredHook | undefined,
-    params: JsonObject | undefined,
-  ) {
-    this.#entry = entry;
-    this.#inputHook = input;
-    this.#params = input === undefined ? undefined : params;
-    Object.defineProperty(this, "signal", RequestContext.#signal);
-    this.requestId = requestId;
-    this.method = method;
-    this._meta = meta;
-    this.principal = transport?.principal;
-    this.http = transport?.http;
-    this.sendProgress = functions.sendProgress;
-    this.notify = functions.notify;
-    this.request = functions.request;
-    this.end = functions.end;
-    if (input !== undefined) Object.defineProperty(this, "input", RequestContext.#input);
-  }
-}
 
 export class Endpoint {
   readonly #side: "client" | "server";
@@ -471,7 +193,7 @@ export class Endpoint {
   /** Wires a transport to this endpoint and starts it (the start's promise, never a throw). */
   #attach(transport: Transport): Promise<void> {
     this.#transport = transport;
-    transport.onmessage = (message) => this.#receive(message);
+    transport.onmessage = (message) => void this.receive(message);
     transport.onclose = () => this.#closed();
     transport.onerror = (error) => this.#toOnError(error);
     // The peer closed the stream of a request it sent: that is its cancel (2026-07-28, Transports).
@@ -505,7 +227,7 @@ export class Endpoint {
   request(method: string, params: object | undefined, options?: RequestOptions, related?: RequestId): Promise<unknown> {
     if (this.#transport === undefined) return Promise.reject(new Error(`${method}: not connected`));
     const taken = this.#options.answerInput?.request(this.#sendPath, method, params as JsonObject | undefined, options, related);
-    const sent = taken ?? this.#outgoing.start(method, this.#withRequestMeta(params as JsonObject | undefined), options, related);
+    const sent = taken ?? this.#outgoing.start(method, withRequestMeta(this.#options.requestMeta, params as JsonObject | undefined), options, related);
     const check = this.#options.checkResult;
     return check === undefined || !check.wants(method, params as JsonObject | undefined) ? sent : sent.then((result) => check.check(method, params as JsonObject | undefined, result));
   }
@@ -513,38 +235,12 @@ export class Endpoint {
   /** What the send-path hook uses of this endpoint (made once). */
   get #sendPath(): SendPath {
     return (this.#sendPathMade ??= {
-      send: (method, params, options, related) => this.#outgoing.start(method, this.#withRequestMeta(params), options, related),
+      send: (method, params, options, related) => this.#outgoing.start(method, withRequestMeta(this.#options.requestMeta, params), options, related),
       handler: (method) => this.#handlers.get(method),
       defaultTimeoutMs: this.#options.defaultTimeoutMs ?? this.#rules.defaultTimeoutMs ?? undefined,
       notify: (method, params) => this.notify(method, params),
       request: (method, params, options) => this.request(method, params, options),
     });
-  }
-
-  /** Fills `_meta` from the endpoint's requestMeta; keys the caller gave win (copies: copyOwn, not spread). */
-  #withRequestMeta(params: JsonObject | undefined): JsonObject | undefined {
-    const fill = this.#options.requestMeta;
-    if (fill === undefined) return params;
-    const own = isObject(params?.["_meta"]) ? params["_meta"] : undefined;
-    const meta = copyOwn(fill);
-    if (own !== undefined) assignOwn(meta, own);
-    const filled = params === undefined ? {} : copyOwn(params);
-    filled["_meta"] = meta;
-    return filled;
-  }
-
-  /**
-   * Fills a result's `_meta` from the endpoint's resultMeta; keys the handler gave win, and a
-   * `_meta` that is not an object is the handler's to answer for (left as it is).
-   */
-  #withResultMeta(result: JsonObject): JsonObject {
-    const fill = this.#options.resultMeta;
-    if (fill === undefined) return result;
-    const own = result["_meta"];
-    if (own !== undefined && !isObject(own)) return result;
-    const filled = copyOwn(result);
-    filled["_meta"] = own === undefined ? fill : assignOwn(copyOwn(fill), own);
-    return filled;
   }
 
   /**
@@ -623,7 +319,7 @@ export class Endpoint {
     this.#send(response, id).catch((error: unknown) => {
       this.#toOnError(error);
       if (this.#transport === undefined) return;
-      this.#sendQuietly(this.#errorResponse(id, ErrorCode.InternalError, "Internal error: the response could not be sent"), id);
+      this.#sendQuietly(errorResponse(id, ErrorCode.InternalError, "Internal error: the response could not be sent"), id);
     });
   }
 
@@ -676,39 +372,37 @@ export class Endpoint {
     return answer.answerInputRequests(this.#sendPath, method, inputRequests, signal);
   }
 
-  #errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): OutgoingMessage {
-    const error = data === undefined ? { code, message } : { code, message, data };
-    return id === null ? { jsonrpc: "2.0", id: null, error } : { jsonrpc: "2.0", id, error };
-  }
-
   /**
-   * Classifies one incoming message (JSON-RPC 2.0) and routes it. Whatever the peer sent, nothing
+   * Connection.receive (and the transport's onmessage): classifies one incoming message (JSON-RPC
+   * 2.0) and routes it; for a cancel, says what became of it. Whatever the peer sent, nothing
    * escapes: a failure is handed to onError.
    */
-  #receive(message: unknown): void {
+  receive(message: JsonRpcMessage): CancellationEvent | undefined {
     try {
-      this.#route(message);
+      return this.#route(message);
     } catch (error) {
       this.#toOnError(error);
+      return undefined;
     }
   }
 
-  #route(message: unknown): void {
+  #route(message: unknown): CancellationEvent | undefined {
     if (!isObject(message) || message["jsonrpc"] !== "2.0") {
       const id = isObject(message) && isId(message["id"]) ? message["id"] : undefined;
-      if (id !== undefined) this.#sendQuietly(this.#errorResponse(id, ErrorCode.InvalidRequest, "Invalid Request"), undefined);
+      if (id !== undefined) this.#sendQuietly(errorResponse(id, ErrorCode.InvalidRequest, "Invalid Request"), undefined);
       return;
     }
     const { id, method, params } = message;
     if (typeof method === "string") {
       if (params !== undefined && !isObject(params)) {
-        if (isId(id)) this.#sendQuietly(this.#errorResponse(id, ErrorCode.InvalidRequest, "Invalid Request: params must be an object"), undefined);
-        else if (method === "notifications/cancelled") this.#onCancel(params);
-        return;
+        if (isId(id)) this.#sendQuietly(errorResponse(id, ErrorCode.InvalidRequest, "Invalid Request: params must be an object"), undefined);
+        else if (method === CANCELLED) return this.#onCancel(params);
+        return undefined;
       }
       if (!("id" in message)) return this.#onNotification(method, params);
-      if (!isId(id)) return this.#sendQuietly(this.#errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: bad id"), undefined);
-      return this.#onRequest(id, method, params);
+      if (!isId(id)) this.#sendQuietly(errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: bad id"), undefined);
+      else this.#onRequest(id, method, params);
+      return undefined;
     }
     if (isId(id) && ("result" in message || "error" in message)) {
       const problem = responseProblem(message);
@@ -716,36 +410,41 @@ export class Endpoint {
         // Reported and rejected, never resolved as a made-up success.
         const error = this.#outgoing.handleInvalidResponse(id, problem);
         if (error !== undefined) this.#toOnError(error);
-        return;
+        return undefined;
       }
       const error = message["error"];
-      if (isObject(error)) {
-        return this.#outgoing.handleResponse(id, undefined, { code: error["code"] as number, message: error["message"] as string, data: error["data"] });
-      }
-      return this.#outgoing.handleResponse(id, message["result"] as JsonObject, undefined);
+      if (isObject(error)) this.#outgoing.handleResponse(id, undefined, { code: error["code"] as number, message: error["message"] as string, data: error["data"] });
+      else this.#outgoing.handleResponse(id, message["result"] as JsonObject, undefined);
+      return undefined;
     }
-    if (isId(id)) this.#sendQuietly(this.#errorResponse(id, ErrorCode.InvalidRequest, "Invalid Request"), undefined);
+    if (isId(id)) this.#sendQuietly(errorResponse(id, ErrorCode.InvalidRequest, "Invalid Request"), undefined);
+    return undefined;
   }
 
-  #onNotification(method: string, params: JsonObject | undefined): void {
-    if (method === CANCELLED) this.#onCancel(params);
+  #onNotification(method: string, params: JsonObject | undefined): CancellationEvent | undefined {
+    let event: CancellationEvent | undefined;
+    if (method === CANCELLED) event = this.#onCancel(params);
     else {
       // Cancellation keeps its own rule (a malformed cancel is ignored, above); any other
       // notification that breaks its schema reaches no one and is reported.
       const checked = this.#tables.notificationChecks?.get(method);
       if (checked !== undefined) {
         const issue = params === undefined ? (checked.required ? PARAMS_MISSING : undefined) : checkValue(checked.check, params);
-        if (issue !== undefined) return this.#toOnError(new InvalidNotificationError(method, issue));
+        if (issue !== undefined) {
+          this.#toOnError(new InvalidNotificationError(method, issue));
+          return undefined;
+        }
       }
       if (method === "notifications/progress") this.#outgoing.handleProgress(params);
     }
     const handler = this.#notificationHandlers.get(method);
-    if (handler === undefined) return;
+    if (handler === undefined) return event;
     try {
       Promise.resolve(handler(params)).catch(this.#toOnError);
     } catch (error) {
       this.#toOnError(error);
     }
+    return event;
   }
 
   /**
@@ -754,37 +453,42 @@ export class Endpoint {
    * request of ours ends it. Otherwise it must name a request the peer sent us, and the peer
    * must be allowed to cancel at all (2026-07-28: "only the client cancels requests").
    */
-  #onCancel(params: unknown): void {
+  #onCancel(params: unknown): CancellationEvent {
+    // Parsed once, here; the in-flight table takes the parsed params.
     const parsed = parseCancelParams(params);
-    if (parsed !== null) {
+    let event: CancellationEvent;
+    if (parsed === null) event = this.#incoming.cancel(null, params);
+    else {
       // No send path yet: no request of ours for the peer to end.
       const ended = this.#outgoingMade?.endByPeer(parsed.requestId, parsed.reason);
-      if (ended !== undefined) return this.#report(ended);
-      if (!this.#peerMayCancel) return this.#report({ type: "ignored", cause: "not-permitted", requestId: parsed.requestId, reason: parsed.reason });
+      if (ended !== undefined) event = ended;
+      else if (!this.#peerMayCancel) event = { type: "ignored", cause: "not-permitted", requestId: parsed.requestId, reason: parsed.reason };
+      else event = this.#incoming.cancel(parsed, params);
     }
-    this.#report(this.#incoming.cancel(params));
+    this.#report(event);
+    return event;
   }
 
   #onRequest(id: RequestId, method: string, params: JsonObject | undefined): void {
     if (this.#incoming.has(id)) {
       // A duplicate id of an in-flight request: refuse it, leave the original alone.
-      return this.#sendQuietly(this.#errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: id ${String(id)} is already in flight`), id);
+      return this.#sendQuietly(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: id ${String(id)} is already in flight`), id);
     }
     const handler = this.#handlers.get(method);
     if (handler === undefined) {
-      return this.#sendQuietly(this.#errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`), id);
+      return this.#sendQuietly(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`), id);
     }
     const policy = this.#policy.get(method);
     if (params === undefined && policy?.paramsRequired === true) {
       // The handler is typed to receive params; JSON-RPC 2.0 §5.1: -32602 Invalid params.
-      return this.#sendQuietly(this.#errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${method} requires params`), id);
+      return this.#sendQuietly(errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${method} requires params`), id);
     }
     // Params that break their schema never reach a handler (the generated validators).
     const checked = params === undefined ? undefined : this.#tables.requestChecks?.get(method);
     if (checked !== undefined) {
       const issue = checkValue(checked.check, params);
       if (issue !== undefined) {
-        return this.#sendQuietly(this.#errorResponse(id, ErrorCode.InvalidParams, invalidParamsMessage(method, issue), { pointer: issue.pointer, expected: issue.expected }), id);
+        return this.#sendQuietly(errorResponse(id, ErrorCode.InvalidParams, invalidParamsMessage(method, issue), { pointer: issue.pointer, expected: issue.expected }), id);
       }
     }
     const entry = this.#incoming.begin(id, method, cancelRule(policy, params, this.#peerMayCancel));
@@ -803,7 +507,7 @@ export class Endpoint {
       const input = hook !== undefined && hook.has(method) ? hook : undefined;
       const ctx = this.#context(id, method, params, entry, input);
       if (input !== undefined) {
-        // A retry's inputResponses and requestState are checked before its handler runs (mrtr.ts).
+        // A retry's inputResponses and requestState are checked before its handler runs (mrtr-server.ts).
         const ready = input.before(ctx as HandlerContext & { readonly input: InputContextApi }, params);
         if (ready !== undefined) {
           await ready;
@@ -814,7 +518,7 @@ export class Endpoint {
       const answer = handler(params, ctx);
       const result = isThenable(answer) ? await answer : answer;
       hook?.after(method, result, ctx);
-      response = { jsonrpc: "2.0", id, result: this.#withResultMeta(isObject(result) ? result : {}) };
+      response = { jsonrpc: "2.0", id, result: withResultMeta(this.#options.resultMeta, isObject(result) ? result : {}) };
       becameTask = this.#options.tasks !== undefined && isObject(result) && result["resultType"] === "task";
     } catch (error) {
       // Cancelled, ended or closed meanwhile: the entry left the in-flight table when it was
@@ -823,8 +527,8 @@ export class Endpoint {
       if (entry.aborted) return;
       response =
         error instanceof McpError
-          ? this.#errorResponse(id, error.code, error.message, error.data)
-          : this.#errorResponse(id, ErrorCode.InternalError, thrownMessage(error));
+          ? errorResponse(id, error.code, error.message, error.data)
+          : errorResponse(id, ErrorCode.InternalError, thrownMessage(error));
     }
     if (this.#incoming.finish(id, entry, becameTask)) this.#respond(id, response); // else cancelled or closed: no response
   }

@@ -46,8 +46,14 @@ export class InFlight {
   }
 }
 
+/** The params of a well-formed notifications/cancelled. */
+export interface CancelParams {
+  readonly requestId: RequestId;
+  readonly reason: string | undefined;
+}
+
 /** A well-formed notifications/cancelled params object, or null. */
-export function parseCancelParams(params: unknown): { requestId: RequestId; reason: string | undefined } | null {
+export function parseCancelParams(params: unknown): CancelParams | null {
   if (params === null || typeof params !== "object" || Array.isArray(params)) return null;
   const { requestId, reason } = params as JsonObject;
   const validId = typeof requestId === "string" || (typeof requestId === "number" && Number.isInteger(requestId));
@@ -97,12 +103,12 @@ export class IncomingRequests {
   }
 
   /**
-   * Handles notifications/cancelled from the peer. Cancellation, Behavior Requirements 4-5 and
+   * Handles notifications/cancelled from the peer, its params already parsed (parseCancelParams;
+   * null: malformed, `raw` then says what it named). Cancellation, Behavior Requirements 4-5 and
    * Error Handling: stop the work and send no response; ignore unknown or finished requests,
    * requests that may not be cancelled, and malformed notifications.
    */
-  cancel(params: unknown): CancellationEvent {
-    const parsed = parseCancelParams(params);
+  cancel(parsed: CancelParams | null, params: unknown): CancellationEvent {
     if (parsed === null) {
       const p = params !== null && typeof params === "object" ? (params as JsonObject) : {};
       return { type: "ignored", cause: "malformed", requestId: p["requestId"], reason: p["reason"] };

@@ -16,6 +16,11 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
 }
 
+/** Sets `target[key]` as a plain data property, even when `key` is `__proto__` (a key of the peer's or a handler's choosing). */
+export function putOwn(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /**
  * `target` with the own enumerable properties of `source` copied onto it, each a plain data
  * property. Object.assign would [[Set]] an own `__proto__` key (JSON.parse makes them) and so

@@ -7,7 +7,6 @@ import {
   CancellationForbiddenError,
   cancelledInListener,
   ConnectionClosedError,
-  describeValue,
   InvalidResponseError,
   McpError,
   RequestCancelledError,

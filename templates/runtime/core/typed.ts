@@ -61,7 +61,7 @@ type CallOptions<S extends RequestSpec, R extends boolean> = OptionsFor<S> & { r
  * InputRequiredError: the result is `Complete`. Where the caller drives the rounds
  * (`returnInputRequired: true` on the client or the call; `boolean` when not known) it is either,
  * the InputRequiredResult marked by its `resultType` so that isInputRequired and isComplete
- * (features/mrtr.ts) tell them apart. The schema types `resultType` as a string, so a `"content" in r`
+ * (features/mrtr-client.ts) tell them apart. The schema types `resultType` as a string, so a `"content" in r`
  * test cannot: both have an index signature.
  */
 export type InputAnswered<Manual extends boolean, Complete, Input> = [Manual] extends [false] ? Complete : Complete | InputRequiredMarked<Input>;

@@ -4,7 +4,7 @@
 
 import type { Endpoint } from "../core/endpoint.js";
 import type { RequestOptions } from "../core/protocol.js";
-import { ClientTask, isTaskHandle, type TaskRequester } from "../features/tasks.js";
+import { ClientTask, isTaskHandle, type TaskRequester } from "../features/client-task.js";
 
 /**
  * The request of the Tasks extension that carries a task's inputResponses (SEP-2663): named in an

@@ -5,10 +5,11 @@
 // rather than after generation. Task handles (the Tasks extension) are facade/client-tasks.ts's, which
 // only a client with the extension imports.
 
-import type { Endpoint, EndpointOptions, SendHook } from "../core/endpoint.js";
+import type { EndpointOptions, SendHook } from "../core/endpoint.js";
 import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from "./shared.js";
 import { wireChecks, type WireValidators } from "../core/validation.js";
-import type { AnswerInputOptions, InputRequiredRules } from "../features/mrtr.js";
+import type { AnswerInputOptions } from "../features/mrtr-client.js";
+import type { InputRequiredRules } from "../features/mrtr-rules.js";
 import type { JsonObject } from "../core/protocol.js";
 import { numberOption } from "../core/options.js";
 import { createToolOutputCheck, type ToolOutputOptions } from "../features/tool-output.js";
@@ -24,8 +25,8 @@ export interface ClientDescriptor {
   readonly requestMeta: { readonly protocolVersion: string; readonly clientCapabilities: string; readonly clientInfo: string } | null;
   /**
    * Multi round-trip requests, answered through the handlers: the catalog's INPUT_REQUIRED and the
-   * send-path hook that answers them (features/mrtr.ts createAnswerInput, handed in by client.ts so
-   * that a revision without them loads none of it); null: none.
+   * send-path hook that answers them (features/mrtr-client.ts createAnswerInput, handed in by
+   * client.ts so that a revision without them loads none of it); null: none.
    */
   readonly inputRequired: {
     readonly rules: Pick<InputRequiredRules, "methods" | "inputs">;

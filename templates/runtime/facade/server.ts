@@ -4,14 +4,16 @@
 // is driven by the revision's data, a ServerDescriptor that server.ts renders from the catalog
 // and the schema, and is type-checked here, in place, rather than after generation.
 //
-// It loads no feature module (HTTP, tasks, multi round-trip requests; of mrtr.ts it takes types
-// only): what a revision has of them comes in through its descriptor, so that the server of a
-// revision without them neither loads nor type-checks them (test/vendoring/strict-flags.test.ts).
+// It loads no feature module (HTTP, tasks, multi round-trip requests; of mrtr-rules.ts and
+// mrtr-state.ts it takes types only): what a revision has of them comes in through its
+// descriptor, so that the server of a revision without them neither loads nor type-checks them
+// (test/vendoring/strict-flags.test.ts).
 
-import type { AnyRequestHandler, EndpointOptions } from "../core/endpoint.js";
+import type { AnyRequestHandler, EndpointOptions, InputRequiredHook } from "../core/endpoint.js";
 import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from "./shared.js";
 import { wireChecks, type WireValidators } from "../core/validation.js";
-import type { InputRequiredHook, InputRequiredRules, RequestStateOptions } from "../features/mrtr.js";
+import type { InputRequiredRules } from "../features/mrtr-rules.js";
+import type { RequestStateOptions } from "../features/mrtr-state.js";
 import { describeValue, type JsonObject } from "../core/protocol.js";
 import { copyOwn, isObject, isThenable } from "../core/json.js";
 import { numberOption } from "../core/options.js";

@@ -1,22 +1,39 @@
 // Registrations: tools, prompts, resources and resource templates registered one by one on a
-// server (McpServer.registerTool and the others), with the handlers of the requests that list and
-// use them made from the registrations: tools/list and tools/call, prompts/list and prompts/get,
-// resources/list, resources/templates/list and resources/read, resources/subscribe and
-// unsubscribe, completion/complete. A tool's arguments are validated against its input schema
-// before its handler runs, and its structured result against its output schema after; a
-// registration that is added, changed or removed is announced (list_changed).
+// server (McpServer.registerTool and the others), and the handlers made from them: tools/list and
+// tools/call, prompts/list and prompts/get, resources/list, resources/templates/list and
+// resources/read, resources/subscribe and unsubscribe, completion/complete. The Registry keeps
+// the registrations, lists them a page at a time (pagination.ts), declares the capabilities they
+// imply and announces a registration that is added, changed or removed (list_changed); the
+// requests that use a registration are registry-requests.ts's, its schemas schema-input.ts's,
+// the types of the API registration-types.ts's.
 //
 // Revision-independent: what differs between revisions comes in as RegistryRules (server.ts's
-// REGISTRY), rendered from the catalog. A schema is a plain JSON Schema object or a Standard
-// Schema with a JSON Schema view (`~standard.jsonSchema`: zod v4, valibot, arktype); plain ones
-// are validated by a Validator (json-schema.ts's built-in one unless told otherwise), Standard
-// ones by their own `validate`.
+// REGISTRY), rendered from the catalog.
 
-import type { AnyRequestHandler, HandlerContext } from "../core/endpoint.js";
+import type { AnyRequestHandler } from "../core/endpoint.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
-import { describeValue, ErrorCode, McpError, type JsonObject } from "../core/protocol.js";
-import { defaultValidator, type FromSchema, type ValidationIssue, type ValidationResult, type Validator } from "./json-schema.js";
+import { ErrorCode, McpError, type JsonObject } from "../core/protocol.js";
+import { defaultValidator, type Validator } from "./json-schema.js";
+import { pageOf } from "./pagination.js";
+import type { ItemConfig, PromptConfig, Registered, TemplateConfig, ToolConfig } from "./registration-types.js";
+import {
+  callTool,
+  complete,
+  getPrompt,
+  notServed,
+  readResource,
+  servesResources,
+  type Entry,
+  type PromptEntry,
+  type RegistryTables,
+  type ResourceEntry,
+  type Serving,
+  type TemplateEntry,
+  type ToolEntry,
+} from "./registry-requests.js";
+import { prepareSchema, requireObjectRoot, type SchemaInput } from "./schema-input.js";
+import { uriMatcher } from "./uri-template.js";
 
 /** What differs between revisions, as data (the generated server.ts's REGISTRY). */
 export interface RegistryRules {
@@ -60,112 +77,6 @@ export interface RegistryOptions {
   readonly announce?: Announcer | undefined;
 }
 
-/** A Standard Schema (standardschema.dev, v1) with a JSON Schema view (Standard JSON Schema): zod v4, valibot, arktype. */
-export interface StandardSchemaWithJson<Input = unknown, Output = Input> {
-  readonly "~standard": {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
-    readonly jsonSchema: {
-      readonly input: (options: { readonly target: string }) => Record<string, unknown>;
-      readonly output: (options: { readonly target: string }) => Record<string, unknown>;
-    };
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-  };
-}
-
-type StandardPathSegment = PropertyKey | { readonly key: PropertyKey };
-type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<StandardPathSegment> | undefined }> };
-
-/** A schema a registration takes: a plain JSON Schema object, or a Standard Schema with a JSON Schema view. */
-export type SchemaInput = StandardSchemaWithJson<unknown, unknown> | { readonly [keyword: string]: unknown };
-
-/** The type a schema validates to: a Standard Schema's output type, or FromSchema of a plain one (written `as const` or inline). */
-export type Infer<S> = S extends { readonly "~standard": { readonly types?: infer T } }
-  ? NonNullable<T> extends { readonly output: infer O }
-    ? O
-    : unknown
-  : FromSchema<S>;
-
-/**
- * The fields the server fills in a result when the handler leaves them out (2026-07-28
- * `resultType`, and the caching hints of its `resultDefaults` option): facade/server.ts
- * completingHandlers completes every handler's results, registrations' included.
- */
-type FilledKey = "resultType" | "ttlMs" | "cacheScope";
-
-/** A result as a registration's handler writes it: the fields the registry fills (`Keys`) are optional. */
-export type Filled<R, Keys extends PropertyKey = FilledKey> = { [K in keyof R as K extends Keys ? never : K]: R[K] } & { [K in keyof R & Keys]?: R[K] };
-
-/**
- * What a tool's handler returns. With an output schema: `structuredContent` of its type (unless
- * `isError`), and `content` optional (the registry writes the structured content as text).
- */
-export type ToolReturn<Result, Out> = [Out] extends [undefined]
-  ? Filled<Result>
-  :
-      | (Filled<Result, FilledKey | "content" | "structuredContent" | "isError"> & { readonly structuredContent: Infer<Out>; readonly isError?: false | undefined })
-      | (Filled<Result, FilledKey | "structuredContent" | "isError"> & { readonly isError: true; readonly structuredContent?: undefined });
-
-/**
- * A tool's handler: its arguments typed by the input schema (validated before the call). `Ctx` is
- * the revision's tools/call context (ctx.input where the revision has multi round-trip requests),
- * `Other` what tools/call may answer besides a CallToolResult (InputRequiredResult, a task):
- * those go out as they are, unchecked.
- */
-export type ToolHandler<In, Out, Result, Ctx = HandlerContext, Other = never> = (
-  args: [In] extends [undefined] ? { readonly [key: string]: unknown } : Infer<In>,
-  ctx: Ctx,
-) => ToolReturn<Result, Out> | Other | Promise<ToolReturn<Result, Out> | Other>;
-
-/** A registration's config: the listed fields of `Item` (the revision's Tool, Prompt, …) but those the registry sets. */
-export type ItemConfig<Item, Set extends string> = { readonly [K in keyof Item as K extends Set ? never : K]?: Item[K] };
-
-/** A tool's registration: its listed fields, and its schemas as JSON Schema or Standard Schema. */
-export type ToolConfig<Tool, In, Out> = ItemConfig<Tool, "name" | "inputSchema" | "outputSchema"> & {
-  readonly inputSchema?: In;
-  readonly outputSchema?: Out;
-};
-
-/** Completes one argument's value (completion/complete): the values that fit, best first (at most 100 are sent). */
-export type Completer = (value: string, context: { readonly arguments: { readonly [name: string]: string } }) => readonly string[] | Promise<readonly string[]>;
-
-/** A prompt's registration: its listed fields, its arguments as a schema (object of strings) or as a list, and completers by argument. */
-export type PromptConfig<Prompt, Args> = ItemConfig<Prompt, "name"> & {
-  readonly argsSchema?: Args;
-  readonly complete?: { readonly [argument: string]: Completer } | undefined;
-};
-
-export type PromptHandler<Args, Result, Ctx = HandlerContext, Other = never> = (
-  args: [Args] extends [undefined] ? { readonly [name: string]: string } : Infer<Args>,
-  ctx: Ctx,
-) => Filled<Result> | Other | Promise<Filled<Result> | Other>;
-
-/** A resource template's registration: its listed fields, and completers of its variables. */
-export type TemplateConfig<Template> = ItemConfig<Template, "name" | "uriTemplate"> & {
-  readonly complete?: { readonly [variable: string]: Completer } | undefined;
-};
-
-export type ResourceReader<Result, Ctx = HandlerContext, Other = never> = (uri: string, ctx: Ctx) => Filled<Result> | Other | Promise<Filled<Result> | Other>;
-export type TemplateReader<Result, Ctx = HandlerContext, Other = never> = (
-  uri: string,
-  variables: { readonly [name: string]: string },
-  ctx: Ctx,
-) => Filled<Result> | Other | Promise<Filled<Result> | Other>;
-
-/** A registration: change it, take it off the lists for a while, or remove it. Each announces the change. */
-export interface Registered<Config> {
-  readonly name: string;
-  readonly enabled: boolean;
-  /** Replaces the named fields of its config (a schema is compiled again). */
-  update(config: Config): void;
-  enable(): void;
-  disable(): void;
-  remove(): void;
-}
-
 type Kind = "tools" | "prompts" | "resources";
 
 /** The list_changed notification of each kind. */
@@ -175,155 +86,6 @@ const LIST_CHANGED: Readonly<Record<Kind, string>> = {
   resources: "notifications/resources/list_changed",
 };
 const RESOURCE_UPDATED = "notifications/resources/updated";
-
-/** A schema, ready: its JSON Schema (what lists show) and how a value is checked against it. */
-interface PreparedSchema {
-  readonly json: JsonObject;
-  validate(value: unknown): ValidationResult | Promise<ValidationResult>;
-}
-
-function isStandard(schema: unknown): schema is StandardSchemaWithJson<unknown, unknown> {
-  return isObject(schema) && isObject(schema["~standard"]) && typeof schema["~standard"]["validate"] === "function";
-}
-
-/** RFC 6901 pointer of a Standard Schema issue's path. */
-function pointerOfPath(path: ReadonlyArray<StandardPathSegment> | undefined): string {
-  return (path ?? [])
-    .map((segment) => String(typeof segment === "object" && segment !== null ? segment.key : segment))
-    .map((part) => `/${part.replaceAll("~", "~0").replaceAll("/", "~1")}`)
-    .join("");
-}
-
-/**
- * A schema as a registration uses it. A Standard Schema validates with its own `validate` and is
- * listed as its JSON Schema view (`input` for arguments, `output` for results); a plain one is
- * compiled once by `validator`. A schema that is neither, or that the validator refuses, throws.
- */
-function prepareSchema(schema: SchemaInput, side: "input" | "output", validator: Validator, where: string): PreparedSchema {
-  if (isStandard(schema)) {
-    const standard = schema["~standard"];
-    if (!isObject(standard.jsonSchema) || typeof standard.jsonSchema[side] !== "function") {
-      throw new TypeError(`${where}: a Standard Schema needs a JSON Schema view (~standard.jsonSchema) to be listed`);
-    }
-    const json = standard.jsonSchema[side]({ target: "draft-2020-12" }) as JsonObject;
-    return {
-      json,
-      async validate(value) {
-        const result = await standard.validate(value);
-        if (result.issues === undefined) return { valid: true, value: result.value };
-        const first = result.issues[0];
-        return { valid: false, issue: { pointer: pointerOfPath(first?.path), message: first?.message ?? "invalid" } };
-      },
-    };
-  }
-  if (!isObject(schema)) throw new TypeError(`${where}: a schema must be a JSON Schema object or a Standard Schema, got ${describeValue(schema)}`);
-  const compiled = validator.compile(schema);
-  return { json: schema, validate: (value) => compiled.validate(value) };
-}
-
-/** A tool's input schema must describe an object (server/tools: "`type: "object"` is required at the root"). */
-function requireObjectRoot(json: JsonObject, where: string): void {
-  if (json["type"] !== "object") throw new TypeError(`${where}: the input schema's root must be { type: "object" }, got type ${describeValue(json["type"])}`);
-}
-
-function describeIssue(issue: ValidationIssue): string {
-  return `${issue.pointer === "" ? "(root)" : issue.pointer}: ${issue.message}`;
-}
-
-/** A URI template's variables, matched in linear time: `{name}` (no `/`) and `{+name}` (anything). */
-interface UriMatcher {
-  readonly variables: readonly string[];
-  match(uri: string): { [name: string]: string } | null;
-}
-
-/**
- * A matcher of an RFC 6570 template, level 1 and 2 (`{var}`, `{+var}`). Two variables must be
- * separated by literal text (else the split is ambiguous); each takes the text up to the first
- * occurrence of the literal after it, so a match is one scan of the URI.
- */
-function uriMatcher(template: string): UriMatcher {
-  const parts: Array<{ readonly literal: string } | { readonly name: string; readonly reserved: boolean }> = [];
-  let rest = template;
-  while (rest.length > 0) {
-    const open = rest.indexOf("{");
-    if (open < 0) {
-      parts.push({ literal: rest });
-      break;
-    }
-    if (open > 0) parts.push({ literal: rest.slice(0, open) });
-    const close = rest.indexOf("}", open);
-    if (close < 0) throw new TypeError(`URI template ${JSON.stringify(template)}: an unclosed {`);
-    const expression = rest.slice(open + 1, close);
-    const reserved = expression.startsWith("+");
-    const name = reserved ? expression.slice(1) : expression;
-    if (!/^[A-Za-z0-9_]+$/.test(name)) throw new TypeError(`URI template ${JSON.stringify(template)}: {${expression}} is not supported (only {name} and {+name})`);
-    const last = parts[parts.length - 1];
-    if (last !== undefined && !("literal" in last)) throw new TypeError(`URI template ${JSON.stringify(template)}: two variables must be separated by literal text`);
-    parts.push({ name, reserved });
-    rest = rest.slice(close + 1);
-  }
-  return {
-    variables: parts.flatMap((p) => ("name" in p ? [p.name] : [])),
-    match(uri) {
-      const values: { [name: string]: string } = {};
-      let at = 0;
-      for (let i = 0; i < parts.length; i++) {
-        const part = parts[i] as (typeof parts)[number];
-        if ("literal" in part) {
-          if (!uri.startsWith(part.literal, at)) return null;
-          at += part.literal.length;
-          continue;
-        }
-        const next = parts[i + 1];
-        const end = next === undefined ? uri.length : uri.indexOf((next as { literal: string }).literal, at);
-        if (end < 0) return null;
-        const value = uri.slice(at, end);
-        if (!part.reserved && value.includes("/")) return null;
-        try {
-          values[part.name] = part.reserved ? value : decodeURIComponent(value);
-        } catch {
-          return null;
-        }
-        at = end;
-      }
-      return at === uri.length ? values : null;
-    },
-  };
-}
-
-interface Entry {
-  name: string;
-  enabled: boolean;
-  /** What the list shows of it. */
-  listed: JsonObject;
-}
-
-interface ToolEntry extends Entry {
-  input: PreparedSchema | undefined;
-  output: PreparedSchema | undefined;
-  handler: (args: never, ctx: HandlerContext) => unknown;
-}
-
-interface PromptEntry extends Entry {
-  args: PreparedSchema | undefined;
-  required: readonly string[];
-  complete: { readonly [argument: string]: Completer } | undefined;
-  handler: (args: never, ctx: HandlerContext) => unknown;
-}
-
-interface ResourceEntry extends Entry {
-  uri: string;
-  read: (uri: string, ctx: HandlerContext) => unknown;
-}
-
-interface TemplateEntry extends Entry {
-  matcher: UriMatcher;
-  complete: { readonly [variable: string]: Completer } | undefined;
-  read: (uri: string, variables: { [name: string]: string }, ctx: HandlerContext) => unknown;
-}
-
-/** The most values one completion/complete result carries (server/utilities/completion: "maximum 100 items"). */
-const MAX_COMPLETIONS = 100;
 
 /**
  * The registrations of one server and the handlers made from them. The generated McpServer
@@ -346,6 +108,10 @@ export class Registry {
   readonly #pendingAnnouncements = new Set<Kind>();
   readonly #methods: ReadonlySet<string>;
 
+  /** The tables as the requests read them (registry-requests.ts). */
+  readonly #tables: RegistryTables = { tools: this.#tools, prompts: this.#prompts, resources: this.#resources, templates: this.#templates };
+  readonly #serving: Serving;
+
   constructor(rules: RegistryRules, options: RegistryOptions = {}, announce: Announcer = () => {}) {
     this.#rules = rules;
     this.#methods = new Set(rules.methods);
@@ -353,6 +119,7 @@ export class Registry {
     this.#validate = options.validate ?? true;
     this.#pageSize = numberOption("registrations.pageSize", options.pageSize, 100, { min: 1, max: 10_000 });
     this.#announce = options.announce ?? announce;
+    this.#serving = { validate: this.#validate, rules };
   }
 
   // --- registration -------------------------------------------------------------------------
@@ -503,7 +270,7 @@ export class Registry {
 
   /** Whether anything of `kind` is registered (removed ones aside; disabled ones count: they may come back). */
   #has(kind: Kind): boolean {
-    return kind === "resources" ? this.#resources.size + this.#templates.size > 0 : (kind === "tools" ? this.#tools : this.#prompts).size > 0;
+    return kind === "resources" ? servesResources(this.#tables) : (kind === "tools" ? this.#tools : this.#prompts).size > 0;
   }
 
   /**
@@ -532,145 +299,31 @@ export class Registry {
   handlers(): Record<string, AnyRequestHandler> {
     const all: Record<string, AnyRequestHandler> = {
       "tools/list": (params) => this.#list("tools", "tools/list", "tools", [this.#tools], params),
-      "tools/call": (params, ctx) => this.#call(params, ctx),
+      "tools/call": (params, ctx) => callTool(this.#tables, params, ctx, this.#serving),
       "prompts/list": (params) => this.#list("prompts", "prompts/list", "prompts", [this.#prompts], params),
-      "prompts/get": (params, ctx) => this.#getPrompt(params, ctx),
+      "prompts/get": (params, ctx) => getPrompt(this.#tables, params, ctx, this.#serving),
       "resources/list": (params) => this.#list("resources", "resources/list", "resources", [this.#resources], params),
       "resources/templates/list": (params) => this.#list("resources", "resources/templates/list", "resourceTemplates", [this.#templates], params),
-      "resources/read": (params, ctx) => this.#read(params, ctx),
+      "resources/read": (params, ctx) => readResource(this.#tables, params, ctx, this.#serving),
       "resources/subscribe": (params) => this.#subscribe(params, true),
       "resources/unsubscribe": (params) => this.#subscribe(params, false),
-      "completion/complete": (params) => this.#complete(params),
+      "completion/complete": (params) => complete(this.#tables, params),
     };
     return Object.fromEntries(Object.entries(all).filter(([method]) => this.#methods.has(method)));
   }
 
-  #notServed(method: string): McpError {
-    return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-  }
-
-  /** Whether a handler's result is another kind than a complete result (InputRequiredResult, a task): sent as it is. */
-  static #otherKind(result: JsonObject): boolean {
-    return result["resultType"] !== undefined && result["resultType"] !== "complete";
-  }
-
   /** One page of a list (basic/utilities/pagination): the cursor is the offset of the page, opaque to the client. */
   #list(kind: Kind, method: string, field: string, tables: ReadonlyArray<ReadonlyMap<string, Entry>>, params: JsonObject | undefined): JsonObject {
-    if (!this.#has(kind)) throw this.#notServed(method);
+    if (!this.#has(kind)) throw notServed(method);
     const items = tables.flatMap((table) => [...table.values()]).filter((e) => e.enabled);
-    const cursor = params?.["cursor"];
-    let start = 0;
-    if (cursor !== undefined) {
-      const decoded = typeof cursor === "string" && cursor.length <= 32 ? /^o(\d{1,9})$/.exec(decodeCursor(cursor)) : null;
-      if (decoded === null) throw new McpError(ErrorCode.InvalidParams, "Invalid cursor");
-      start = Number(decoded[1]);
-    }
-    const page = items.slice(start, start + this.#pageSize).map((e) => e.listed);
-    const result: JsonObject = { [field]: page };
-    if (start + this.#pageSize < items.length) result["nextCursor"] = btoa(`o${start + this.#pageSize}`);
+    const page = pageOf(items, params?.["cursor"], this.#pageSize);
+    const result: JsonObject = { [field]: page.items.map((e) => e.listed) };
+    if (page.nextCursor !== undefined) result["nextCursor"] = page.nextCursor;
     return result;
-  }
-
-  async #call(params: JsonObject | undefined, ctx: HandlerContext): Promise<JsonObject> {
-    if (this.#tools.size === 0) throw this.#notServed("tools/call");
-    const name = params?.["name"];
-    const tool = typeof name === "string" ? this.#tools.get(name) : undefined;
-    if (tool === undefined || !tool.enabled) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${typeof name === "string" ? name : describeValue(name)}`);
-    const raw = params?.["arguments"] ?? {};
-    // Arguments that are not an object fail the CallToolRequest schema itself: a protocol error in every revision.
-    if (!isObject(raw)) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${tool.name}: arguments must be an object, got ${describeValue(raw)}`);
-    let args: unknown = raw;
-    if (this.#validate && tool.input !== undefined) {
-      const checked = await tool.input.validate(raw);
-      if (!checked.valid) return this.#invalidArguments(tool.name, checked.issue);
-      args = checked.value;
-    }
-    let result: unknown;
-    try {
-      result = await (tool.handler as (args: unknown, ctx: HandlerContext) => unknown)(args, ctx);
-    } catch (error) {
-      // An McpError is the handler's protocol error; anything else failed in the tool: a tool
-      // execution error the model can read (server/tools, Error Handling).
-      if (error instanceof McpError) throw error;
-      return { content: [{ type: "text", text: thrownMessage(error) }], isError: true };
-    }
-    if (!isObject(result)) throw new McpError(ErrorCode.InternalError, `tool ${tool.name} returned ${describeValue(result)}, not a result object`);
-    return await this.#checkStructured(tool, result);
-  }
-
-  /** The answer to arguments that break the input schema, as this revision prescribes (RegistryRules.invalidArguments). */
-  #invalidArguments(tool: string, issue: ValidationIssue): JsonObject {
-    const message = `Invalid arguments for tool ${tool}: ${describeIssue(issue)}`;
-    if (this.#rules.invalidArguments === "invalid-params") throw new McpError(ErrorCode.InvalidParams, message, { pointer: issue.pointer });
-    return { content: [{ type: "text", text: message }], isError: true };
-  }
-
-  /**
-   * A result's structuredContent against the tool's output schema (server/tools, Output Schema:
-   * "Servers MUST provide structured results that conform to this schema"). A result that breaks
-   * it is a bug of the handler: -32603, never a success on the wire. A result without `content`
-   * gets the structured content as text (for clients that read only content: SHOULD, same section).
-   */
-  async #checkStructured(tool: ToolEntry, result: JsonObject): Promise<JsonObject> {
-    if (Registry.#otherKind(result)) return result;
-    const structured = result["structuredContent"];
-    if (tool.output !== undefined && result["isError"] !== true && this.#validate) {
-      if (structured === undefined) throw new McpError(ErrorCode.InternalError, `tool ${tool.name} has an outputSchema but returned no structuredContent`);
-      const checked = await tool.output.validate(structured);
-      if (!checked.valid) throw new McpError(ErrorCode.InternalError, `tool ${tool.name} returned structuredContent that breaks its outputSchema at ${describeIssue(checked.issue)}`);
-    }
-    if (result["content"] !== undefined) return result;
-    return { ...result, content: structured === undefined ? [] : [{ type: "text", text: JSON.stringify(structured) }] };
-  }
-
-  async #getPrompt(params: JsonObject | undefined, ctx: HandlerContext): Promise<JsonObject> {
-    if (this.#prompts.size === 0) throw this.#notServed("prompts/get");
-    const name = params?.["name"];
-    const prompt = typeof name === "string" ? this.#prompts.get(name) : undefined;
-    if (prompt === undefined || !prompt.enabled) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${typeof name === "string" ? name : describeValue(name)}`);
-    const raw = params?.["arguments"] ?? {};
-    if (!isObject(raw) || !Object.values(raw).every((v) => typeof v === "string")) throw new McpError(ErrorCode.InvalidParams, `prompt ${prompt.name}: arguments must be an object of strings`);
-    const missing = prompt.required.find((arg) => !Object.hasOwn(raw, arg));
-    // server/prompts, Error Handling: "Missing required arguments: -32602".
-    if (missing !== undefined) throw new McpError(ErrorCode.InvalidParams, `prompt ${prompt.name}: missing required argument ${JSON.stringify(missing)}`);
-    let args: unknown = raw;
-    if (this.#validate && prompt.args !== undefined) {
-      const checked = await prompt.args.validate(raw);
-      if (!checked.valid) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${prompt.name}: ${describeIssue(checked.issue)}`, { pointer: checked.issue.pointer });
-      args = checked.value;
-    }
-    const result = await (prompt.handler as (args: unknown, ctx: HandlerContext) => unknown)(args, ctx);
-    if (!isObject(result)) throw new McpError(ErrorCode.InternalError, `prompt ${prompt.name} returned ${describeValue(result)}, not a result object`);
-    return result;
-  }
-
-  async #read(params: JsonObject | undefined, ctx: HandlerContext): Promise<JsonObject> {
-    if (!this.#has("resources")) throw this.#notServed("resources/read");
-    const uri = params?.["uri"];
-    if (typeof uri !== "string") throw new McpError(ErrorCode.InvalidParams, `resources/read: uri must be a string, got ${describeValue(uri)}`);
-    let result: unknown;
-    const fixed = this.#resources.get(uri);
-    if (fixed !== undefined && fixed.enabled) result = await fixed.read(uri, ctx);
-    else {
-      const found = this.#matchTemplate(uri);
-      if (found === undefined) throw new McpError(this.#rules.resourceNotFound, `Resource not found: ${uri}`, { uri });
-      result = await found.template.read(uri, found.variables, ctx);
-    }
-    if (!isObject(result)) throw new McpError(ErrorCode.InternalError, `resource ${uri}: the reader returned ${describeValue(result)}, not a result object`);
-    return result;
-  }
-
-  #matchTemplate(uri: string): { template: TemplateEntry; variables: { [name: string]: string } } | undefined {
-    for (const template of this.#templates.values()) {
-      if (!template.enabled) continue;
-      const variables = template.matcher.match(uri);
-      if (variables !== null) return { template, variables };
-    }
-    return undefined;
   }
 
   #subscribe(params: JsonObject | undefined, on: boolean): JsonObject {
-    if (!this.#has("resources")) throw this.#notServed(on ? "resources/subscribe" : "resources/unsubscribe");
+    if (!this.#has("resources")) throw notServed(on ? "resources/subscribe" : "resources/unsubscribe");
     const uri = params?.["uri"];
     if (typeof uri !== "string" || uri.length > 4096) throw new McpError(ErrorCode.InvalidParams, "uri must be a string of at most 4096 characters");
     if (on) {
@@ -679,32 +332,6 @@ export class Registry {
       this.#subscribed.add(uri);
     } else this.#subscribed.delete(uri);
     return {};
-  }
-
-  async #complete(params: JsonObject | undefined): Promise<JsonObject> {
-    const ref = params?.["ref"];
-    const argument = params?.["argument"];
-    if (!isObject(ref) || !isObject(argument) || typeof argument["name"] !== "string" || typeof argument["value"] !== "string") {
-      throw new McpError(ErrorCode.InvalidParams, "completion/complete: ref and argument { name, value } are required");
-    }
-    const context = params?.["context"];
-    const given = isObject(context) && isObject(context["arguments"]) ? context["arguments"] : {};
-    const contextArgs = Object.fromEntries(Object.entries(given).filter((e): e is [string, string] => typeof e[1] === "string"));
-    let completers: { readonly [name: string]: Completer } | undefined;
-    if (ref["type"] === "ref/prompt") {
-      const prompt = typeof ref["name"] === "string" ? this.#prompts.get(ref["name"]) : undefined;
-      if (prompt === undefined || !prompt.enabled) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${describeValue(ref["name"])}`);
-      completers = prompt.complete;
-    } else if (ref["type"] === "ref/resource") {
-      const template = [...this.#templates.values()].find((t) => t.enabled && t.listed["uriTemplate"] === ref["uri"]);
-      if (template === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${describeValue(ref["uri"])}`);
-      completers = template.complete;
-    } else throw new McpError(ErrorCode.InvalidParams, `completion/complete: unknown ref type ${describeValue(ref["type"])}`);
-    const completer = completers !== undefined && Object.hasOwn(completers, argument["name"]) ? completers[argument["name"]] : undefined;
-    const values = completer === undefined ? [] : [...(await completer(argument["value"], { arguments: contextArgs }))].filter((v) => typeof v === "string");
-    return {
-      completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS },
-    };
   }
 }
 
@@ -718,23 +345,4 @@ function promptArguments(json: JsonObject): JsonObject[] {
     if (required.includes(name)) arg["required"] = true;
     return arg;
   });
-}
-
-/** A cursor's text (base64 of `o<offset>`); "" for one that is not base64. */
-function decodeCursor(cursor: string): string {
-  try {
-    return atob(cursor);
-  } catch {
-    return "";
-  }
-}
-
-/** The message of a value a handler threw, without trusting it (a getter may throw). */
-function thrownMessage(error: unknown): string {
-  try {
-    if (error instanceof Error && typeof error.message === "string") return error.message;
-  } catch {
-    // fall through
-  }
-  return "the tool failed";
 }

@@ -5,7 +5,7 @@
 
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
-import { describeValue, type JsonObject, type JsonRpcMessage, type RequestId } from "../core/protocol.js";
+import type { JsonObject, JsonRpcMessage, RequestId } from "../core/protocol.js";
 
 /** The `fetch` the transport calls: the global one, or a wrapper (auth, logging, tests). */
 export type FetchLike = (input: string | URL, init: RequestInit) => Promise<Response>;

@@ -29,7 +29,6 @@ import {
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import {
-  DEFAULT_MAX_HTTP_MESSAGE_BYTES,
   errorAnswer,
   handOver,
   HttpStatusError,

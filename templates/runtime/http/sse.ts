@@ -1,5 +1,6 @@
-// Server-sent events, both ways: the one SSE parser of the runtime (both HTTP client transports
-// read their response streams with it) and the writer of the server's streams. The format is
+// Server-sent events as the clients read them: the one SSE parser of the runtime (every HTTP
+// client transport reads its response streams with it; the servers' writer is
+// server/sse-stream.ts). The format is
 // WHATWG HTML, "Server-sent events", 9.2.6 "Interpreting an event stream"; MCP puts one JSON-RPC
 // message in each event's data (Streamable HTTP, Receiving Messages).
 //
@@ -159,23 +160,4 @@ export async function readSse(reader: ReadableStreamDefaultReader<Uint8Array>, p
       return { kind: "too-large", problem };
     }
   }
-}
-
-/** The headers of an SSE response (the server's request streams). */
-export const SSE_HEADERS = {
-  "content-type": "text/event-stream",
-  "cache-control": "no-cache, no-transform",
-  // Streamable HTTP, Receiving Messages: servers SHOULD send it so that proxies do not buffer the stream.
-  "x-accel-buffering": "no",
-} as const;
-
-/** A comment line: keeps an idle stream open through intermediaries (Streamable HTTP, Receiving Messages). */
-export const SSE_KEEP_ALIVE = ":\n\n";
-
-/** One event carrying `data` (a message's JSON): a `data:` line per line of it, then the blank line that dispatches. */
-export function sseEvent(data: string): string {
-  return `${data
-    .split(/\r\n|\r|\n/)
-    .map((line) => `data: ${line}\n`)
-    .join("")}\n`;
 }

@@ -2,7 +2,7 @@
  * `mcp-stubgen generate`: what it writes, that it is deterministic, the header of every file,
  * `--all`, and `--check` (which must never write).
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +19,7 @@ import {
   TEST_CACHE_DIR,
   wroteLines,
 } from "./support.js";
+import { PACKAGE_ROOT } from "../../../generator/project.js";
 
 const tmp = tempDirs();
 const REV = "2025-11-25";
@@ -204,50 +205,13 @@ describe("generate --all", () => {
     }
     expect(files.every((f) => [...REVISIONS, "runtime"].some((rev) => f.startsWith(`${rev}/`)))).toBe(true);
     // one copy of the runtime, shared: the revision folders hold none of it but the stdio re-export
-    expect(wrote.get("OUT/runtime")).toEqual([
-      "core/endpoint.ts",
-      "core/incoming.ts",
-      "core/json.ts",
-      "core/options.ts",
-      "core/outgoing.ts",
-      "core/protocol.ts",
-      "core/typed.ts",
-      "core/validation.ts",
-      "facade/client-tasks.ts",
-      "facade/client.ts",
-      "facade/server.ts",
-      "facade/shared.ts",
-      "features/json-schema.ts",
-      "features/mrtr.ts",
-      "features/pattern.ts",
-      "features/registry.ts",
-      "features/subscriptions.ts",
-      "features/tasks.ts",
-      "features/tool-output.ts",
-      "http/auth.ts",
-      "http/bearer.ts",
-      "http/era-router.ts",
-      "http/event-store.ts",
-      "http/fallback-client.ts",
-      "http/fetch.ts",
-      "http/guards.ts",
-      "http/headers.ts",
-      "http/http-client.ts",
-      "http/http-server.ts",
-      "http/http-session-client.ts",
-      "http/legacy-sse-client.ts",
-      "http/legacy-sse-server.ts",
-      "http/node-http.ts",
-      "http/session-registry.ts",
-      "http/session-server.ts",
-      "http/sse.ts",
-      "transports/in-memory.ts",
-      "transports/mcpx-envelope.ts",
-      "transports/mcpx-hub.ts",
-      "transports/mcpx.ts",
-      "transports/stdio-spawn.ts",
-      "transports/stdio.ts",
-    ]);
+    // every file of templates/runtime/ but the add-ons' (copied only when asked for)
+    const sources = readdirSync(join(PACKAGE_ROOT, "templates", "runtime"), { recursive: true })
+      .map(String)
+      .map((f) => f.split("\\").join("/"))
+      .filter((f) => f.endsWith(".ts") && !f.startsWith("addons/"))
+      .sort();
+    expect(wrote.get("OUT/runtime")).toEqual(sources);
     expect(stagingLeftovers(cwd)).toEqual([]);
   });
 });

@@ -77,7 +77,7 @@ describe("2026-07-28", () => {
   it("renders InputRequestMap, InputRequiredMethod and INPUT_REQUIRED in the catalog, and ctx.input in the server only", async () => {
     const files = await renderRevision(finishModel(await modelRevision("2026-07-28", { cacheDir: TEST_CACHE_DIR })), { layout: "inline" });
     const catalog = files.get("catalog.ts")!;
-    expect(catalog).toContain('import type { InputRequiredRules } from "./features/mrtr.js";');
+    expect(catalog).toContain('import type { InputRequiredRules } from "./features/mrtr-rules.js";');
     expect(catalog).toContain('  "elicitation/create": { params: T.ElicitRequestParams; paramsRequired: true; result: T.ElicitResult };');
     expect(catalog).toContain('  "roots/list": { params: NonNullable<T.ListRootsRequest["params"]>; paramsRequired: false; result: T.ListRootsResult };');
     expect(catalog).toContain('export type InputRequiredMethod = "prompts/get" | "resources/read" | "tools/call";');
@@ -94,7 +94,7 @@ describe("2026-07-28", () => {
     expect(files.get("client.ts")).toContain("handlers?: RequestHandlers<ServerRequestMap & InputRequestSpecs,");
     expect(files.get("client.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createAnswerInput },\n  tasks: null,\n  validators: VALIDATORS,\n} satisfies ClientDescriptor;");
     // The client half of MRTR lives in mrtr.ts too (issue 27): the client imports that hook and nothing of the server's half.
-    expect(files.get("client.ts")).toContain('import { createAnswerInput } from "./features/mrtr.js";');
+    expect(files.get("client.ts")).toContain('import { createAnswerInput } from "./features/mrtr-client.js";');
     expect(files.get("client.ts")).not.toMatch(/createInputRequired|RequestStateOptions|ctx\.input/);
     // Who answers input rounds types the results (issue 30): the client is generic on returnInputRequired.
     expect(files.get("client.ts")).toContain("export class McpClient<Manual extends boolean = false> {");
@@ -108,12 +108,12 @@ describe("2026-07-28", () => {
   it("renders nothing of it for 2025-11-25", async () => {
     const files = await renderRevision(finishModel(await modelRevision("2025-11-25", { cacheDir: TEST_CACHE_DIR })), { layout: "inline" });
     for (const name of ["catalog.ts", "server.ts", "client.ts"]) {
-      expect(files.get(name)).not.toMatch(/InputRequest(Map|Method)|InputRequiredMethod|INPUT_REQUIRED|mrtr\.js|requestState|InputAnswered|HandlerResultMap|resultDefaults\?/);
+      expect(files.get(name)).not.toMatch(/InputRequest(Map|Method)|InputRequiredMethod|INPUT_REQUIRED|mrtr-[a-z-]+\.js|requestState|InputAnswered|HandlerResultMap|resultDefaults\?/);
     }
     // Nothing selects its results: the client is not generic, the server fills nothing.
     expect(files.get("client.ts")).toContain("export class McpClient {");
     expect(files.get("server.ts")).toContain("  resultDefaults: null,\n  validators: VALIDATORS,\n} satisfies ServerDescriptor;");
-    expect(files.has("features/mrtr.ts")).toBe(true); // the runtime is revision-independent
+    expect(files.has("features/mrtr-server.ts")).toBe(true); // the runtime is revision-independent
   });
 });
 

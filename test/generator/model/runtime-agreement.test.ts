@@ -12,7 +12,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type * as GeneratorInputs from "../../../generator/model/input-requests.js";
 import { finishModel, modelRevision } from "../../../generator/model/revision.js";
 import type * as GeneratorSubscriptions from "../../../generator/model/subscriptions.js";
-import type * as RuntimeMrtr from "../../../templates/runtime/features/mrtr.js";
+import type * as RuntimeMrtr from "../../../templates/runtime/features/mrtr-rules.js";
 import type * as RuntimeSubscriptions from "../../../templates/runtime/features/subscriptions.js";
 import { TEST_CACHE_DIR } from "../../helpers/schemas.js";
 

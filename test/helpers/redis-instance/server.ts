@@ -7,11 +7,14 @@
  *   requestState under the shared key, single use through a RedisReplayGuard;
  * - `/mcp-2025`: a generated 2025-11-25 McpServer behind createSessionHttpHandler, with a
  *   RedisSessionRegistry and a RedisEventStore.
+ * Both handlers are served on one face (`--face`, test/helpers/faces.ts): "native" (toNodeListener
+ * takes their core: no web object per request) or "web" (the handlers as plain web functions,
+ * through toNodeListener's bridge of a foreign web handler).
  * What the tests need to see of the work that runs here goes to stdout, one line each
  * ("work <id> got input …", "work <id> saw cancel: …"); every response says which instance
  * served it (`x-instance`).
  *
- *   node --import tsx test/helpers/redis-instance/server.ts --name A --redis redis://127.0.0.1:6379 --state-key HEX
+ *   node --import tsx test/helpers/redis-instance/server.ts --name A --face native --redis redis://127.0.0.1:6379 --state-key HEX
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,8 +28,10 @@ import { RedisEventStore } from "../../../out/runtime/addons/redis/event-store.j
 import { RedisSessionRegistry } from "../../../out/runtime/addons/redis/session-registry.js";
 import { RedisReplayGuard } from "../../../out/runtime/addons/redis/replay-guard.js";
 
-const { values } = parseArgs({ options: { name: { type: "string", default: "A" }, redis: { type: "string" }, "state-key": { type: "string" }, port: { type: "string", default: "0" } } });
+const { values } = parseArgs({ options: { name: { type: "string", default: "A" }, face: { type: "string", default: "native" }, redis: { type: "string" }, "state-key": { type: "string" }, port: { type: "string", default: "0" } } });
 const NAME = values.name;
+const FACE = values.face;
+if (FACE !== "native" && FACE !== "web") throw new Error(`--face must be native or web, got ${FACE}`);
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 const redis = await connectRedis({
@@ -140,8 +145,10 @@ const sessionHandler = Legacy.createSessionHttpHandler(legacy, {
   onError,
 });
 
-const modernListener = Modern.toNodeListener(modernHandler);
-const legacyListener = Modern.toNodeListener(sessionHandler);
+/** The node:http listener of a handler on this instance's face (the web face: the function alone, bridged). */
+const listenerOf = (handler: Modern.ServedHandler) => Modern.toNodeListener(FACE === "native" ? handler : (request, info) => handler(request, info));
+const modernListener = listenerOf(modernHandler);
+const legacyListener = listenerOf(sessionHandler);
 const http = createServer((req, res) => {
   res.setHeader("x-instance", NAME);
   const path = new URL(req.url ?? "/", "http://localhost").pathname;

@@ -1,5 +1,6 @@
 /**
- * Issue 31, item 4: Redis faults under two instance processes (test/helpers/redis-instance).
+ * Issue 31, item 4: Redis faults under two instance processes (test/helpers/redis-instance), A
+ * serving its HTTP handlers on the native face and B on the web face (test/helpers/faces.ts).
  * - Redis killed mid-run: a request that needs it fails at once with a clear error (no crash,
  *   no hang: each wait is bounded, `within`), a request that does not still works; Redis started
  *   again: both instances recover without a restart, and the task stored before the outage is
@@ -26,7 +27,7 @@ let b: RedisInstance;
 beforeAll(async () => {
   redis = await startRedisServer({ persistent: true });
   const key = randomBytes(32).toString("hex");
-  [a, b] = await Promise.all([startRedisInstance("A", redis.url, key), startRedisInstance("B", redis.url, key)]);
+  [a, b] = await Promise.all([startRedisInstance("A", "native", redis.url, key), startRedisInstance("B", "web", redis.url, key)]);
 }, 60_000);
 
 afterAll(async () => {

@@ -2,7 +2,9 @@
  * Issue 31, item 3: two instances of one server that share nothing but Redis, each its own
  * process (test/helpers/redis-instance/server.ts), behind a round-robin proxy, on a real
  * redis-server. A step that must reach "the other" instance is sent when the proxy's turn is
- * there (a cheap request moves it on), and every answer says which instance served it.
+ * there (a cheap request moves it on), and every answer says which instance served it. A serves
+ * its HTTP handlers on the native face, B on the web face (test/helpers/faces.ts): each test
+ * crosses both, and a session, a task or a requestState made on one face goes on on the other.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +21,7 @@ let proxy: RoundRobinProxy;
 beforeAll(async () => {
   redis = await startRedisServer();
   const key = randomBytes(32).toString("hex");
-  instances = await Promise.all([startRedisInstance("A", redis.url, key), startRedisInstance("B", redis.url, key)]);
+  instances = await Promise.all([startRedisInstance("A", "native", redis.url, key), startRedisInstance("B", "web", redis.url, key)]);
   proxy = await startRoundRobinProxy(instances.map((i) => i.origin));
 }, 60_000);
 

@@ -18,8 +18,10 @@ import * as R from "../../generated/2026-07-28/index.js";
 import * as Session from "../../generated/2025-11-25/index.js";
 import * as Legacy from "../../generated/2024-11-05/index.js";
 import { numberOption } from "../../../templates/runtime/core/options.js";
-import { createAnswerInput } from "../../../templates/runtime/features/mrtr.js";
-import { ClientTask, InMemoryTaskStore, TaskManager, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
+import { createAnswerInput } from "../../../templates/runtime/features/mrtr-client.js";
+import { ClientTask, type TaskRequester } from "../../../templates/runtime/features/client-task.js";
+import { InMemoryTaskStore } from "../../../templates/runtime/features/memory-task-store.js";
+import { TaskManager } from "../../../templates/runtime/features/task-manager.js";
 import { StdioTransport } from "../../../templates/runtime/transports/stdio.js";
 import { StdioClientTransport } from "../../../templates/runtime/transports/stdio-spawn.js";
 import { createAjvValidator } from "../../../templates/runtime/addons/ajv/validator.js";
@@ -85,6 +87,31 @@ const quietFetch: R.FetchLike = () => Promise.resolve(new Response(null, { statu
 const HANDLE = { resultType: "task", taskId: "t-1", status: "working", createdAt: "2026-01-01T00:00:00.000Z", lastUpdatedAt: "2026-01-01T00:00:00.000Z", ttlMs: null };
 /** A task requester whose tasks/get says `completed` (so an accepted value's result() resolves). */
 const requester: TaskRequester = { request: () => Promise.resolve({ ...HANDLE, status: "completed", result: {} }) };
+
+/**
+ * A shared option of the HTTP handlers (HttpServerOptions) given to each of them: accepted when
+ * every handler takes it, else the first refusal, and an Error (not the RangeError the test wants)
+ * when only some refuse it.
+ */
+function everyHandler(options: (value: number) => R.HttpServerOptions): Reader {
+  return (value) => {
+    const refusals = [
+      () => R.createHttpHandler(server(), options(value)),
+      () => Session.createSessionHttpHandler(sessionServer(), options(value)),
+      () => Legacy.createLegacySseHandler(legacyServer(), options(value)),
+    ].map((read) => {
+      try {
+        read();
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    });
+    if (refusals.every((refusal) => refusal === undefined)) return;
+    if (refusals.some((refusal) => refusal === undefined)) throw new Error("only some handlers refused it");
+    throw refusals[0];
+  };
+}
 
 /** A connected client of the 2026-07-28 revision (the server answers tools/call with an empty result). */
 async function client(): Promise<R.McpClient> {
@@ -198,32 +225,26 @@ const OPTIONS: Readonly<Record<string, Row>> = {
     tooSmall: 0,
     fraction: 1.5,
   },
-  "HttpHandlerOptions.maxBodyBytes": { read: (v) => R.createHttpHandler(server(), { maxBodyBytes: v }), ok: 128, tooSmall: 127, fraction: 1024.5 },
-  "HttpHandlerOptions.keepAliveMs": { read: (v) => R.createHttpHandler(server(), { keepAliveMs: v }), ok: 1000, tooSmall: 999, fraction: 0.5 },
   "HttpHandlerOptions.maxInFlight": { read: (v) => R.createHttpHandler(server(), { maxInFlight: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "HttpHandlerOptions.maxInFlightPerPrincipal": { read: (v) => R.createHttpHandler(server(), { maxInFlightPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
-  "HttpHandlerOptions.maxStreamBufferBytes": { read: (v) => R.createHttpHandler(server(), { maxStreamBufferBytes: v }), ok: 1024, tooSmall: 1023, fraction: 2048.5 },
-  // http/legacy-sse-server.ts, legacy-sse-client.ts, fallback-client.ts (2024-11-05 HTTP+SSE)
+  // http/legacy-sse/handler.ts, legacy-sse-client.ts, fallback-client.ts (2024-11-05 HTTP+SSE)
   "LegacySseHandlerOptions.maxSessions": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "LegacySseHandlerOptions.sessionIdleMs": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { sessionIdleMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
-  "LegacySseHandlerOptions.maxBodyBytes": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxBodyBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
-  "LegacySseHandlerOptions.maxQueuedBytes": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "LegacySseHandlerOptions.maxInFlightPerSession": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxInFlightPerSession: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
-  "LegacySseHandlerOptions.keepAliveMs": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { keepAliveMs: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
   "LegacySseClientTransportOptions.endpointTimeoutMs": { read: (v) => Legacy.createLegacySseClientTransport({ url: "http://mcp.test/sse", fetch: quietFetch, endpointTimeoutMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "FallbackHttpClientTransportOptions.endpointTimeoutMs": { read: (v) => Session.createFallbackHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, endpointTimeoutMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "FallbackHttpClientTransportOptions.fallbackStatuses": { read: (v) => Session.createFallbackHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, fallbackStatuses: [404, v] }), ok: 405, tooSmall: 399, fraction: 404.5 },
+  // http/server/options.ts: read by every handler (each must refuse the value)
+  "HttpServerOptions.maxBodyBytes": { read: everyHandler((v) => ({ maxBodyBytes: v })), ok: 128, tooSmall: 127, fraction: 1024.5 },
+  "HttpServerOptions.maxJsonDepth": { read: everyHandler((v) => ({ maxJsonDepth: v })), ok: 8, tooSmall: 7, fraction: 8.5 },
+  "HttpServerOptions.keepAliveMs": { read: everyHandler((v) => ({ keepAliveMs: v })), ok: 1000, tooSmall: 999, fraction: 1000.5 },
+  "HttpServerOptions.maxStreamBufferBytes": { read: everyHandler((v) => ({ maxStreamBufferBytes: v })), ok: 1024, tooSmall: 1023, fraction: 2048.5 },
   "HttpHandlerOptions.toolHeadersTtlMs": { read: (v) => R.createHttpHandler(server(), { toolHeadersTtlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "SessionHttpHandlerOptions.maxSessions": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.sessionIdleMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { sessionIdleMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.maxInFlightPerSession": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxInFlightPerSession: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.maxStoredEvents": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxStoredEvents: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.retryMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { retryMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
-  "SessionHttpHandlerOptions.maxBodyBytes": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxBodyBytes: v }), ok: 128, tooSmall: 127, fraction: 1024.5 },
-  "SessionHttpHandlerOptions.maxStreamBufferBytes": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxStreamBufferBytes: v }), ok: 1024, tooSmall: 1023, fraction: 2048.5 },
-  "SessionHttpHandlerOptions.keepAliveMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { keepAliveMs: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
-  // http/era-router.ts
-  "EraRouterOptions.maxBodyBytes": { read: (v) => R.createEraRouter({ modern: R.createHttpHandler(server()), maxBodyBytes: v }), ok: 128, tooSmall: 127, fraction: 1024.5 },
   "InMemoryEventStoreOptions.maxEvents": { read: (v) => new Session.InMemoryEventStore({ maxEvents: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "InMemoryEventStoreOptions.maxBytes": { read: (v) => new Session.InMemoryEventStore({ maxBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionReconnectOptions.maxAttempts": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { maxAttempts: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },

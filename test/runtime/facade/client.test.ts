@@ -9,8 +9,8 @@ import { clientEndpointOptions, clientRequestMeta, DEFAULT_MAX_INPUT_ROUNDS, max
 import { asTask, taskRequester } from "../../../templates/runtime/facade/client-tasks.js";
 import { methodPolicies } from "../../../templates/runtime/facade/shared.js";
 import type { SendHook } from "../../../templates/runtime/core/endpoint.js";
-import type { AnswerInputOptions } from "../../../templates/runtime/features/mrtr.js";
-import { ClientTask, type TaskRequester } from "../../../templates/runtime/features/tasks.js";
+import type { AnswerInputOptions } from "../../../templates/runtime/features/mrtr-client.js";
+import { ClientTask, type TaskRequester } from "../../../templates/runtime/features/client-task.js";
 
 const KEYS = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",

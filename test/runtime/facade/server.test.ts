@@ -20,9 +20,10 @@ import {
   type CapabilityRule,
   type ServerDescriptor,
 } from "../../../templates/runtime/facade/server.js";
-import type { HttpBinding } from "../../../templates/runtime/http/http-server.js";
-import { createInputRequired } from "../../../templates/runtime/features/mrtr.js";
-import { TaskManager, TASKS_EXTENSION } from "../../../templates/runtime/features/tasks.js";
+import type { HttpBinding } from "../../../templates/runtime/http/stateless/binding.js";
+import { createInputRequired } from "../../../templates/runtime/features/mrtr-server.js";
+import { TaskManager } from "../../../templates/runtime/features/task-manager.js";
+import { TASKS_EXTENSION } from "../../../templates/runtime/features/task-protocol.js";
 
 const RULES: readonly CapabilityRule[] = [
   { capability: "tools", methods: ["tools/list", "tools/call"], when: [] },

@@ -5,7 +5,7 @@
 // entry's id and the stream's, `<entry>@<stream id>`, so any instance finds the stream from it.
 
 import { numberOption } from "../../core/options.js";
-import type { EventReplay, EventStore, StoredEvent } from "../../http/event-store.js";
+import type { EventReplay, EventStore, StoredEvent } from "../../http/sessions/event-store.js";
 import type { RedisConnection } from "./connection.js";
 
 export interface RedisEventStoreOptions {

@@ -1,8 +1,8 @@
-// A ReplayGuard in Redis (features/mrtr.ts): single-use requestState over every instance. A
+// A ReplayGuard in Redis (features/mrtr-replay-guard.ts): single-use requestState over every instance. A
 // state's key is claimed with one SET NX that expires with the state (PXAT), so two instances
 // given the same state at once accept it on one of them only.
 
-import type { ReplayGuard } from "../../features/mrtr.js";
+import type { ReplayGuard } from "../../features/mrtr-replay-guard.js";
 import type { RedisConnection } from "./connection.js";
 
 /** `requestState: { key, singleUse: new RedisReplayGuard(redis) }` on every instance. */

@@ -3,7 +3,7 @@
 // session, expiring at the record's `expiresAt` (the handler saves it again while it is used).
 
 import { numberOption } from "../../core/options.js";
-import type { SessionRecord, SessionRegistry } from "../../http/session-registry.js";
+import type { SessionRecord, SessionRegistry } from "../../http/sessions/session-registry.js";
 import type { RedisConnection } from "./connection.js";
 
 export interface RedisSessionRegistryOptions {

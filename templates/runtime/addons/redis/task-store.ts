@@ -1,4 +1,4 @@
-// A TaskStore in Redis (features/tasks.ts), shared by every instance of a server: tasks/get,
+// A TaskStore in Redis (features/task-store.ts), shared by every instance of a server: tasks/get,
 // tasks/update and tasks/cancel may reach any instance, while the work runs on the one that
 // started the task and learns of changes through `watch` (pub/sub: every change is published by
 // the script that makes it; no keyspace notifications needed).
@@ -11,8 +11,8 @@
 //   P tasks:finished:<owner>   the owner's finished tasks, in the order they finished
 //   P tasks:events             the channel of changes and evictions
 //
-// The rules are features/tasks.ts's, run on what the scripts read: admitTask decides whether a
-// task gets a place (its owner's quota; room made only at the creator's own expense), keepFixed
+// The rules are features/task-store.ts's, run on what the scripts read: admitTask decides whether
+// a task gets a place (its owner's quota; room made only at the creator's own expense), keepFixed
 // what a change may touch, expiryOf when a task expires. Each write is one Lua script that first
 // checks that what the rule was given still holds (compare-and-set), so instances never race; a
 // lost race is retried with what the script saw, a bounded number of times.
@@ -20,18 +20,18 @@
 import { isObject } from "../../core/json.js";
 import { numberOption } from "../../core/options.js";
 import { McpError } from "../../core/protocol.js";
+import type { InMemoryTaskStoreOptions } from "../../features/memory-task-store.js";
+import { TERMINAL_STATUSES } from "../../features/task-protocol.js";
 import {
   admitTask,
   expiryOf,
   keepFixed,
   taskStoreLimits,
-  TERMINAL_STATUSES,
-  type InMemoryTaskStoreOptions,
   type StoredTask,
   type TaskRemovalReason,
   type TaskStore,
   type TaskStoreLimits,
-} from "../../features/tasks.js";
+} from "../../features/task-store.js";
 import type { RedisConnection } from "./connection.js";
 
 export interface RedisTaskStoreOptions extends Pick<InMemoryTaskStoreOptions, "maxTasks" | "maxActiveTasksPerPrincipal" | "maxFinishedTasksPerPrincipal" | "now"> {
@@ -165,8 +165,8 @@ function parseTask(json: unknown, taskId: string): StoredTask | undefined {
 
 /**
  * The TaskStore of the Redis add-on: bounded in all and per principal as InMemoryTaskStore is
- * (the same rules, features/tasks.ts), tasks expiring in Redis at their `ttlMs`. A command that
- * Redis cannot answer rejects with RedisUnavailableError, which the tasks/* handlers answer as
+ * (the same rules, features/task-store.ts), tasks expiring in Redis at their `ttlMs`. A command
+ * that Redis cannot answer rejects with RedisUnavailableError, which the tasks/* handlers answer as
  * -32603; stored tasks stay in Redis through an outage.
  */
 export class RedisTaskStore implements TaskStore {

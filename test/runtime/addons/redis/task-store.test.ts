@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { RedisTaskStore } from "../../../../templates/runtime/addons/redis/task-store.js";
-import { InMemoryTaskStore, type StoredTask, type TaskRemovalReason } from "../../../../templates/runtime/features/tasks.js";
+import { InMemoryTaskStore } from "../../../../templates/runtime/features/memory-task-store.js";
+import type { StoredTask, TaskRemovalReason } from "../../../../templates/runtime/features/task-store.js";
 import { redisPairs } from "./support.js";
 
 /** Two connections under one fresh prefix: two instances of one server. */

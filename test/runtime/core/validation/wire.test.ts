@@ -1,6 +1,8 @@
 /**
  * Validation at the wire (core/validation.ts and each revision's generated validators.ts), in
- * both eras, in memory and over HTTP, with the exact bytes that go out:
+ * both eras, in memory and over HTTP (the servers, createSessionHttpHandler and createHttpHandler,
+ * on both faces: native node:http and web-standard, test/helpers/faces.ts), with the exact bytes
+ * that go out:
  * - a plain handler never sees params that break the schema (`name: 5`, `arguments: "x"`, no
  *   `name`): the request is answered -32602 naming the JSON pointer and what was expected,
  *   before any handler runs;
@@ -16,10 +18,11 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import * as R25 from "../../../generated/2025-11-25/index.js";
 import * as R26 from "../../../generated/2026-07-28/index.js";
+import { describeFaces } from "../../../helpers/faces.js";
 import { INITIALIZE_PARAMS } from "../../../helpers/fixtures.js";
 import { clientWithRawPeer, serverWithRawPeer, settle } from "../../../helpers/harness.js";
-import * as H26 from "../../http/http-server/support.js";
-import * as H25 from "../../http/session-server/support.js";
+import * as H26 from "../../http/stateless/support.js";
+import * as H25 from "../../http/sessions/support.js";
 
 /** The three broken tools/call params of the issue, each with where it breaks and what was expected. */
 const BROKEN_CALLS: ReadonlyArray<{ readonly params: Record<string, unknown>; readonly pointer: string; readonly expected: string; readonly got: string }> = [
@@ -51,16 +54,18 @@ describe("2025-11-25: a plain handler never sees params that break the schema", 
     expect(ran).toBe(1);
   });
 
-  it("over HTTP (a session): the same answers, on the wire", async () => {
-    let ran = 0;
-    const served = await H25.serve({ handlers: { "tools/call": () => (ran++, { content: [] }) } });
-    closers.push(() => served.close());
-    const { sessionId } = await H25.open(served.url);
-    for (const [i, c] of BROKEN_CALLS.entries()) {
-      const answer = await H25.rpc(served.url, sessionId, i + 1, "tools/call", c.params);
-      expect(answer.json).toEqual(invalidParams(i + 1, c.pointer, c.expected, c.got));
-    }
-    expect(ran).toBe(0);
+  describeFaces("over HTTP (a session)", (face) => {
+    it("the same answers, on the wire", async () => {
+      let ran = 0;
+      const served = await H25.serve(face, { handlers: { "tools/call": () => (ran++, { content: [] }) } });
+      closers.push(() => served.close());
+      const { sessionId } = await H25.open(served.url);
+      for (const [i, c] of BROKEN_CALLS.entries()) {
+        const answer = await H25.rpc(served.url, sessionId, i + 1, "tools/call", c.params);
+        expect(answer.json).toEqual(invalidParams(i + 1, c.pointer, c.expected, c.got));
+      }
+      expect(ran).toBe(0);
+    });
   });
 
   it("validate: false (a client one trusts): the handler sees what was sent", async () => {
@@ -89,16 +94,18 @@ describe("2026-07-28: a plain handler never sees params that break the schema", 
     expect(ran).toBe(0);
   });
 
-  it("over HTTP: the same answers, on the wire (the HTTP status of an in-band error: 200)", async () => {
-    let ran = 0;
-    const served = await H26.serve({ handlers: { "tools/call": () => (ran++, { content: [] }) } });
-    closers.push(() => served.close());
-    for (const [i, c] of BROKEN_CALLS.entries()) {
-      // The Mcp-Name header mirrors params.name, as a conformant client sends it.
-      const answer = await H26.call(served.url, i + 1, "tools/call", c.params, typeof c.params["name"] === "string" ? {} : { "mcp-name": undefined });
-      expect({ status: answer.status, json: answer.json }).toEqual({ status: 200, json: invalidParams(i + 1, c.pointer, c.expected, c.got) });
-    }
-    expect(ran).toBe(0);
+  describeFaces("over HTTP", (face) => {
+    it("the same answers, on the wire (the HTTP status of an in-band error: 200)", async () => {
+      let ran = 0;
+      const served = await H26.serve(face, { handlers: { "tools/call": () => (ran++, { content: [] }) } });
+      closers.push(() => served.close());
+      for (const [i, c] of BROKEN_CALLS.entries()) {
+        // The Mcp-Name header mirrors params.name, as a conformant client sends it.
+        const answer = await H26.call(served.url, i + 1, "tools/call", c.params, typeof c.params["name"] === "string" ? {} : { "mcp-name": undefined });
+        expect({ status: answer.status, json: answer.json }).toEqual({ status: 200, json: invalidParams(i + 1, c.pointer, c.expected, c.got) });
+      }
+      expect(ran).toBe(0);
+    });
   });
 });
 

@@ -3,13 +3,14 @@
  * handler may leave out `resultType` ("complete"; Result: servers MUST include it) and, on
  * cacheable results (CacheableResult: the list results, resources/read, server/discover),
  * `cacheScope` and `ttlMs` (the `resultDefaults` option, default "private" and 0). Checked at the
- * wire: the exact JSON a real node:http server sends back. Also the client side of the same
+ * wire: the exact JSON a real node:http server sends back, on both faces of the HTTP handler
+ * (native node:http and web-standard, test/helpers/faces.ts). Also the client side of the same
  * issue: params whose fields are all optional may be left out (`listTools()`).
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { call, serve, SERVER_INFO_META, type Served } from "../../http/http-server/support.js";
+import { call, describeFaces, serve, SERVER_INFO_META, type Face, type Served } from "../../http/stateless/support.js";
 import { TapTransport } from "../../../helpers/transports.js";
 import { KEY } from "../../features/mrtr/support.js";
 import { importCodeBlock } from "../../../helpers/readme-snippets.js";
@@ -18,8 +19,8 @@ import { PACKAGE_ROOT } from "../../../../generator/project.js";
 
 const TOOL: R.Tool = { name: "echo", inputSchema: { type: "object" } };
 
-async function served<T>(options: R.McpServerOptions, run: (s: Served) => Promise<T>): Promise<T> {
-  const s = await serve(options);
+async function servedOn<T>(face: Face, options: R.McpServerOptions, run: (s: Served) => Promise<T>): Promise<T> {
+  const s = await serve(face, options);
   try {
     return await run(s);
   } finally {
@@ -27,7 +28,9 @@ async function served<T>(options: R.McpServerOptions, run: (s: Served) => Promis
   }
 }
 
-describe("the fields the server fills, at the wire", () => {
+describeFaces("the fields the server fills, at the wire", (face) => {
+  const served = <T>(options: R.McpServerOptions, run: (s: Served) => Promise<T>): Promise<T> => servedOn(face, options, run);
+
   it("tools/call: resultType \"complete\" where the handler gave none, nothing else added", async () => {
     const answer = await served({ handlers: { "tools/call": () => ({ content: [{ type: "text", text: "hi" }] }) } }, (s) => call(s.url, 1, "tools/call", { name: "echo", arguments: {} }));
     expect(answer.text).toBe(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hi" }], resultType: "complete", _meta: SERVER_INFO_META } }));

@@ -1,13 +1,14 @@
 /**
  * requestState bound to the request's principal by default and, on option, single use (issue 28,
- * item 9): over HTTP with `authenticate`, a state minted for one principal is refused for another
+ * item 9): over HTTP with `authenticate` (createHttpHandler on both faces, native node:http and
+ * web-standard, test/helpers/faces.ts), a state minted for one principal is refused for another
  * exactly as a forged one is; with `singleUse`, a state replayed is refused (`replayed`), through
  * the in-memory guard or any ReplayGuard; and the in-memory guard is bounded and forgets expired
  * states.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { call, serve, type Served } from "../../http/http-server/support.js";
+import { call, describeFaces, serve, type Served } from "../../http/stateless/support.js";
 import { askString, KEY, RawClient } from "./support.js";
 
 const elicit = (content: Record<string, unknown>) => ({ action: "accept", content });
@@ -49,7 +50,7 @@ afterEach(async () => {
   served = undefined;
 });
 
-describe("requestState and the principal, over HTTP", () => {
+describeFaces("requestState and the principal, over HTTP", (face) => {
   const first = async (who: string): Promise<string> => {
     const answer = await call(served!.url, 1, "tools/call", { name: "t", arguments: {}, _meta: CAPS_META }, as(who));
     const state = (answer.json as { result: { requestState?: unknown } }).result.requestState;
@@ -61,7 +62,7 @@ describe("requestState and the principal, over HTTP", () => {
 
   it("is bound to the authenticated principal by default: bob's retry with alice's state is refused as a forged state, and her own is served", async () => {
     const runs = { count: 0 };
-    served = await serve(confirming(runs), { authenticate: bearer });
+    served = await serve(face, confirming(runs), { authenticate: bearer });
     const state = await first("alice");
     const stolen = await retry("bob", state);
     expect(stolen.status).toBe(200);
@@ -73,7 +74,7 @@ describe("requestState and the principal, over HTTP", () => {
   });
 
   it("the principal is not readable in the state: the payload carries a tag, not the id", async () => {
-    served = await serve(confirming({ count: 0 }), { authenticate: bearer });
+    served = await serve(face, confirming({ count: 0 }), { authenticate: bearer });
     const state = await first("alice");
     const payload = Buffer.from(state.split(".")[1]!, "base64url").toString("utf8");
     expect(payload).not.toContain("alice");
@@ -82,7 +83,7 @@ describe("requestState and the principal, over HTTP", () => {
 
   it("a principal option returning undefined leaves states unbound (the opt-out)", async () => {
     const runs = { count: 0 };
-    served = await serve({ ...confirming(runs), requestState: { key: KEY, principal: () => undefined } }, { authenticate: bearer });
+    served = await serve(face, { ...confirming(runs), requestState: { key: KEY, principal: () => undefined } }, { authenticate: bearer });
     const state = await first("alice");
     expect((await retry("bob", state)).json).toMatchObject({ id: 2, result: { content: [{ text: "done for bob" }] } });
     expect(runs.count).toBe(1);

@@ -4,7 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, fromBase64Url, missingCapabilities, toBase64Url, type InputRule } from "../../../../templates/runtime/features/mrtr.js";
+import { missingCapabilities, type InputRule } from "../../../../templates/runtime/features/mrtr-rules.js";
+import { canonicalJson, fromBase64Url, toBase64Url } from "../../../../templates/runtime/features/mrtr-state.js";
 import { McpError } from "../../../../templates/runtime/core/protocol.js";
 
 describe("base64url", () => {

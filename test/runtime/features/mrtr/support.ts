@@ -113,7 +113,7 @@ export function scenarioServer(options: R.McpServerOptions = {}): R.McpServer {
   return new R.McpServer({
     logger: null,
     requestState: { key: KEY },
-    // The exchanges below are pinned without the server's identity in `_meta` (tested in test/runtime/http/http-server).
+    // The exchanges below are pinned without the server's identity in `_meta` (tested in test/runtime/http/stateless).
     serverInfoInResults: false,
     ...options,
     handlers: {

@@ -1,13 +1,14 @@
 /**
  * Listen streams per principal (issue 28, item 5: one client held every listen slot): over a real
- * node:http server on loopback with `authenticate`, principal A opening streams until refused
+ * node:http server on loopback with `authenticate`, on both faces of createHttpHandler (native
+ * node:http and web-standard, test/helpers/faces.ts), principal A opening streams until refused
  * stops at its own quota (maxStreamsPerPrincipal, default 64) with an error naming it, while
  * principal B still opens streams; the global maxStreams still holds; a stream that ends gives
  * its slot back to its owner.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { headersFor, META, serve, type Served } from "../../http/http-server/support.js";
+import { describeFaces, headersFor, META, serve, type Served } from "../../http/stateless/support.js";
 
 const LISTEN = { notifications: { toolsListChanged: true } };
 
@@ -82,11 +83,11 @@ async function fill(url: string, who: string, firstId: number, bound: number): P
   return { opened: bound, refusal: undefined };
 }
 
-describe("listen streams per principal", () => {
+describeFaces("listen streams per principal", (face) => {
   it("one principal opening listens until refused stops at its quota (default 64); another principal still opens its own", async () => {
     // The global bound is above the per-principal one, so only the quota can stop A first.
     const hub = new R.Subscriptions({ maxStreams: 100 });
-    served = await serve(withHub(hub), { authenticate: bearer });
+    served = await serve(face, withHub(hub), { authenticate: bearer });
     const a = await fill(served.url, "alice", 1, 101);
     expect(a.opened).toBe(64);
     expect(a.refusal).toMatchObject({ error: quotaError(64) });
@@ -98,7 +99,7 @@ describe("listen streams per principal", () => {
 
   it("the global maxStreams still holds over every principal", async () => {
     const hub = new R.Subscriptions({ maxStreams: 3, maxStreamsPerPrincipal: 2 });
-    served = await serve(withHub(hub), { authenticate: bearer });
+    served = await serve(face, withHub(hub), { authenticate: bearer });
     expect((await fill(served.url, "alice", 1, 3)).opened).toBe(2);
     const b = await fill(served.url, "bob", 10, 3);
     expect(b.opened).toBe(1);
@@ -107,7 +108,7 @@ describe("listen streams per principal", () => {
 
   it("a stream that ends gives its slot back to its principal", async () => {
     const hub = new R.Subscriptions({ maxStreamsPerPrincipal: 2 });
-    served = await serve(withHub(hub), { authenticate: bearer });
+    served = await serve(face, withHub(hub), { authenticate: bearer });
     expect((await fill(served.url, "alice", 1, 3)).opened).toBe(2);
     await open.shift()!.close();
     for (let i = 0; i < 100 && hub.size > 1; i++) await new Promise((r) => setTimeout(r, 5));
@@ -120,7 +121,7 @@ describe("listen streams per principal", () => {
 
   it("requests without a principal share one anonymous quota", async () => {
     const hub = new R.Subscriptions({ maxStreamsPerPrincipal: 2 });
-    served = await serve(withHub(hub));
+    served = await serve(face, withHub(hub));
     const anonymous = await fill(served.url, "whoever", 1, 3);
     expect(anonymous.opened).toBe(2);
     expect(anonymous.refusal).toMatchObject({ error: quotaError(2) });

@@ -9,7 +9,7 @@
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpError, type JsonObject, type RequestOptions } from "../../../../templates/runtime/core/protocol.js";
-import { ClientTask, TaskCancelledError, TaskFailedError, type TaskRequester } from "../../../../templates/runtime/features/tasks.js";
+import { ClientTask, TaskCancelledError, TaskFailedError, type TaskRequester } from "../../../../templates/runtime/features/client-task.js";
 import { deferred } from "../../../helpers/harness.js";
 import { rejectionOf } from "../../../generator/support.js";
 

@@ -4,7 +4,8 @@
  * and the places of tasks evicted long before their expiry do not pile up in the queue.
  */
 import { describe, expect, it } from "vitest";
-import { InMemoryTaskStore, type StoredTask, type TaskRemovalReason } from "../../../../templates/runtime/features/tasks.js";
+import { InMemoryTaskStore } from "../../../../templates/runtime/features/memory-task-store.js";
+import type { StoredTask, TaskRemovalReason } from "../../../../templates/runtime/features/task-store.js";
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");
 const MiB = 1024 * 1024;

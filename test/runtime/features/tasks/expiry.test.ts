@@ -6,7 +6,8 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { McpError, type JsonObject } from "../../../../templates/runtime/core/protocol.js";
-import { InMemoryTaskStore, TaskManager } from "../../../../templates/runtime/features/tasks.js";
+import { InMemoryTaskStore } from "../../../../templates/runtime/features/memory-task-store.js";
+import { TaskManager } from "../../../../templates/runtime/features/task-manager.js";
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");
 const MiB = 1024 * 1024;

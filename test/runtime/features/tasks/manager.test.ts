@@ -8,7 +8,10 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
 import { McpError, type JsonObject } from "../../../../templates/runtime/core/protocol.js";
-import { InMemoryTaskStore, TaskManager, TASKS_EXTENSION, type StoredTask, type TaskStore, type TaskWork } from "../../../../templates/runtime/features/tasks.js";
+import { InMemoryTaskStore } from "../../../../templates/runtime/features/memory-task-store.js";
+import { TaskManager, type TaskWork } from "../../../../templates/runtime/features/task-manager.js";
+import { TASKS_EXTENSION } from "../../../../templates/runtime/features/task-protocol.js";
+import type { StoredTask, TaskStore } from "../../../../templates/runtime/features/task-store.js";
 import { deferred } from "../../../helpers/harness.js";
 import { rejectionOf } from "../../../generator/support.js";
 

@@ -7,7 +7,11 @@
 import { describe, expect, it } from "vitest";
 import { McpError } from "../../../../templates/runtime/core/protocol.js";
 import { rejectionOf } from "../../../generator/support.js";
-import { detailedTask, InMemoryTaskStore, isTaskHandle, TaskFailedError, TaskManager, TASKS_EXTENSION, type StoredTask } from "../../../../templates/runtime/features/tasks.js";
+import { isTaskHandle, TaskFailedError } from "../../../../templates/runtime/features/client-task.js";
+import { InMemoryTaskStore } from "../../../../templates/runtime/features/memory-task-store.js";
+import { detailedTask, TaskManager } from "../../../../templates/runtime/features/task-manager.js";
+import { TASKS_EXTENSION } from "../../../../templates/runtime/features/task-protocol.js";
+import type { StoredTask } from "../../../../templates/runtime/features/task-store.js";
 
 const META = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } };
 

@@ -1,14 +1,15 @@
 /**
  * Tasks belong to the principal that created them (features/tasks.ts, StoredTask.owner), at the
  * wire: a 2026-07-28 server with --extension tasks behind createHttpHandler's `authenticate`, on
- * a real node:http server on 127.0.0.1. tasks/get, tasks/update and tasks/cancel of another
+ * a real node:http server on 127.0.0.1, on both faces of the handler (native node:http and
+ * web-standard, test/helpers/faces.ts). tasks/get, tasks/update and tasks/cancel of another
  * principal's task answer exactly as for a task id nobody ever had, and change nothing; a
  * principal over its task quota is refused with an error naming it, and nobody else is.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import * as R from "../../../generated-tasks/2026-07-28/index.js";
-import { listen } from "../../http/http-server/fixture-server.js";
-import { call, type Answer } from "../../http/http-server/support.js";
+import { describeFaces, listen, type Face } from "../../../helpers/faces.js";
+import { call, type Answer } from "../../http/stateless/support.js";
 
 const DECLARED = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [R.TASKS_EXTENSION]: {} } } };
 
@@ -24,7 +25,7 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function serveTasks(store?: R.InMemoryTaskStore) {
+async function serveTasks(face: Face, store?: R.InMemoryTaskStore) {
   const tasks = new R.TaskManager({ pollIntervalMs: 10, ...(store === undefined ? {} : { store }) });
   const server = new R.McpServer({
     logger: null,
@@ -34,11 +35,8 @@ async function serveTasks(store?: R.InMemoryTaskStore) {
       "tools/call": (_params, ctx) => tasks.start(async (task) => ({ content: [{ type: "text", text: JSON.stringify(await task.input({ q: { method: "elicitation/create", params: { message: "ok?", requestedSchema: { type: "object", properties: {} } } } })) }] }), { principal: ctx.principal }),
     },
   });
-  const { http, url } = await listen(R.createHttpHandler(server, { authenticate }));
-  close = async () => {
-    http.closeAllConnections();
-    await new Promise<void>((resolve) => http.close(() => resolve()));
-  };
+  const { url, close: stop } = await listen(face, R.createHttpHandler(server, { authenticate }));
+  close = stop;
   /** A tasks/* request of `who` for `taskId`, declaring the extension, with Mcp-Name = taskId. */
   const taskCall = (who: string, method: string, params: Record<string, unknown>): Promise<Answer> =>
     call(url, 7, method, { ...params, _meta: DECLARED }, { authorization: `Bearer ${who}-token`, "mcp-name": String(params["taskId"]) });
@@ -55,9 +53,9 @@ async function serveTasks(store?: R.InMemoryTaskStore) {
 /** The error of a JSON-RPC answer, without the id (the same for every request here). */
 const errorOf = (answer: Answer): unknown => (answer.json as { error?: unknown }).error;
 
-describe("a task is its creator's", () => {
+describeFaces("a task is its creator's", (face) => {
   it("tasks/get, tasks/update and tasks/cancel of another principal's task answer as for an unknown task, and change nothing", async () => {
-    const { tasks, taskCall, start } = await serveTasks();
+    const { tasks, taskCall, start } = await serveTasks(face);
     const taskId = await start("alice");
     // Wait until the work asked for input (the store's state, through alice's own tasks/get).
     for (let i = 0; i < 200 && (await tasks.store.get(taskId))?.status !== "input_required"; i++) await new Promise((r) => setTimeout(r, 5));
@@ -87,7 +85,7 @@ describe("a task is its creator's", () => {
   });
 
   it("a principal cannot cancel another's task: the work's signal stays unaborted; its owner's cancel aborts it", async () => {
-    const { tasks, taskCall, start } = await serveTasks();
+    const { tasks, taskCall, start } = await serveTasks(face);
     const taskId = await start("alice");
     expect(errorOf(await taskCall("bob", "tasks/cancel", { taskId }))).toMatchObject({ code: -32602 });
     expect((await tasks.store.get(taskId))?.status).not.toBe("cancelled");
@@ -97,7 +95,7 @@ describe("a task is its creator's", () => {
   });
 
   it("a principal over its quota of unfinished tasks gets an error naming it; another principal's call still becomes a task", async () => {
-    const { callTool } = await serveTasks(new R.InMemoryTaskStore({ maxActiveTasksPerPrincipal: 2 }));
+    const { callTool } = await serveTasks(face, new R.InMemoryTaskStore({ maxActiveTasksPerPrincipal: 2 }));
     for (let i = 0; i < 2; i++) expect((await callTool("bob")).json).toMatchObject({ result: { resultType: "task", status: "working" } });
     const over = await callTool("bob");
     expect(errorOf(over)).toEqual({ code: -32603, message: 'task quota exceeded: principal "bob" already has 2 unfinished tasks (maxActiveTasksPerPrincipal)', data: { quota: "maxActiveTasksPerPrincipal", limit: 2 } });

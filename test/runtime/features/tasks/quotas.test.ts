@@ -7,7 +7,10 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpError, type JsonObject, type Principal } from "../../../../templates/runtime/core/protocol.js";
-import { InMemoryTaskStore, TaskManager, TASKS_EXTENSION, type StoredTask } from "../../../../templates/runtime/features/tasks.js";
+import { InMemoryTaskStore } from "../../../../templates/runtime/features/memory-task-store.js";
+import { TaskManager } from "../../../../templates/runtime/features/task-manager.js";
+import { TASKS_EXTENSION } from "../../../../templates/runtime/features/task-protocol.js";
+import type { StoredTask } from "../../../../templates/runtime/features/task-store.js";
 
 const META = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } };
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");

@@ -5,7 +5,9 @@
  * own task's changes, and a stop function called twice stops only its own watcher.
  */
 import { describe, expect, it, vi } from "vitest";
-import { InMemoryTaskStore, type StoredTask, type TaskStatus } from "../../../../templates/runtime/features/tasks.js";
+import { InMemoryTaskStore } from "../../../../templates/runtime/features/memory-task-store.js";
+import type { TaskStatus } from "../../../../templates/runtime/features/task-protocol.js";
+import type { StoredTask } from "../../../../templates/runtime/features/task-store.js";
 
 const T0 = Date.parse("2026-03-01T12:00:00.000Z");
 const task = (taskId: string, status: TaskStatus, ttlMs: number | null = null): StoredTask => ({

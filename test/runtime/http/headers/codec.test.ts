@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeHeaderValue, encodeHeaderValue, MAX_SCHEMA_DEPTH, toolHeaders } from "../../../../templates/runtime/http/headers.js";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { META } from "../http-server/support.js";
+import { META } from "../stateless/support.js";
 
 const URL_ = "http://127.0.0.1/mcp";
 const str = (header: unknown) => ({ type: "string", "x-mcp-header": header });

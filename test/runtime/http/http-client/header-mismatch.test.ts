@@ -2,14 +2,15 @@
  * HeaderMismatch on a tools/call (2026-07-28 basic/transports/streamable-http, Custom Headers
  * from Tool Parameters: "the client SHOULD call tools/list to check for changes to the tool's
  * inputSchema, then retry the original request with the appropriate headers"), at the wire,
- * against our own server, whose tools/list handler changes a tool's x-mcp-header annotations
+ * against our own server (createHttpHandler on both faces: native node:http and web-standard,
+ * test/helpers/faces.ts), whose tools/list handler changes a tool's x-mcp-header annotations
  * between the client's listing and its call: the transport lists the tools again and retries
  * once, with the same id and the new Mcp-Param-* header; with nothing new to send, or a second
  * refusal, the caller gets the -32020 error; a cancel during the refresh sends nothing more.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { deferred, serve, type Served } from "../http-server/support.js";
+import { deferred, describeFaces, serve, type Face, type Served } from "../stateless/support.js";
 import { connectClient } from "./support.js";
 
 const served: Served[] = [];
@@ -25,10 +26,11 @@ type Annotation = "none" | "Region" | "Zone";
  * the server also calls its own tools/list handler to check each call's Mcp-Param-* headers,
  * without the clientInfo every request of the client carries.
  */
-async function changingServer(onList?: (count: number) => Promise<void> | void): Promise<{ s: Served; set: (a: Annotation) => void }> {
+async function changingServer(face: Face, onList?: (count: number) => Promise<void> | void): Promise<{ s: Served; set: (a: Annotation) => void }> {
   let annotation: Annotation = "none";
   let lists = 0;
   const s = await serve(
+    face,
     {
       handlers: {
         "tools/list": async (params) => {
@@ -49,9 +51,9 @@ async function changingServer(onList?: (count: number) => Promise<void> | void):
 const summary = (posted: { headers: Record<string, string>; body: Record<string, unknown> }[]) =>
   posted.map((p) => [p.body["method"], p.body["id"], p.headers["mcp-param-region"] ?? p.headers["mcp-param-zone"] ?? null]);
 
-describe("HttpClientTransport: HeaderMismatch on tools/call", () => {
+describeFaces("HttpClientTransport: HeaderMismatch on tools/call", (face) => {
   it("lists the tools again and retries once, same id, with the header the new annotation asks for", async () => {
-    const { s, set } = await changingServer();
+    const { s, set } = await changingServer(face);
     const { client, posted, errors } = await connectClient(s.url);
     await client.listTools({});
     set("Region");
@@ -75,7 +77,7 @@ describe("HttpClientTransport: HeaderMismatch on tools/call", () => {
   it("refused again after the retry: the caller gets the HeaderMismatch error, no third POST", async () => {
     let annotation: Annotation = "Region";
     // After each listing of the client the server moves to the other header: the retry is stale too.
-    const { s, set } = await changingServer(() => {
+    const { s, set } = await changingServer(face, () => {
       annotation = annotation === "Region" ? "Zone" : "Region";
       set(annotation);
     });
@@ -90,7 +92,7 @@ describe("HttpClientTransport: HeaderMismatch on tools/call", () => {
   });
 
   it("nothing changed after the refresh: no retry, the caller gets the HeaderMismatch error", async () => {
-    const { s, set } = await changingServer();
+    const { s, set } = await changingServer(face);
     set("Region");
     // A proxy on the way that drops Mcp-Param-* headers: the server refuses, and a fresh
     // tools/list shows the same annotation, so a retry would send the same headers again.
@@ -113,7 +115,7 @@ describe("HttpClientTransport: HeaderMismatch on tools/call", () => {
   it("a cancel while the tools are listed again closes that stream too and sends nothing more", async () => {
     const listing = deferred<void>();
     const hold = deferred<void>();
-    const { s, set } = await changingServer(async (count) => {
+    const { s, set } = await changingServer(face, async (count) => {
       if (count === 2) {
         listing.resolve();
         await hold.promise;

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { deferred } from "../http-server/support.js";
+import { deferred } from "../stateless/support.js";
 import { connectClient } from "./support.js";
 
 type Script = (req: IncomingMessage, res: ServerResponse, id: number) => void;

@@ -1,13 +1,14 @@
 /**
- * subscriptions/listen over the HTTP client transport (2026-07-28, basic/patterns/subscriptions):
+ * subscriptions/listen over the HTTP client transport (2026-07-28, basic/patterns/subscriptions),
+ * against createHttpHandler on both faces (native node:http and web-standard, test/helpers/faces.ts):
  * the listen's SSE stream stays open and carries the acknowledgment and change notifications to
  * the client's notification handlers; aborting the listen closes its stream (the server's
  * handler sees "request stream closed", nothing is POSTed); the server ending it (ctx.end)
  * settles it with RequestEndedByPeerError.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { abortOf, deferred, serve, type Served } from "../http-server/support.js";
+import { abortOf, deferred, describeFaces, serve, type Served } from "../stateless/support.js";
 import { connectClient } from "./support.js";
 
 const served: Served[] = [];
@@ -18,10 +19,10 @@ afterEach(async () => {
 const SUB = { "io.modelcontextprotocol/subscriptionId": "sub-1" };
 const LISTEN = { notifications: { toolsListChanged: true } };
 
-describe("subscriptions/listen over HttpClientTransport", () => {
+describeFaces("subscriptions/listen over HttpClientTransport", (face) => {
   it("delivers the stream's notifications; aborting closes the stream and nothing is POSTed", async () => {
     const serverSignal = deferred<AbortSignal>();
-    const s = await serve({
+    const s = await serve(face, {
       handlers: {
         "subscriptions/listen": async (_p, ctx) => {
           await ctx.notify("notifications/subscriptions/acknowledged", { notifications: LISTEN.notifications, _meta: SUB });
@@ -53,7 +54,7 @@ describe("subscriptions/listen over HttpClientTransport", () => {
   });
 
   it("the server ending the listen settles it with RequestEndedByPeerError", async () => {
-    const s = await serve({
+    const s = await serve(face, {
       handlers: {
         "subscriptions/listen": async (_p, ctx) => {
           await ctx.notify("notifications/subscriptions/acknowledged", { notifications: LISTEN.notifications, _meta: SUB });

@@ -1,13 +1,14 @@
 /**
  * Multi round-trip requests on the client (2026-07-28, basic/patterns/mrtr, Client Requirements),
- * over HTTP against our own server: an InputRequiredResult is answered through the client's
+ * over HTTP against our own server (createHttpHandler on both faces: native node:http and
+ * web-standard, test/helpers/faces.ts): an InputRequiredResult is answered through the client's
  * handlers and the request retried with a new id, inputResponses and the exact requestState;
  * rounds are bounded; aborting stops everything (the handlers' ctx.signal aborts, no retry goes
  * out); the timeout covers all rounds; `returnInputRequired` hands the raw result back.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { abortOf, deferred, serve, type Served } from "../http-server/support.js";
+import { abortOf, deferred, describeFaces, serve, type Face, type Served } from "../stateless/support.js";
 import { within } from "../../../interop/support.js";
 import { connectClient } from "./support.js";
 
@@ -20,8 +21,8 @@ const form = { message: "Name?", requestedSchema: { type: "object" as const, pro
 const CAPABILITIES = { elicitation: {}, roots: {} };
 
 /** tools/call "ask": round 1 elicits a name, round 2 lists roots, then answers; "always" asks forever. */
-async function mrtrServer(): Promise<Served> {
-  const s = await serve({
+async function mrtrServer(face: Face): Promise<Served> {
+  const s = await serve(face, {
     handlers: {
       "tools/call": async (params, ctx) => {
         if (params.name === "always") return ctx.input.required({ again: { method: "roots/list" } });
@@ -48,9 +49,9 @@ const handlers: NonNullable<R.McpClientOptions["handlers"]> = {
   "roots/list": () => ({ roots: [{ uri: "file:///work" }] }),
 };
 
-describe("McpClient: InputRequiredResult over HTTP", () => {
+describeFaces("McpClient: InputRequiredResult over HTTP", (face) => {
   it("answers each round through its handlers and retries with inputResponses and requestState", async () => {
-    const s = await mrtrServer();
+    const s = await mrtrServer(face);
     const { client, posted, errors } = await connectClient(s.url, { capabilities: CAPABILITIES, handlers });
     const result = await client.callTool({ name: "ask", arguments: { x: 1 } });
     expect(result).toEqual({
@@ -75,7 +76,7 @@ describe("McpClient: InputRequiredResult over HTTP", () => {
   });
 
   it("aborting while an input handler runs aborts its ctx.signal and sends no retry", async () => {
-    const s = await mrtrServer();
+    const s = await mrtrServer(face);
     const asked = deferred<AbortSignal>();
     const { client, posted } = await connectClient(s.url, {
       capabilities: CAPABILITIES,
@@ -103,7 +104,7 @@ describe("McpClient: InputRequiredResult over HTTP", () => {
   });
 
   it("the timeout covers all rounds, the handlers' time included", async () => {
-    const s = await mrtrServer();
+    const s = await mrtrServer(face);
     const asked = deferred<AbortSignal>();
     const { client } = await connectClient(s.url, {
       capabilities: CAPABILITIES,
@@ -119,7 +120,7 @@ describe("McpClient: InputRequiredResult over HTTP", () => {
   });
 
   it("rounds are bounded by maxInputRounds; an input without a handler is refused; returnInputRequired hands the result back", async () => {
-    const s = await mrtrServer();
+    const s = await mrtrServer(face);
     const bounded = await connectClient(s.url, { capabilities: CAPABILITIES, handlers, maxInputRounds: 2 });
     const error = await bounded.client.callTool({ name: "always", arguments: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(R.InputRequiredError);
@@ -141,7 +142,7 @@ describe("McpClient: InputRequiredResult over HTTP", () => {
   });
 
   it("a call's maxInputRounds and returnInputRequired replace the client's, for that call only", async () => {
-    const s = await mrtrServer();
+    const s = await mrtrServer(face);
     const { client, posted } = await connectClient(s.url, { capabilities: CAPABILITIES, handlers, maxInputRounds: 5 });
     // maxInputRounds: 1 on the call: one retry, then InputRequiredError (the client allows 5).
     const error = await client.callTool({ name: "always", arguments: {} }, { maxInputRounds: 1 }).catch((e: unknown) => e);

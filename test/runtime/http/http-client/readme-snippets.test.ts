@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PACKAGE_ROOT } from "../../../../generator/project.js";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { abortOf, deferred } from "../http-server/support.js";
+import { abortOf, deferred } from "../stateless/support.js";
 import { importCodeBlock } from "../../../helpers/readme-snippets.js";
 import { typecheckFiles } from "../../../helpers/typecheck.js";
 

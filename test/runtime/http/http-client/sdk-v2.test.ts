@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { createMcpHandler, inputRequired, McpServer } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { abortOf, deferred } from "../http-server/support.js";
+import { abortOf, deferred } from "../stateless/support.js";
 import { connectClient } from "./support.js";
 
 const closers: Array<() => Promise<void>> = [];

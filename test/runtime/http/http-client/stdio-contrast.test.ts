@@ -7,8 +7,8 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
 import { StdioTransport } from "../../../generated/2026-07-28/stdio.js";
-import { fixtureServer, fixtureHandlers } from "../http-server/fixture-server.js";
-import { abortOf, deferred } from "../http-server/support.js";
+import { fixtureServer, fixtureHandlers } from "../stateless/fixture-server.js";
+import { abortOf, deferred } from "../stateless/support.js";
 
 describe("cancel over stdio (2026-07-28)", () => {
   it("sends exactly one notifications/cancelled, not a stream close", async () => {

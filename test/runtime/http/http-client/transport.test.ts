@@ -1,14 +1,15 @@
 /**
  * The Streamable HTTP client transport of 2026-07-28 (templates/runtime/http/http-client.ts) against
- * our own generated server (createHttpHandler + toNodeListener on 127.0.0.1:0): the exact
+ * our own generated server (createHttpHandler on 127.0.0.1:0, on both faces: native node:http and
+ * web-standard, test/helpers/faces.ts): the exact
  * headers of each request kind, JSON and SSE responses, cancel = closing the request's stream
  * (no notifications/cancelled), and a broken stream as its own error. No wall-clock assertions
  * beyond generous test timeouts: every step awaits an event.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { fixtureHandlers } from "../http-server/fixture-server.js";
-import { abortOf, deferred, serve, type Served } from "../http-server/support.js";
+import { fixtureHandlers } from "../stateless/fixture-server.js";
+import { abortOf, deferred, describeFaces, serve, type Face, type Served } from "../stateless/support.js";
 import { connectClient, CLIENT_INFO, recordingFetch } from "./support.js";
 
 const served: Served[] = [];
@@ -16,8 +17,8 @@ afterEach(async () => {
   for (const s of served.splice(0)) await s.close();
 });
 
-async function fixture(onSlow?: (ctx: { readonly signal: AbortSignal }) => void): Promise<Served> {
-  const s = await serve({ handlers: fixtureHandlers(onSlow) });
+async function fixture(face: Face, onSlow?: (ctx: { readonly signal: AbortSignal }) => void): Promise<Served> {
+  const s = await serve(face, { handlers: fixtureHandlers(onSlow) });
   served.push(s);
   return s;
 }
@@ -28,9 +29,9 @@ const BASE = {
   "mcp-protocol-version": "2026-07-28",
 };
 
-describe("HttpClientTransport: headers per request kind", () => {
+describeFaces("HttpClientTransport: headers per request kind", (face) => {
   it("sends exactly MCP-Protocol-Version, Mcp-Method, Mcp-Name and the tool's Mcp-Param-* headers", async () => {
-    const s = await fixture();
+    const s = await fixture(face);
     const { client, posted, errors } = await connectClient(s.url);
     const tools = await client.listTools({});
     expect(tools.tools.map((t) => t.name)).toContain("echo");
@@ -71,7 +72,7 @@ describe("HttpClientTransport: headers per request kind", () => {
   });
 
   it("a notification: MCP-Protocol-Version (the last request's) and Mcp-Method, nothing else; 202 resolves", async () => {
-    const s = await fixture();
+    const s = await fixture(face);
     const { client, transport, posted } = await connectClient(s.url);
     await client.listTools({});
     // The one notification a 2026-07-28 client has (notify() refuses it: untyped code sends it).
@@ -89,17 +90,6 @@ describe("HttpClientTransport: headers per request kind", () => {
     await fresh.close();
   });
 
-  it("encodes header values as the spec's table shows", () => {
-    expect(R.encodeHeaderValue("us-west1")).toBe("us-west1");
-    expect(R.encodeHeaderValue("Hello, 世界")).toBe("=?base64?SGVsbG8sIOS4lueVjA==?=");
-    expect(R.encodeHeaderValue(" padded ")).toBe("=?base64?IHBhZGRlZCA=?=");
-    expect(R.encodeHeaderValue("line1\nline2")).toBe("=?base64?bGluZTEKbGluZTI=?=");
-    expect(R.encodeHeaderValue("=?base64?literal?=")).toBe("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
-    for (const value of ["Hello, 世界", " padded ", "line1\nline2", "=?base64?literal?=", ""]) {
-      expect(R.decodeHeaderValue(R.encodeHeaderValue(value))).toBe(value);
-    }
-  });
-
   it("drops tools whose x-mcp-header annotations are invalid from tools/list, and says why", async () => {
     const bad: R.Tool[] = [
       { name: "ok", inputSchema: { type: "object", properties: { a: { type: "string", "x-mcp-header": "A" } } } },
@@ -109,7 +99,7 @@ describe("HttpClientTransport: headers per request kind", () => {
       { name: "items", inputSchema: { type: "object", properties: { l: { type: "array", items: { type: "string", "x-mcp-header": "L" } } } } },
       { name: "anyOf", inputSchema: { type: "object", anyOf: [{ properties: { a: { type: "string", "x-mcp-header": "A" } } }] } },
     ];
-    const s = await serve({ handlers: { "tools/list": () => ({ resultType: "complete", tools: bad, ttlMs: 0, cacheScope: "public" }) } });
+    const s = await serve(face, { handlers: { "tools/list": () => ({ resultType: "complete", tools: bad, ttlMs: 0, cacheScope: "public" }) } });
     served.push(s);
     const { client, errors } = await connectClient(s.url);
     const { tools } = await client.listTools({});
@@ -119,9 +109,9 @@ describe("HttpClientTransport: headers per request kind", () => {
   });
 });
 
-describe("HttpClientTransport: responses", () => {
+describeFaces("HttpClientTransport: responses", (face) => {
   it("reads an SSE response: the notifications before it reach the client, then the result", async () => {
-    const s = await fixture();
+    const s = await fixture(face);
     const { client, errors } = await connectClient(s.url, {
       notificationHandlers: { "notifications/message": (p) => void messages.push(p) },
     });
@@ -138,10 +128,10 @@ describe("HttpClientTransport: responses", () => {
   });
 });
 
-describe("HttpClientTransport: cancel = closing the request's stream", () => {
+describeFaces("HttpClientTransport: cancel = closing the request's stream", (face) => {
   it("aborting mid-stream closes the stream: the handler's signal aborts, no notifications/cancelled is POSTed", async () => {
     const started = deferred<{ readonly signal: AbortSignal }>();
-    const s = await fixture((ctx) => started.resolve(ctx));
+    const s = await fixture(face, (ctx) => started.resolve(ctx));
     const { client, posted, events } = await connectClient(s.url);
     const stop = new AbortController();
     const firstProgress = deferred<R.Progress>();
@@ -167,7 +157,7 @@ describe("HttpClientTransport: cancel = closing the request's stream", () => {
 
   it("closeRequestStream is false for an id without a stream; close() rejects pending requests", async () => {
     const started = deferred<{ readonly signal: AbortSignal }>();
-    const s = await fixture((ctx) => started.resolve(ctx));
+    const s = await fixture(face, (ctx) => started.resolve(ctx));
     const { client, transport } = await connectClient(s.url);
     expect(transport.closeRequestStream(99)).toBe(false);
     const call = client.callTool({ name: "slow", arguments: {} }).catch((e: unknown) => e);
@@ -175,5 +165,18 @@ describe("HttpClientTransport: cancel = closing the request's stream", () => {
     await client.close();
     expect(await call).toBeInstanceOf(R.ConnectionClosedError);
     expect(await abortOf(ctx.signal)).toBe("request stream closed");
+  });
+});
+
+describe("HttpClientTransport: header values", () => {
+  it("encodes header values as the spec's table shows", () => {
+    expect(R.encodeHeaderValue("us-west1")).toBe("us-west1");
+    expect(R.encodeHeaderValue("Hello, 世界")).toBe("=?base64?SGVsbG8sIOS4lueVjA==?=");
+    expect(R.encodeHeaderValue(" padded ")).toBe("=?base64?IHBhZGRlZCA=?=");
+    expect(R.encodeHeaderValue("line1\nline2")).toBe("=?base64?bGluZTEKbGluZTI=?=");
+    expect(R.encodeHeaderValue("=?base64?literal?=")).toBe("=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+    for (const value of ["Hello, 世界", " padded ", "line1\nline2", "=?base64?literal?=", ""]) {
+      expect(R.decodeHeaderValue(R.encodeHeaderValue(value))).toBe(value);
+    }
   });
 });

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { deferred } from "../http-server/support.js";
+import { deferred } from "../stateless/support.js";
 import { accepted, event, json, scriptedFetch, sse, within, type Script } from "../http-session-client/support.js";
 import { META_KEYS, MODERN_VERSION } from "../../../helpers/fixtures.js";
 

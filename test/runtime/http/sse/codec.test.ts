@@ -7,7 +7,8 @@
  * on the 2026-07-28 client and on the session client, at the exact edge.
  */
 import { describe, expect, it } from "vitest";
-import { SseParser, sseEvent, type SseEvent } from "../../../../templates/runtime/http/sse.js";
+import { SseParser, type SseEvent } from "../../../../templates/runtime/http/sse.js";
+import { sseEvent } from "../../../../templates/runtime/http/server/sse-stream.js";
 import * as Stateless from "../../../generated/2026-07-28/index.js";
 import * as Session from "../../../generated/2025-11-25/index.js";
 import { event, handshake, openTransport, scriptedFetch, sessionScript, sse, waitFor, within, type Sse } from "../http-session-client/support.js";

@@ -1,0 +1,194 @@
+// What an endpoint takes and gives: the handler context, the handler tables, the hooks the
+// features fill (multi round-trip requests, the send path), its options, and a connection as the
+// transports see it. Types only; endpoint.ts is the behaviour.
+
+import type { ParamsCheck, WireChecks } from "./validation.js";
+import type {
+  CancellationEvent,
+  HttpRequestContext,
+  JsonObject,
+  JsonRpcMessage,
+  Logger,
+  Principal,
+  RequestId,
+  RequestOptions,
+} from "./protocol.js";
+
+/** What a request handler receives besides its params. */
+export interface HandlerContext {
+  /** Aborts when the peer cancels this request or the connection closes. */
+  readonly signal: AbortSignal;
+  readonly requestId: RequestId;
+  readonly method: string;
+  readonly _meta: JsonObject | undefined;
+  /** Who sent the request, as the transport established it (HTTP: the handler's `authenticate`); undefined: unknown. */
+  readonly principal: Principal | undefined;
+  /** The HTTP request that carried it (HTTP server transports); undefined on other transports. */
+  readonly http: HttpRequestContext | undefined;
+  /** Sends notifications/progress for this request; a no-op when the peer gave no progressToken. */
+  sendProgress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends a notification related to this request. */
+  notify(method: string, params?: object): Promise<void>;
+  /** Sends a request to the peer; its signal defaults to this handler's signal. */
+  request(method: string, params?: object, options?: RequestOptions): Promise<unknown>;
+  /**
+   * Ends this request from the receiving side: sends notifications/cancelled for its id, aborts
+   * `signal` and sends no response. Only for RULES.endableByReceiver (2026-07-28: a server ends
+   * a subscriptions/listen stream); anything else rejects with CancellationForbiddenError and
+   * sends nothing.
+   */
+  end(reason?: string): Promise<void>;
+}
+
+export type AnyRequestHandler = (params: JsonObject | undefined, ctx: HandlerContext) => unknown;
+export type AnyNotificationHandler = (params: JsonObject | undefined) => unknown;
+
+/**
+ * The hooks the endpoint calls, declared here so that core imports nothing outside core; the
+ * features that fill them (features/mrtr-server.ts, features/mrtr-client.ts) import these types.
+ */
+
+/** Options of one `ctx.input.required(...)`. */
+export interface RequiredOptions {
+  /** The handler's state for the retry (JSON), sealed into `requestState`; none: no requestState. */
+  readonly state?: unknown;
+  /** This state's lifetime in ms (default: the server's ttlMs). */
+  readonly ttlMs?: number | undefined;
+}
+
+/** An input request as a handler writes it. */
+export interface InputRequestLike {
+  readonly method: string;
+  readonly params?: unknown;
+}
+
+/** The untyped `ctx.input` (typed.ts gives it the catalog's types). */
+export interface InputContextApi {
+  supports(method: string, params?: unknown): boolean;
+  state(): unknown;
+  responses(requests: { readonly [key: string]: InputRequestLike }): { [key: string]: unknown } | undefined;
+  required(requests: { readonly [key: string]: InputRequestLike }, options?: RequiredOptions): Promise<JsonObject>;
+}
+
+/** What the endpoint calls around handlers (EndpointOptions.inputRequired; the receiving side of MRTR). */
+export interface InputRequiredHook {
+  /** Whether a method's handler takes part (gets ctx.input; may answer input_required). */
+  has(method: string): boolean;
+  /** The ctx.input of one request; the endpoint makes it on its first read. */
+  context(ctx: HandlerContext, params: JsonObject | undefined): InputContextApi;
+  /**
+   * Before the handler of a method that takes part: a retry's fields are checked (McpError
+   * -32602) and its requestState verified. Undefined, at once, when the params carry neither.
+   */
+  before(ctx: HandlerContext & { readonly input: InputContextApi }, params: JsonObject | undefined): Promise<void> | undefined;
+  /** After every handler: an input_required result is allowed only where the revision allows it. */
+  after(method: string, result: unknown, ctx: HandlerContext): void;
+}
+
+/** What a hook on the send path (SendHook) may use of the endpoint. */
+export interface SendPath {
+  /** Sends one request as the endpoint does without a hook (`_meta` filled from requestMeta). */
+  send(method: string, params: JsonObject | undefined, options: RequestOptions | undefined, related: RequestId | undefined): Promise<unknown>;
+  /** This side's request handler of `method`, if any. */
+  handler(method: string): AnyRequestHandler | undefined;
+  /** The timeout of a request that gives none (ms): the endpoint's defaultTimeoutMs, else RULES'. */
+  readonly defaultTimeoutMs: number | undefined;
+  notify(method: string, params?: object): Promise<void>;
+  request(method: string, params: object | undefined, options?: RequestOptions): Promise<unknown>;
+}
+
+/** A hook on the send path (EndpointOptions.answerInput; the sending side of MRTR). */
+export interface SendHook {
+  /** The outcome of a request the hook takes over (it sends each round through `path.send`); undefined: not the hook's. */
+  request(path: SendPath, method: string, params: JsonObject | undefined, options: RequestOptions | undefined, related: RequestId | undefined): Promise<unknown> | undefined;
+  /** Answers input requests outside any request (a task's input_required, Tasks extension). */
+  answerInputRequests(path: SendPath, method: string, inputRequests: JsonObject, signal: AbortSignal | undefined): Promise<JsonObject>;
+}
+
+export interface EndpointOptions {
+  readonly handlers?: Readonly<Record<string, AnyRequestHandler | undefined>> | undefined;
+  readonly notificationHandlers?: Readonly<Record<string, AnyNotificationHandler | undefined>> | undefined;
+  /** Cancellation log lines; default: one line on stderr; null: silent. */
+  readonly logger?: Logger | null | undefined;
+  /** Every cancellation event, sent, received or ignored. */
+  readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
+  /** Timeout of every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultTimeoutMs. */
+  readonly defaultTimeoutMs?: number | undefined;
+  /** Hard cap over every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultMaxTotalTimeoutMs. */
+  readonly defaultMaxTotalTimeoutMs?: number | undefined;
+  /** Entries merged into every request's `_meta` (under the caller's own); RULES.requestMeta. */
+  readonly requestMeta?: JsonObject | undefined;
+  /**
+   * Entries merged into every result's `_meta` (under the handler's own). 2026-07-28, Overview,
+   * per-response protocol fields: servers SHOULD identify themselves in every result's `_meta`.
+   */
+  readonly resultMeta?: JsonObject | undefined;
+  /** Transport errors and messages that could not be handled. */
+  readonly onError?: ((error: Error) => void) | undefined;
+  /** Multi round-trip requests, receiving side (features/mrtr-server.ts createInputRequired): ctx.input, a retry's checks before its handler, result checks after. */
+  readonly inputRequired?: InputRequiredHook | undefined;
+  /**
+   * Multi round-trip requests, sending side (features/mrtr-client.ts createAnswerInput; 2026-07-28,
+   * basic/patterns/mrtr, Client Requirements): a hook on the send path that takes over the
+   * requests a server may answer with InputRequiredResult; absent: results are returned as they are.
+   */
+  readonly answerInput?: SendHook | undefined;
+  /**
+   * Tasks extension (io.modelcontextprotocol/tasks): a result with `resultType: "task"` is a task
+   * handle, and `cancelRequest` (tasks/cancel) is how a task is cancelled. Received: a later
+   * notifications/cancelled for a request answered with a handle is ignored as "became-task".
+   * Sent: a handle that arrives after this side cancelled the request is cancelled at once.
+   */
+  readonly tasks?: { readonly cancelRequest: string } | undefined;
+  /**
+   * Sees the result of each request this side sends (its own, not those of the hooks above) that
+   * `wants` names, before the caller does: `check` returns it, or throws to reject the request
+   * with that error (the client's check of tools' structured results, features/tool-output.ts).
+   * The others do not pass through it: no extra step on their path, their outcome as timely.
+   */
+  readonly checkResult?: {
+    wants(method: string, params: JsonObject | undefined): boolean;
+    check(method: string, params: JsonObject | undefined, result: unknown): unknown;
+  } | undefined;
+  /**
+   * The generated validators the endpoint applies to what the peer sends (core/validation.ts,
+   * the facades' `validate` option): the params of its requests (a request that breaks its schema
+   * is answered -32602 before any handler runs) and of its notifications (dropped and reported to
+   * onError; notifications/cancelled keeps its own rule: a malformed cancel is ignored), and the
+   * results of this side's requests (InvalidResultError). Absent: nothing is checked.
+   */
+  readonly validate?: WireChecks | undefined;
+}
+
+
+/**
+ * What every connection of one endpoint shares, prepared once (Endpoint.openConnection): the
+ * handler tables and the rules derived from the options, so that a connection costs only its
+ * own bookkeeping (one per HTTP request in the Streamable HTTP server).
+ */
+export interface EndpointTables {
+  readonly handlers: ReadonlyMap<string, AnyRequestHandler>;
+  readonly notificationHandlers: ReadonlyMap<string, AnyNotificationHandler>;
+  /** The checks of the params of the peer's requests and notifications (validate); undefined: none. */
+  readonly requestChecks: ReadonlyMap<string, ParamsCheck> | undefined;
+  readonly notificationChecks: ReadonlyMap<string, ParamsCheck> | undefined;
+  readonly longLived: ReadonlySet<string>;
+  readonly endableByPeer: ReadonlySet<string>;
+}
+
+/** A connection of an endpoint (Endpoint.openConnection): its own in-flight requests, closed on its own. */
+export interface Connection {
+  /** Closes this connection's transport: its handlers abort, its pending requests reject. */
+  close(): Promise<void>;
+  /**
+   * Hands over one message the peer sent, as the transport's onmessage does, and says what
+   * became of a notifications/cancelled: "received" (the request it names was cancelled: its
+   * handler aborted, no response will come) or "ignored" with why; undefined for any other
+   * message. A transport that keeps a stream per request (the session server) ends the stream of
+   * a cancelled request by this answer, without looking at the method itself.
+   */
+  receive(message: JsonRpcMessage): CancellationEvent | undefined;
+  /** Requests in flight on this connection (sent and awaiting a response, received and being handled). */
+  readonly inFlight: { readonly sent: number; readonly received: number };
+}
+

@@ -1,0 +1,99 @@
+// Resumability of the session server's SSE streams (2025-03-26, 2025-06-18, 2025-11-25
+// basic/transports, "Resumability and Redelivery"): every event the server writes on a stream
+// gets an id from an EventStore, and a client whose stream broke asks, with GET and
+// `Last-Event-ID`, for the events of that stream after the last one it received.
+//
+// The store holds the server's own messages (their JSON text), never a peer's bytes, but they may
+// echo what a peer sent, so the in-memory default is bounded in events and in bytes: the oldest
+// events go first, and a stream resumed from an evicted id cannot be resumed.
+
+import { numberOption } from "../../core/options.js";
+
+/** One stored event: its id and its data (a message's JSON; "" for a priming event). */
+export interface StoredEvent {
+  readonly id: string;
+  readonly data: string;
+}
+
+/** The events of one stream after a given id, and which stream that is. */
+export interface EventReplay {
+  readonly streamId: string;
+  readonly events: readonly StoredEvent[];
+}
+
+/**
+ * Where the session server keeps the events of its SSE streams so that a broken stream can be
+ * resumed. Stream ids are the server's (`<session id>/<n>`); event ids are the store's and must be
+ * unique over every stream it holds ("globally unique across all streams within that session",
+ * Resumability and Redelivery), non-empty, without line breaks or NUL (they go into `id:` lines).
+ * Either function may be asynchronous (a shared store in a database), and each is called with
+ * the stream's messages in order, one at a time.
+ */
+export interface EventStore {
+  /** Stores one event of `streamId` (`data` "": a priming event, never replayed) and returns its id. */
+  storeEvent(streamId: string, data: string): string | Promise<string>;
+  /**
+   * The events of the stream `lastEventId` belongs to that were stored after it, priming events
+   * left out; undefined when the id is unknown (never issued, or evicted).
+   */
+  replayEventsAfter(lastEventId: string): EventReplay | undefined | Promise<EventReplay | undefined>;
+}
+
+export interface InMemoryEventStoreOptions {
+  /** Events kept at most (default 1000); the oldest go first. */
+  readonly maxEvents?: number | undefined;
+  /** Bytes of event data kept at most, counted as UTF-16 code units ×2 (default 4 MiB); the oldest go first. */
+  readonly maxBytes?: number | undefined;
+}
+
+const DEFAULT_MAX_EVENTS = 1000;
+const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The default EventStore: one per session, in memory, bounded by `maxEvents` and `maxBytes`.
+ * Event ids are a counter, so an id names its place in the store; replay walks the events after
+ * it (O(events kept)).
+ */
+export class InMemoryEventStore implements EventStore {
+  readonly #maxEvents: number;
+  readonly #maxBytes: number;
+  /** In insertion order, which is the order of the events on every stream. */
+  readonly #events = new Map<string, { readonly streamId: string; readonly data: string }>();
+  #bytes = 0;
+  #counter = 0;
+
+  constructor(options: InMemoryEventStoreOptions = {}) {
+    this.#maxEvents = numberOption("maxEvents", options.maxEvents, DEFAULT_MAX_EVENTS, { min: 1, infinity: true });
+    this.#maxBytes = numberOption("maxBytes", options.maxBytes, DEFAULT_MAX_BYTES, { min: 1, infinity: true });
+  }
+
+  /** Events kept now. */
+  get size(): number {
+    return this.#events.size;
+  }
+
+  storeEvent(streamId: string, data: string): string {
+    const id = String(++this.#counter);
+    this.#events.set(id, { streamId, data });
+    this.#bytes += data.length * 2;
+    while (this.#events.size > this.#maxEvents || (this.#bytes > this.#maxBytes && this.#events.size > 0)) {
+      const oldest = this.#events.entries().next();
+      if (oldest.done === true) break;
+      this.#events.delete(oldest.value[0]);
+      this.#bytes -= oldest.value[1].data.length * 2;
+    }
+    return id;
+  }
+
+  replayEventsAfter(lastEventId: string): EventReplay | undefined {
+    const last = this.#events.get(lastEventId);
+    if (last === undefined) return undefined;
+    const events: StoredEvent[] = [];
+    let after = false;
+    for (const [id, event] of this.#events) {
+      if (after && event.streamId === last.streamId && event.data !== "") events.push({ id, data: event.data });
+      if (id === lastEventId) after = true;
+    }
+    return { streamId: last.streamId, events };
+  }
+}

@@ -1,0 +1,209 @@
+// The Streamable HTTP server of the session revisions (2025-03-26, 2025-06-18, 2025-11-25), bound
+// to a generated McpServer. `initialize` opens a session (`Mcp-Session-Id`), served by one
+// long-lived connection of the server (session.ts), so the endpoint's rules (cancellation by
+// notifications/cancelled, in-flight ids) apply to the whole session as they do over stdio. One
+// URL takes POST (one message; a request is answered with JSON or an SSE stream carrying the
+// messages about it first), GET (the session's own stream for the rest, resume.ts) and DELETE (the
+// end of the session).
+//
+// Spec pages: basic/transports.mdx of each revision, "Streamable HTTP" (abbreviated "HTTP" below:
+// Sending Messages to the Server, Listening for Messages from the Server, Multiple Connections,
+// Resumability and Redelivery, Session Management, Protocol Version Header), and
+// basic/utilities/cancellation.mdx. What differs between the protocol versions a session may
+// negotiate is the server's generated `sessionBinding` (versions.ts).
+
+import { isObject } from "../../core/json.js";
+import { numberOption } from "../../core/options.js";
+import { describeValue, type JsonObject, type RequestId } from "../../core/protocol.js";
+import { choiceOption, flagOption, pathOption, readServerOptions, type HttpServerOptions } from "../server/options.js";
+import { authenticateStage, CallState, envelopeStage, hostOriginStage, runPipeline, type MethodTable, type Pipeline } from "../server/pipeline.js";
+import { pathStage } from "../server/routes.js";
+import { SessionTable } from "../server/session-table.js";
+import { withFaces, type ServedHandler } from "../server/web-face.js";
+import type { EventStore } from "./event-store.js";
+import { SessionLookup, type NamedSession } from "./lookup.js";
+import { SessionRoutes, type RouteSettings } from "./routes.js";
+import type { Session, SessionShared } from "./session.js";
+import { sessionRegistryOption, type SessionRegistry } from "./session-registry.js";
+import { VersionTable, type SessionServable } from "./versions.js";
+
+export type { SessionBinding, SessionServable, SessionVersionRules } from "./versions.js";
+
+/** Options of createSessionHttpHandler (the shared ones: HttpServerOptions; maxStreamBufferBytes defaults to 1 MiB). */
+export interface SessionHttpHandlerOptions extends HttpServerOptions {
+  /** The path of the MCP endpoint; another path is answered 404. Default: any path. */
+  readonly path?: string | undefined;
+  /**
+   * Sessions: true (default), or false for the stateless mode of HTTP, Session Management ("a
+   * server MAY assign a session ID"): no `Mcp-Session-Id`, every POST served on its own
+   * connection, no GET stream, no DELETE, and a cancel only reaches a request of its own POST.
+   */
+  readonly sessions?: boolean | undefined;
+  /** Sessions open at most (default 1024); one more `initialize` is refused with 503 naming this option. */
+  readonly maxSessions?: number | undefined;
+  /**
+   * A session with nothing in flight and no stream open for this long (ms) ends, as by DELETE
+   * (default 1 800 000, 30 minutes; Infinity: never).
+   */
+  readonly sessionIdleMs?: number | undefined;
+  /** Requests of one session in flight at most (default 64); one more is refused with 429 naming this option. */
+  readonly maxInFlightPerSession?: number | undefined;
+  /**
+   * Where the events of SSE streams are kept for resumption (HTTP, Resumability and
+   * Redelivery). Default: an InMemoryEventStore per session, bounded by `maxStoredEvents`; a
+   * store of yours is shared by every session (stream ids name their session); null: none (no
+   * event ids, no priming events, no resumption).
+   */
+  readonly eventStore?: EventStore | null | undefined;
+  /** Events the default store keeps per session (default 1000; its bytes are bounded at 4 MiB). */
+  readonly maxStoredEvents?: number | undefined;
+  /** The `retry:` (ms) sent with priming events: how long a client waits before it resumes (default 1000). */
+  readonly retryMs?: number | undefined;
+  /**
+   * "auto" (default): a request is answered with JSON unless the server sends something about it
+   * first, which turns the answer into an SSE stream; "sse": every request's answer is an SSE
+   * stream (with a priming event where the revision has them, so the server may close it early
+   * with closeStream and the client resumes it).
+   */
+  readonly responses?: "auto" | "sse" | undefined;
+  /**
+   * Sessions shared by every instance behind a load balancer (sessions/session-registry.ts): a
+   * session opened here is recorded there, and an id this instance does not hold is looked up
+   * there and continued here. Default none: an unknown id is 404.
+   */
+  readonly sessionRegistry?: SessionRegistry | undefined;
+}
+
+/** The handler, with what a server does with its sessions besides answering requests. */
+export type SessionHttpHandler = ServedHandler & {
+  /** Sessions open now. */
+  readonly sessionCount: number;
+  /** The protocol versions its sessions may negotiate, oldest first (the server's sessionBinding). */
+  readonly versions: readonly string[];
+  /** The path it serves; undefined: any. */
+  readonly path: string | undefined;
+  /** The pipeline the era router runs (its admission before it reads a body). */
+  readonly httpPipeline: Pipeline<SessionState>;
+  /**
+   * Sends a notification on a session's GET stream (a `…/list_changed`, a resource update); with
+   * no GET stream open it is only stored for a resumption. False: no such session.
+   */
+  notify(sessionId: string, method: string, params?: JsonObject): boolean;
+  /**
+   * Closes the SSE stream of a request without ending the request (2025-11-25 HTTP, Sending
+   * Messages to the Server: the server MAY close the connection before the response, and the
+   * client resumes with GET and `Last-Event-ID`). Only where the stream has an event id to
+   * resume from; false otherwise (the stream stays open).
+   */
+  closeStream(sessionId: string, requestId: RequestId): boolean;
+  /** Whether a session of this id is open here (how createEraRouter finds the handler of a session). */
+  hasSession(sessionId: string): boolean;
+  /** Ends every session (handlers abort, streams close) and refuses new ones from then on. */
+  close(): Promise<void>;
+};
+
+/** What the stages learn of one request: the session its Mcp-Session-Id names, if any. */
+export class SessionState extends CallState implements NamedSession {
+  session: Session | undefined = undefined;
+}
+
+const DEFAULTS = {
+  maxSessions: 1024,
+  sessionIdleMs: 30 * 60 * 1000,
+  maxInFlightPerSession: 64,
+  maxStoredEvents: 1000,
+  retryMs: 1000,
+  maxStreamBufferBytes: 1024 * 1024,
+} as const;
+
+
+/** POST one message (or a batch); GET the session's stream; DELETE the session (HTTP, Sending Messages 1-2, Listening 1, Session Management). */
+const STATEFUL: MethodTable = {
+  GET: { accept: "sse", body: false },
+  POST: { contentType: "application/json", accept: "both", body: true },
+  DELETE: { body: false },
+};
+/** Stateless (sessions: false): POST only; there is no session to stream or end. */
+const STATELESS: MethodTable = { POST: STATEFUL["POST"]! };
+
+function eventStoreOption(value: unknown): EventStore | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (isObject(value) && typeof value["storeEvent"] === "function" && typeof value["replayEventsAfter"] === "function") return value as unknown as EventStore;
+  throw new TypeError(`eventStore must be an EventStore (storeEvent, replayEventsAfter) or null, got ${describeValue(value)}`);
+}
+
+/** The options read into what every session shares; the settings the pipeline and the routes need. */
+function readOptions(server: SessionServable, options: SessionHttpHandlerOptions) {
+  const settings = readServerOptions(options, DEFAULTS);
+  const idleMs = numberOption("sessionIdleMs", options.sessionIdleMs, DEFAULTS.sessionIdleMs, { min: 1, infinity: true });
+  const shared: SessionShared = {
+    server,
+    versions: new VersionTable(server.sessionBinding),
+    table: new SessionTable<Session>({ maxSessions: numberOption("maxSessions", options.maxSessions, DEFAULTS.maxSessions, { min: 1, infinity: true }), idleMs }),
+    store: eventStoreOption(options.eventStore),
+    maxStoredEvents: numberOption("maxStoredEvents", options.maxStoredEvents, DEFAULTS.maxStoredEvents, { min: 1, infinity: true }),
+    retryMs: numberOption("retryMs", options.retryMs, DEFAULTS.retryMs, { min: 0 }),
+    limits: { keepAliveMs: settings.keepAliveMs, maxBuffered: settings.maxStreamBufferBytes },
+    sseAlways: choiceOption("responses", options.responses, ["auto", "sse"], "auto") === "sse",
+    onError: settings.onError,
+  };
+  const routes: RouteSettings = {
+    stateful: flagOption("sessions", options.sessions, true),
+    maxInFlight: numberOption("maxInFlightPerSession", options.maxInFlightPerSession, DEFAULTS.maxInFlightPerSession, { min: 1, infinity: true }),
+  };
+  return { settings, shared, routes, idleMs, path: pathOption("path", options.path, undefined), registry: sessionRegistryOption(options.sessionRegistry) };
+}
+
+/**
+ * The Streamable HTTP handler of a generated McpServer of a session revision (2025-03-26,
+ * 2025-06-18, 2025-11-25): POST, GET and DELETE on one URL, sessions opened by `initialize`, each
+ * served by its own connection of the server. Serve it with any fetch-style runtime, or with
+ * node:http through toNodeListener (its native face). Options are validated here.
+ */
+export function createSessionHttpHandler(server: SessionServable, options: SessionHttpHandlerOptions = {}): SessionHttpHandler {
+  if (!isObject(server) || typeof server.openConnection !== "function") throw new TypeError("createSessionHttpHandler needs a generated McpServer (openConnection)");
+  const { settings, shared, routes, idleMs, path, registry } = readOptions(server, options);
+  const lookup = new SessionLookup(shared, registry, idleMs);
+  const serve = new SessionRoutes(shared, lookup, routes).byMethod;
+  const pipeline: Pipeline<SessionState> = {
+    admission: [
+      ...(path === undefined ? [] : [pathStage([path])]),
+      hostOriginStage(settings.guards),
+      authenticateStage(settings.authenticate),
+      envelopeStage(routes.stateful ? STATEFUL : STATELESS, "the MCP endpoint"),
+      // Stateless: no session to name (an Mcp-Session-Id is ignored).
+      ...(routes.stateful ? [lookup.stage()] : []),
+    ],
+    settings,
+    state: () => new SessionState(),
+    serve: (call, state) => serve[call.method]!(call, state),
+  };
+  const table = shared.table;
+  const handler = withFaces(
+    { serveCall: (call) => runPipeline(pipeline, call) },
+    {
+      versions: shared.versions.versions,
+      path,
+      httpPipeline: pipeline,
+      notify(sessionId: string, method: string, params?: JsonObject): boolean {
+        if (typeof method !== "string" || method === "") throw new TypeError(`notify: method must be a non-empty string, got ${describeValue(method)}`);
+        if (params !== undefined && !isObject(params)) throw new TypeError(`notify: params must be an object, got ${describeValue(params)}`);
+        const session = table.get(sessionId);
+        if (session === undefined) return false;
+        session.notify(method, params);
+        return true;
+      },
+      closeStream(sessionId: string, requestId: RequestId): boolean {
+        return table.get(sessionId)?.closeStream(requestId) ?? false;
+      },
+      hasSession(sessionId: string): boolean {
+        const session = table.get(sessionId);
+        return session !== undefined && !session.ended;
+      },
+      close: (): Promise<void> => table.closeAll(),
+    },
+  );
+  // sessionCount is read live (Object.assign would copy the getter's value once).
+  Object.defineProperty(handler, "sessionCount", { get: () => table.size, enumerable: true });
+  return handler as SessionHttpHandler;
+}

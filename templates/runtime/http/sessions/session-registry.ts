@@ -1,0 +1,187 @@
+// Sessions of the session server (2025-03-26, 2025-06-18, 2025-11-25) that outlive the instance
+// that opened them. A session is served by one connection of one process; behind a load balancer
+// its next request may reach another instance, or the first may stop. With a SessionRegistry
+// shared by every instance, the handler records what a session is (its negotiated revision, the
+// client's capabilities, its principal) when `initialize` succeeds, and an instance that is sent
+// an id it does not hold looks it up there and continues the session on a connection of its own:
+// new requests work; requests in flight on the instance that stopped are lost with it (their
+// streams break; a client resumes what it can from a shared EventStore).
+//
+// The default is no registry: a session lives in the process that opened it, and an unknown id
+// is 404 (Session Management). Nothing here is a peer's: a record is the server's own.
+
+import { isObject } from "../../core/json.js";
+import { numberOption } from "../../core/options.js";
+import type { JsonObject } from "../../core/protocol.js";
+
+/** What any instance needs to continue a session. Plain JSON, so a shared registry can keep it. */
+export interface SessionRecord {
+  readonly sessionId: string;
+  /** The protocol version `initialize` negotiated. */
+  readonly protocolVersion: string;
+  /** The client's capabilities, as its `initialize` declared them. */
+  readonly clientCapabilities: JsonObject;
+  /** The id of the principal that opened it (`authenticate`); absent: none. Only that principal reaches it. */
+  readonly principal?: string;
+  /** When the record expires (ms since the epoch); null: never. Saving again extends it. */
+  readonly expiresAt: number | null;
+}
+
+/**
+ * Where sessions are recorded for every instance (SessionHttpHandlerOptions.sessionRegistry).
+ * Any function may be asynchronous; a failing or throwing one makes the request it serves fail
+ * with 503 (never a 404 that would tell the client its session is gone).
+ */
+export interface SessionRegistry {
+  /** Records (or refreshes) a session until `record.expiresAt`. */
+  save(record: SessionRecord): void | Promise<void>;
+  /** The record of a session, or undefined: unknown, expired or removed. */
+  load(sessionId: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
+  /** Forgets a session (DELETE ended it). */
+  remove(sessionId: string): void | Promise<void>;
+}
+
+export interface InMemorySessionRegistryOptions {
+  /** Records kept at most (default 10 000); past it, the one that expires first goes. */
+  readonly maxSessions?: number | undefined;
+  /** The clock, in ms since the epoch (default Date.now). */
+  readonly now?: (() => number) | undefined;
+}
+
+/**
+ * A SessionRegistry in this process's memory: the reference behaviour of a shared one, for tests
+ * and for several handlers in one process. Bounded; expired records are dropped when read.
+ */
+export class InMemorySessionRegistry implements SessionRegistry {
+  readonly #records = new Map<string, SessionRecord>();
+  readonly #max: number;
+  readonly #now: () => number;
+
+  constructor(options: InMemorySessionRegistryOptions = {}) {
+    this.#max = numberOption("maxSessions", options.maxSessions, 10_000, { min: 1 });
+    this.#now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.#records.size;
+  }
+
+  save(record: SessionRecord): void {
+    this.#records.delete(record.sessionId);
+    if (this.#records.size >= this.#max) {
+      let first: SessionRecord | undefined;
+      for (const held of this.#records.values()) if (first === undefined || (held.expiresAt ?? Infinity) < (first.expiresAt ?? Infinity)) first = held;
+      if (first !== undefined) this.#records.delete(first.sessionId);
+    }
+    this.#records.set(record.sessionId, record);
+  }
+
+  load(sessionId: string): SessionRecord | undefined {
+    const record = this.#records.get(sessionId);
+    if (record !== undefined && record.expiresAt !== null && record.expiresAt <= this.#now()) {
+      this.#records.delete(sessionId);
+      return undefined;
+    }
+    return record;
+  }
+
+  remove(sessionId: string): void {
+    this.#records.delete(sessionId);
+  }
+}
+
+/** A record read from a registry, checked (a registry may be shared with other software): undefined when it is not one. */
+export function checkSessionRecord(value: unknown, sessionId: string): SessionRecord | undefined {
+  if (!isObject(value)) return undefined;
+  const { protocolVersion, clientCapabilities, principal, expiresAt } = value;
+  if (value["sessionId"] !== sessionId || typeof protocolVersion !== "string" || !isObject(clientCapabilities)) return undefined;
+  if (principal !== undefined && typeof principal !== "string") return undefined;
+  if (expiresAt !== null && (typeof expiresAt !== "number" || !Number.isFinite(expiresAt))) return undefined;
+  return value as unknown as SessionRecord;
+}
+
+/** The registry failed: the request is answered 503, the session is not declared gone. */
+export class SessionRegistryError extends Error {
+  override name = "SessionRegistryError";
+}
+
+/**
+ * The handler's side of a registry: saves a session when it opens and again, at most every
+ * quarter of the idle time, while it is used (so its record outlives idle time only when it is
+ * idle everywhere); loads unknown ids; removes on DELETE. Failures of saves go to onError (the
+ * session goes on here); of loads, a SessionRegistryError.
+ */
+export class RegistryLink<Held extends object> {
+  readonly #registry: SessionRegistry;
+  readonly #idleMs: number;
+  readonly #onError: (error: unknown) => void;
+  readonly #saved = new WeakMap<Held, number>();
+  readonly #now: () => number;
+
+  constructor(registry: SessionRegistry, idleMs: number, onError: (error: unknown) => void, now: () => number = Date.now) {
+    this.#registry = registry;
+    this.#idleMs = idleMs;
+    this.#onError = onError;
+    this.#now = now;
+  }
+
+  /** The record's expiry from now: the session's idle time (null: sessions never idle out). */
+  #expiry(): number | null {
+    return Number.isFinite(this.#idleMs) ? this.#now() + this.#idleMs : null;
+  }
+
+  /** Records a session (after its initialize succeeded, or when it continues here); resolves when done (never rejects: failures go to onError). */
+  save(held: Held, record: Omit<SessionRecord, "expiresAt">): Promise<void> {
+    this.#saved.set(held, this.#now());
+    return this.#call(() => this.#registry.save({ ...record, expiresAt: this.#expiry() }));
+  }
+
+  /**
+   * A request of a session held here: when a quarter of the idle time has passed since it was
+   * last saved, its record is read and saved again, or, when it is gone (DELETE on another
+   * instance), `gone` ends this instance's copy.
+   */
+  touch(held: Held, record: () => Omit<SessionRecord, "expiresAt"> | undefined, gone: () => void): void {
+    const last = this.#saved.get(held);
+    if (last === undefined || this.#now() - last < this.#idleMs / 4) return;
+    const current = record();
+    if (current === undefined) return;
+    this.#saved.set(held, this.#now());
+    void this.load(current.sessionId).then(
+      (stored) => (stored === undefined ? gone() : this.save(held, current)),
+      () => undefined, // load reported it; the session goes on here
+    );
+  }
+
+  /** The record of a session this instance does not hold; throws SessionRegistryError when the registry cannot answer. */
+  async load(sessionId: string): Promise<SessionRecord | undefined> {
+    let value: unknown;
+    try {
+      value = await this.#registry.load(sessionId);
+    } catch (error) {
+      this.#onError(error);
+      throw new SessionRegistryError(`the session registry failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return value === undefined ? undefined : checkSessionRecord(value, sessionId);
+  }
+
+  remove(sessionId: string): void {
+    void this.#call(() => this.#registry.remove(sessionId));
+  }
+
+  #call(step: () => void | Promise<void>): Promise<void> {
+    try {
+      return Promise.resolve(step()).catch(this.#onError);
+    } catch (error) {
+      this.#onError(error);
+      return Promise.resolve();
+    }
+  }
+}
+
+/** The `sessionRegistry` option, read. */
+export function sessionRegistryOption(value: unknown): SessionRegistry | undefined {
+  if (value === undefined) return undefined;
+  if (isObject(value) && typeof value["save"] === "function" && typeof value["load"] === "function" && typeof value["remove"] === "function") return value as unknown as SessionRegistry;
+  throw new TypeError(`sessionRegistry must be a SessionRegistry (save, load, remove), got ${typeof value}`);
+}
