@@ -110,6 +110,8 @@ export interface CapabilityDeclaringHub {
 export interface RegistrySource {
   handlers(): Readonly<Record<string, AnyRequestHandler>>;
   declare(capabilities: JsonObject): JsonObject;
+  /** How many times the list a method answers has changed (Registry.listChanges); undefined: not a list of the registry's. */
+  listChanges(method: string): number | undefined;
 }
 
 /**
@@ -389,6 +391,18 @@ export function serverEndpointOptions(server: ServerDescriptor, options: ServerF
     // ctx.input of the handlers that may answer InputRequiredResult, and the checks around them.
     ...(server.inputRequired === null ? {} : { inputRequired: server.inputRequired.create(server.inputRequired.rules, options.requestState, server.validators.inputs) }),
   };
+}
+
+/**
+ * How many times the list `method` answers has changed (McpServer.listChanges, what
+ * createHttpHandler reads to keep its tools/list annotations until then): the registry's count
+ * when the registry answers `method`; undefined when a handler of `handlers` does (the server
+ * cannot tell when a list of yours changes) or nothing is registered for it.
+ */
+export function listChangesOf(options: ServerFacadeOptions, method: string): number | undefined {
+  const own = options.handlers as Readonly<Record<string, unknown>> | undefined;
+  if (own !== undefined && Object.hasOwn(own, method) && typeof own[method] === "function") return undefined;
+  return options.registry?.listChanges(method);
 }
 
 /** What createHttpHandler reads (McpServer.httpBinding, an HttpBinding): the revision's HTTP rules and the protocol versions served. */
