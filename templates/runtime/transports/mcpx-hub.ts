@@ -4,7 +4,8 @@
 // size, envelopes per second, queued bytes per connection). A network front (the mcpx-ws
 // add-on's WebSocket gateway) hands it each connection as a `McpxHubSink` and each text frame to
 // `receive`. The payload is never parsed apart from the one JSON.parse of the frame that reads
-// the envelope's fields, and the frame is forwarded as received.
+// the envelope's fields (and a scan of its text for a top-level key given twice), and the frame
+// is forwarded as received.
 //
 // Many gateways can share topics through a `GatewayBus` (a pub/sub: Redis in the redis add-on,
 // `createInProcessGatewayBus` here): each publishes its participants' joins and leaves, a roster
@@ -13,7 +14,7 @@
 
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
-import { capabilitiesAllow, isReservedKind, MCPX_GATEWAY_SENDER, shapeOfKind, type McpxParticipantInfo, type McpxRefusalReason, type McpxShape } from "./mcpx-envelope.js";
+import { capabilitiesAllow, duplicateTopLevelKey, isReservedKind, MCPX_GATEWAY_SENDER, shapeOfKind, type McpxParticipantInfo, type McpxRefusalReason, type McpxShape } from "./mcpx-envelope.js";
 import { isMcpxEnvelope, MCPX_PROTOCOL, type McpxEnvelope } from "./mcpx.js";
 
 /** A pub/sub between gateways, one channel per topic; messages are strings (JSON). */
@@ -95,8 +96,8 @@ export interface McpxHub {
   close(): Promise<void>;
 }
 
-/** Close codes (RFC 6455 §7.4.1; 4000-4999 private). */
-export const MCPX_CLOSE = { policy: 1008, tooBig: 1009, goingAway: 1001, tryAgainLater: 1013, replaced: 4409 } as const;
+/** Close codes (RFC 6455 §7.4.1; 4000-4999 private: 4401 the token expired, 4409 a newer connection replaced this one). */
+export const MCPX_CLOSE = { policy: 1008, tooBig: 1009, goingAway: 1001, tryAgainLater: 1013, tokenExpired: 4401, replaced: 4409 } as const;
 
 type BusMessage =
   | { t: "env"; g: string; from: string; to: string[] | null; frame: string }
@@ -380,6 +381,9 @@ export function createMcpxHub(options: McpxHubOptions = {}): McpxHub {
       return refuse(topic, local, "invalid_json", "the frame is not JSON");
     }
     if (!isMcpxEnvelope(value)) return refuse(topic, local, "invalid_envelope", `not an ${MCPX_PROTOCOL} envelope`);
+    // Two `from`s (or `kind`s…): this parser sees the last, a receiver's may see the first.
+    const duplicate = duplicateTopLevelKey(frame);
+    if (duplicate !== undefined) return refuse(topic, local, "invalid_envelope", `not an ${MCPX_PROTOCOL} envelope: the key ${JSON.stringify(duplicate.slice(0, 64))} appears twice`);
     const envelope = value;
     if (envelope.from !== local.info.id) {
       return refuse(topic, local, "auth_violation", `from must be "${local.info.id}"`, { attempted_from: envelope.from }, envelope.id);

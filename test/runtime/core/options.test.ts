@@ -261,6 +261,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "McpxHubOptions.maxQueuedBytes": { read: (v) => createMcpxHub({ maxQueuedBytes: v }).close(), ok: 65_536, tooSmall: 65_535, fraction: 65_536.5 },
   "McpxHubOptions.heartbeatMs": { read: (v) => createMcpxHub({ heartbeatMs: v }).close(), ok: 50, tooSmall: 49, fraction: 50.5 },
   // addons/mcpx-ws/
+  "McpxTokenOptions.maxLifetimeMs": { read: (v) => createMcpxTokenVerifier({ secret: MCPX_SECRET }, { maxLifetimeMs: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
   "McpxWsGatewayOptions.closeGraceMs": { read: (v) => attachMcpxGateway(createServer(), { verify: mcpxVerify, closeGraceMs: v }).close(), ok: 10, tooSmall: 9, fraction: 10.5 },
   "McpxWsLinkOptions.initialBackoffMs": { read: (v) => mcpxLink({ initialBackoffMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "McpxWsLinkOptions.maxBackoffMs": { read: (v) => mcpxLink({ maxBackoffMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },

@@ -8,11 +8,12 @@
 // socket drops, every participant has left as far as this side knows: the link delivers a leave
 // for each, then reconnects with exponential backoff; the new welcome brings them back as joins.
 // No reconnect after a refusal (1008) or a replacement (4409): the same token would fail again
-// or fight the newer connection.
+// or fight the newer connection. After the gateway closed it because its token expired (4401), it
+// reconnects only when `token` is a function (a fresh token for the new connection).
 
 import WebSocket from "ws";
 import { numberOption } from "../../core/options.js";
-import { MCPX_GATEWAY_SENDER, presenceOf, type McpxParticipantInfo, type McpxShape } from "../../transports/mcpx-envelope.js";
+import { duplicateTopLevelKey, MCPX_GATEWAY_SENDER, presenceOf, type McpxParticipantInfo, type McpxShape } from "../../transports/mcpx-envelope.js";
 import { MCPX_PROTOCOL, type McpxEnvelope, type McpxLink } from "../../transports/mcpx.js";
 import { isObject } from "../../core/json.js";
 
@@ -61,6 +62,8 @@ export class McpxConnectError extends Error {
 }
 
 const NO_RECONNECT = new Set([1008, 4409]);
+/** The gateway's close when the token expired (gateway.ts, MCPX_CLOSE.tokenExpired). */
+const TOKEN_EXPIRED = 4401;
 
 interface Welcome {
   you: McpxParticipantInfo;
@@ -154,12 +157,15 @@ class WsLink implements McpxWsLink {
       let welcomed = false;
       socket.on("message", (data, isBinary) => {
         if (isBinary) return;
+        const text = String(data);
         let value: unknown;
         try {
-          value = JSON.parse(String(data));
+          value = JSON.parse(text);
         } catch {
           return; // not JSON: nothing a gateway should send; ignored
         }
+        // A key given twice is no envelope (mcpx-envelope.ts duplicateTopLevelKey): ignored as well.
+        if (duplicateTopLevelKey(text) !== undefined) return;
         if (!welcomed && isObject(value) && value["from"] === MCPX_GATEWAY_SENDER && value["kind"] === "system/welcome") {
           const welcome = welcomeOf(value["payload"]);
           if (welcome === undefined) return;
@@ -230,6 +236,8 @@ class WsLink implements McpxWsLink {
     this.#dropRoster();
     if (this.#closed) return;
     if (this.#options.reconnect === false || NO_RECONNECT.has(code)) return this.close();
+    // The same token would be refused: only a token function can bring a fresh one.
+    if (code === TOKEN_EXPIRED && typeof this.#options.token !== "function") return this.close();
     this.#schedule();
   }
 

@@ -29,9 +29,10 @@ export interface HttpHandlerOptions extends HttpServerOptions {
   /** The path of the MCP endpoint; another path is answered 404. Default: any path. */
   readonly path?: string | undefined;
   /**
-   * How long (ms) the `x-mcp-header` annotations read from the server's own tools/list handler are
+   * How long (ms) the `x-mcp-header` annotations read from a tools/list handler of your own are
    * reused (an integer ≥ 0). Default: the `ttlMs` that handler's result gives (0: read again for
-   * every tools/call).
+   * every tools/call). Registrations (registerTool) are read again when they change instead
+   * (McpServer.listChanges), whatever this says.
    */
   readonly toolHeadersTtlMs?: number | undefined;
   /**
