@@ -253,6 +253,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "InMemoryEventStoreOptions.maxBytes": { read: (v) => new Session.InMemoryEventStore({ maxBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionReconnectOptions.maxAttempts": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { maxAttempts: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "SessionReconnectOptions.defaultRetryMs": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { defaultRetryMs: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SessionHttpClientTransportOptions.cancelGraceMs": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, cancelGraceMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "SessionReconnectOptions.maxRetryMs": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { maxRetryMs: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
   // transports/
   "StdioTransportOptions.maxMessageBytes": { read: (v) => stdio({ maxMessageBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
