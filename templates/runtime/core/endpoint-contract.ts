@@ -183,9 +183,11 @@ export interface Connection {
   /**
    * Hands over one message the peer sent, as the transport's onmessage does, and says what
    * became of a notifications/cancelled: "received" (the request it names was cancelled: its
-   * handler aborted, no response will come) or "ignored" with why; undefined for any other
-   * message. A transport that keeps a stream per request (the session server) ends the stream of
-   * a cancelled request by this answer, without looking at the method itself.
+   * handler aborted, no response will come) or "ignored" with why; for a request whose cancel
+   * came before it (Transport.earlyCancels), "received" (`early`) when it was cancelled as it
+   * arrived (no handler runs, no response will come); undefined for any other message. A
+   * transport that keeps a stream per request (the session server) ends the stream of a
+   * cancelled request by this answer, without looking at the method itself.
    */
   receive(message: JsonRpcMessage): CancellationEvent | undefined;
   /** Requests in flight on this connection (sent and awaiting a response, received and being handled). */

@@ -4,7 +4,8 @@
 // takes and gives (the handler context, its options, a connection) is endpoint-contract.ts.
 
 import type { AnyNotificationHandler, AnyRequestHandler, Connection, EndpointOptions, EndpointTables, HandlerContext, InputContextApi, InputRequiredHook, SendPath } from "./endpoint-contract.js";
-import { IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
+import { EarlyCancels } from "./early-cancels.js";
+import { earlyCancelEvent, IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
 import { errorResponse, ownHandlers, responseProblem, thrownMessage, withRequestMeta, withResultMeta } from "./messages.js";
 import { RequestContext } from "./request-context.js";
 import { isObject, isRequestId as isId, isThenable } from "./json.js";
@@ -201,6 +202,9 @@ export class Endpoint {
       transport.onrequeststreamclose = (requestId, reason) => this.#onCancel({ requestId, reason: reason ?? "request stream closed" });
     }
     try {
+      // A transport that may deliver a cancel before its request (early-cancels.ts).
+      const early = transport.earlyCancels;
+      if (early !== undefined) this.#incoming.rememberEarlyCancels(new EarlyCancels(isObject(early) ? early : {}));
       return Promise.resolve(transport.start());
     } catch (error) {
       return Promise.reject(error);
@@ -401,7 +405,7 @@ export class Endpoint {
       }
       if (!("id" in message)) return this.#onNotification(method, params);
       if (!isId(id)) this.#sendQuietly(errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: bad id"), undefined);
-      else this.#onRequest(id, method, params);
+      else return this.#onRequest(id, method, params);
       return undefined;
     }
     if (isId(id) && ("result" in message || "error" in message)) {
@@ -469,11 +473,26 @@ export class Endpoint {
     return event;
   }
 
-  #onRequest(id: RequestId, method: string, params: JsonObject | undefined): void {
+  /**
+   * A request from the peer: refused, or begun. Undefined, unless its cancel came first
+   * (Transport.earlyCancels): then it is cancelled as it arrives ("received": no handler runs, no
+   * response is sent), or, when it may not be, the cancel is "ignored" and the request runs.
+   */
+  #onRequest(id: RequestId, method: string, params: JsonObject | undefined): CancellationEvent | undefined {
     if (this.#incoming.has(id)) {
       // A duplicate id of an in-flight request: refuse it, leave the original alone.
-      return this.#sendQuietly(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: id ${String(id)} is already in flight`), id);
+      this.#sendQuietly(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: id ${String(id)} is already in flight`), id);
+      return undefined;
     }
+    const early = this.#incoming.takeEarlyCancel(id);
+    const event = early === undefined ? undefined : earlyCancelEvent(id, method, early.reason, cancelRule(this.#policy.get(method), params, this.#peerMayCancel));
+    if (event !== undefined) this.#report(event);
+    if (event?.type !== "received") this.#begin(id, method, params);
+    return event;
+  }
+
+  /** Checks a request and starts its handler, or answers why not. */
+  #begin(id: RequestId, method: string, params: JsonObject | undefined): void {
     const handler = this.#handlers.get(method);
     if (handler === undefined) {
       return this.#sendQuietly(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`), id);

@@ -12,6 +12,7 @@
 // read its stream is ended once its unread bytes pass a bound. The revision has no DELETE (405).
 
 import { isObject, isRequestId } from "../../core/json.js";
+import { earlyCancelOptions } from "../../core/early-cancels.js";
 import { numberOption } from "../../core/options.js";
 import { describeValue, type JsonRpcMessage, type RequestId, type Transport } from "../../core/protocol.js";
 import type { Connection } from "../../core/endpoint.js";
@@ -44,6 +45,14 @@ export interface LegacySseHandlerOptions extends HttpServerOptions {
   readonly sessionIdleMs?: number | undefined;
   /** Requests of one session in flight at most (default 256); one more POST is refused with 429. */
   readonly maxInFlightPerSession?: number | undefined;
+  /**
+   * Cancels for request ids not (yet) seen that a session remembers (default 64): two POSTs may
+   * arrive in either order, and a request that arrives after its cancel is cancelled at once
+   * (its handler never runs, no response is sent). One more forgets the oldest.
+   */
+  readonly maxEarlyCancels?: number | undefined;
+  /** How long (ms) such a cancel is remembered (default 10 000); a request arriving later runs. */
+  readonly earlyCancelWindowMs?: number | undefined;
 }
 
 /** The HTTP+SSE handler, with the paths it owns (how createEraRouter knows them). */
@@ -142,6 +151,7 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
     idleMs: numberOption("sessionIdleMs", options.sessionIdleMs, DEFAULTS.sessionIdleMs, { min: 1, infinity: true }),
   });
   const limits = { keepAliveMs: settings.keepAliveMs, maxBuffered: settings.maxStreamBufferBytes };
+  const earlyCancels = earlyCancelOptions(options);
 
   const stages = endpointStages(ssePath, messagesPath, table);
 
@@ -152,7 +162,7 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
     if (call.gone) return call.respond(499, {});
     // A session id is a capability: random (Web Crypto), never derived from anything the client sent.
     const id = globalThis.crypto.randomUUID();
-    const session = new LegacySession(id, call, state.principal, `${messagesPath}?sessionId=${id}`, limits, table);
+    const session = new LegacySession(id, call, state.principal, `${messagesPath}?sessionId=${id}`, limits, table, earlyCancels);
     table.add(session);
     try {
       session.connection = server.openConnection(session);

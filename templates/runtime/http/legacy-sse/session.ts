@@ -4,7 +4,7 @@
 // a client that stops reading ends its session instead of growing the server.
 
 import type { Connection } from "../../core/endpoint.js";
-import type { JsonRpcMessage, Principal, RequestId, Transport } from "../../core/protocol.js";
+import type { EarlyCancelBounds, JsonRpcMessage, Principal, RequestId, Transport } from "../../core/protocol.js";
 import type { HttpCall } from "../server/call.js";
 import type { SessionTable } from "../server/session-table.js";
 import { sseEvent, SseStream, type SseLimits } from "../server/sse-stream.js";
@@ -22,12 +22,18 @@ export class LegacySession implements Transport {
   /** Request ids received and not yet answered or cancelled (maxInFlightPerSession). */
   readonly inFlight: Set<RequestId> = new Set();
   connection: Connection | undefined;
+  /**
+   * Each POST to /messages is its own HTTP request, so a client's cancel may arrive before the
+   * request it names: the connection remembers it (core/early-cancels.ts).
+   */
+  readonly earlyCancels: EarlyCancelBounds;
   readonly #stream: SseStream;
   readonly #table: SessionTable<LegacySession>;
   #ended = false;
 
-  constructor(id: string, call: HttpCall, principal: Principal | undefined, endpoint: string, limits: SseLimits, table: SessionTable<LegacySession>) {
+  constructor(id: string, call: HttpCall, principal: Principal | undefined, endpoint: string, limits: SseLimits, table: SessionTable<LegacySession>, earlyCancels: EarlyCancelBounds) {
     this.sessionId = id;
+    this.earlyCancels = earlyCancels;
     this.principal = principal;
     this.http = call;
     this.#table = table;
@@ -51,7 +57,10 @@ export class LegacySession implements Transport {
     return RESOLVED;
   }
 
-  /** A message the client POSTed; a cancel the endpoint took ends its request's count here (no response will come). */
+  /**
+   * A message the client POSTed; a cancel the endpoint took, or a request cancelled as it arrived
+   * because its cancel came first, ends its request's count here (no response will come).
+   */
   deliver(message: JsonRpcMessage): void {
     const event = this.connection?.receive(message);
     if (event?.type === "received") this.inFlight.delete(event.requestId);

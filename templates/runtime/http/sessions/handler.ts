@@ -13,6 +13,7 @@
 // negotiate is the server's generated `sessionBinding` (versions.ts).
 
 import { isObject } from "../../core/json.js";
+import { earlyCancelOptions } from "../../core/early-cancels.js";
 import { numberOption } from "../../core/options.js";
 import { describeValue, type JsonObject, type RequestId } from "../../core/protocol.js";
 import { choiceOption, flagOption, pathOption, readServerOptions, type HttpServerOptions } from "../server/options.js";
@@ -55,6 +56,14 @@ export interface SessionHttpHandlerOptions extends HttpServerOptions {
    * event ids, no priming events, no resumption).
    */
   readonly eventStore?: EventStore | null | undefined;
+  /**
+   * Cancels for request ids not (yet) seen that a session remembers (default 64): two POSTs may
+   * arrive in either order, and a request that arrives after its cancel is cancelled at once
+   * (its handler never runs, no response is sent). One more forgets the oldest.
+   */
+  readonly maxEarlyCancels?: number | undefined;
+  /** How long (ms) such a cancel is remembered (default 10 000); a request arriving later runs. */
+  readonly earlyCancelWindowMs?: number | undefined;
   /** Events the default store keeps per session (default 1000; its bytes are bounded at 4 MiB). */
   readonly maxStoredEvents?: number | undefined;
   /** The `retry:` (ms) sent with priming events: how long a client waits before it resumes (default 1000). */
@@ -146,6 +155,7 @@ function readOptions(server: SessionServable, options: SessionHttpHandlerOptions
     limits: { keepAliveMs: settings.keepAliveMs, maxBuffered: settings.maxStreamBufferBytes },
     sseAlways: choiceOption("responses", options.responses, ["auto", "sse"], "auto") === "sse",
     onError: settings.onError,
+    earlyCancels: earlyCancelOptions(options),
   };
   const routes: RouteSettings = {
     stateful: flagOption("sessions", options.sessions, true),

@@ -9,7 +9,7 @@
 // (abbreviated "HTTP"), and basic/utilities/cancellation.mdx.
 
 import type { Connection } from "../../core/endpoint.js";
-import { ErrorCode, type HttpRequestContext, type JsonObject, type JsonRpcMessage, type Principal, type RequestId, type Transport, type TransportSendOptions } from "../../core/protocol.js";
+import { ErrorCode, type EarlyCancelBounds, type HttpRequestContext, type JsonObject, type JsonRpcMessage, type Principal, type RequestId, type Transport, type TransportSendOptions } from "../../core/protocol.js";
 import { report as guarded } from "../fetch.js";
 import type { HeaderView, HttpCall } from "../server/call.js";
 import { errorText, JSON_HEADERS } from "../server/replies.js";
@@ -32,6 +32,8 @@ export interface SessionShared {
   readonly limits: SseLimits;
   readonly sseAlways: boolean;
   readonly onError: ((error: Error) => void) | undefined;
+  /** The cancels a session remembers for requests not yet arrived (maxEarlyCancels, earlyCancelWindowMs). */
+  readonly earlyCancels: EarlyCancelBounds;
   /** Runs after a successful initialize, before its response is written (the session registry records it). */
   opened?: ((session: Session) => Promise<void>) | undefined;
 }
@@ -107,6 +109,12 @@ export class Session implements Transport {
   streamTag: string = "";
   /** The client's capabilities (its initialize), for the session registry. */
   clientCapabilities: JsonObject = {};
+  /**
+   * Two POSTs of a session travel on two connections, so a client's cancel may arrive before the
+   * request it names: the connection remembers it (core/early-cancels.ts). Stateless: none, a
+   * cancel only reaches a request of its own POST.
+   */
+  readonly earlyCancels: EarlyCancelBounds | undefined;
 
   readonly requests: Map<RequestId, RequestStream> = new Map();
   /** The request streams by stream id (a resumption names one by an event of it). */
@@ -133,6 +141,7 @@ export class Session implements Transport {
     // Stateless: nothing to resume from (there is no GET to resume with).
     this.store = id === undefined ? null : shared.store === undefined ? new InMemoryEventStore({ maxEvents: shared.maxStoredEvents }) : shared.store;
     this.getStreamId = `${this.sessionId}/0`;
+    this.earlyCancels = id === undefined ? undefined : shared.earlyCancels;
     this.connection = shared.server.openConnection(this);
   }
 
@@ -161,7 +170,11 @@ export class Session implements Transport {
     if (event?.type === "received") this.#cancelled(event.requestId);
   }
 
-  /** A request: its stream, then the message. The caller checked its id is not in flight here. */
+  /**
+   * A request: its stream, then the message. The caller checked its id is not in flight here. A
+   * request whose cancel came first is cancelled as it arrives ("received"): its stream ends as
+   * for any cancel.
+   */
   begin(id: RequestId, message: JsonRpcMessage, call: HttpCall | undefined, isInitialize: boolean, collect?: (text: string | undefined) => void): void {
     const stream = new RequestStream(id, `${this.sessionId}/${this.streamTag}${++this.#streams}`, call, isInitialize, collect);
     this.requests.set(id, stream);
@@ -169,7 +182,7 @@ export class Session implements Transport {
     this.touch();
     if (isInitialize) this.#expect(message);
     if (this.shared.sseAlways && collect === undefined) this.queue(stream, () => this.openSse(stream));
-    this.connection.receive(message);
+    if (this.connection.receive(message)?.type === "received") this.#cancelled(id);
   }
 
   #cancelled(id: RequestId): void {
