@@ -174,7 +174,7 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
   };
 
   const pipeline: Pipeline<LegacyState> = {
-    admission: [stages.route, hostOriginStage(settings.guards), authenticateStage(settings.authenticate), stages.envelope, stages.session],
+    admission: [stages.route, hostOriginStage(settings.guards), authenticateStage(settings.authenticate, settings.logger), stages.envelope, stages.session],
     settings,
     state: () => new LegacyState(),
     serve: (call, state) => (state.route === "sse" ? open(call, state) : deliver(call, state, table, maxInFlight)),

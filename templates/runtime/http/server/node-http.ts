@@ -205,7 +205,8 @@ function bridgedListener(handler: HttpHandler, options: NodeListenerOptions): No
       writeRefusal(response, 400, "Bad Request: the request URL is not valid");
       return;
     }
-    handler(webRequest, { localAddress: request.socket?.localAddress })
+    const socket = request.socket;
+    handler(webRequest, { localAddress: socket?.localAddress, remoteAddress: socket?.remoteAddress, remotePort: socket?.remotePort })
       .then((answer) => writeResponse(answer, response))
       .finally(discard)
       .catch((error: unknown) => {

@@ -183,7 +183,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     admission: [
       ...(path === undefined ? [] : [pathStage([path])]),
       hostOriginStage(settings.guards),
-      authenticateStage(settings.authenticate),
+      authenticateStage(settings.authenticate, settings.logger),
       envelopeStage(routes.stateful ? STATEFUL : STATELESS, "the MCP endpoint"),
       // Stateless: no session to name (an Mcp-Session-Id is ignored).
       ...(routes.stateful ? [lookup.stage()] : []),
