@@ -109,7 +109,7 @@ function anonymousStage(logger: Logger | null): Stage<CallState> {
       try {
         logger(
           `mcp-stubgen: an HTTP handler without authenticate serves requests arriving at ${local}, not a loopback address: ` +
-            "every client is anonymous (quotas per connection or per session; nothing bound to a principal). Set authenticate (docs/security.md).",
+            "every client is anonymous (quotas per connection or per session; nothing bound to a principal). Set authenticate (mcp-stubgen, docs/security.md).",
         );
       } catch {
         // A throwing logger must not fail the request.

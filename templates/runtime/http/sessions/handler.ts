@@ -118,6 +118,8 @@ export class SessionState extends CallState implements NamedSession {
 
 const DEFAULTS = {
   maxSessions: 1024,
+  // A sixteenth of maxSessions (a user's many clients, IDE windows and agents, fit; 16 principals
+  // at their quota are needed to fill the server), and as many as its listen streams may be.
   maxSessionsPerPrincipal: 64,
   sessionIdleMs: 30 * 60 * 1000,
   maxInFlightPerSession: 64,
