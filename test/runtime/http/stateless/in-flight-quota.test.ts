@@ -159,20 +159,6 @@ describeFaces("requests in flight", (face) => {
       expect([answers[256]!.status, JSON.parse(answers[256]!.text)]).toEqual([429, tooMany(PER_PRINCIPAL(256))]);
       hog.socket.destroy();
     });
-
-    it("a web handler told nothing of the connection (no HttpRequestInfo) keeps one anonymous quota", async () => {
-      const g = gated();
-      const handler = R.createHttpHandler(new R.McpServer({ logger: null, ...g.options }), { maxInFlightPerPrincipal: 2 });
-      const request = (id: number, name: string) =>
-        new Request("http://127.0.0.1/mcp", { method: "POST", headers: headersFor("tools/call", tool(name)), body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { ...tool(name), _meta: META } }) });
-      const slow = [handler(request(1, "slow")), handler(request(2, "slow"))];
-      await g.running(2);
-      expect((await handler(request(3, "quick"))).status).toBe(429);
-      // Told the client's address and port, each connection has its own.
-      expect((await handler(request(4, "quick"), { remoteAddress: "192.0.2.7", remotePort: 50_000 })).status).toBe(200);
-      g.release();
-      expect((await Promise.all(slow)).map((r) => r.status)).toEqual([200, 200]);
-    });
   });
 
   describe("a client gone while authenticate is pending (before its body is read)", () => {
@@ -217,5 +203,21 @@ describeFaces("requests in flight", (face) => {
       expect(() => R.createHttpHandler(server, { [name]: 1 })).not.toThrow();
       expect(() => R.createHttpHandler(server, { [name]: Number.POSITIVE_INFINITY })).not.toThrow();
     });
+  });
+});
+
+describe("the web face told nothing of the connection", () => {
+  it("a web handler told nothing of the connection (no HttpRequestInfo) keeps one anonymous quota", async () => {
+    const g = gated();
+    const handler = R.createHttpHandler(new R.McpServer({ logger: null, ...g.options }), { maxInFlightPerPrincipal: 2 });
+    const request = (id: number, name: string) =>
+      new Request("http://127.0.0.1/mcp", { method: "POST", headers: headersFor("tools/call", tool(name)), body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { ...tool(name), _meta: META } }) });
+    const slow = [handler(request(1, "slow")), handler(request(2, "slow"))];
+    await g.running(2);
+    expect((await handler(request(3, "quick"))).status).toBe(429);
+    // Told the client's address and port, each connection has its own.
+    expect((await handler(request(4, "quick"), { remoteAddress: "192.0.2.7", remotePort: 50_000 })).status).toBe(200);
+    g.release();
+    expect((await Promise.all(slow)).map((r) => r.status)).toEqual([200, 200]);
   });
 });
