@@ -112,7 +112,7 @@ export interface EndpointOptions {
   readonly logger?: Logger | null | undefined;
   /** Every cancellation event, sent, received or ignored. */
   readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
-  /** Timeout of every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultTimeoutMs. */
+  /** Timeout of every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultTimeoutMs, else 60 s for a server's requests (SERVER_REQUEST_TIMEOUT_MS), none for a client's. */
   readonly defaultTimeoutMs?: number | undefined;
   /** Hard cap over every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultMaxTotalTimeoutMs. */
   readonly defaultMaxTotalTimeoutMs?: number | undefined;

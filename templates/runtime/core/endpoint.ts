@@ -31,6 +31,12 @@ import {
 export type { AnyNotificationHandler, AnyRequestHandler, Connection, EndpointOptions, EndpointTables, HandlerContext, InputContextApi, InputRequestLike, InputRequiredHook, RequiredOptions, SendHook, SendPath } from "./endpoint-contract.js";
 
 const CANCELLED = "notifications/cancelled";
+/**
+ * The timeout (ms) of a server's requests (elicitation, sampling, roots, ping) where neither its
+ * `defaultTimeoutMs` nor RULES sets one: the SDKs' 60 s (basic/lifecycle, Timeouts: implementations
+ * SHOULD establish timeouts for all sent requests).
+ */
+export const SERVER_REQUEST_TIMEOUT_MS: number = 60_000;
 /** A notification that must carry params and has none. */
 const PARAMS_MISSING: Issue = { pointer: "", expected: "params (required)", got: "nothing" };
 
@@ -113,7 +119,7 @@ export class Endpoint {
       (method) => this.#policy.get(method),
       {
         mayCancel: this.#mayCancel,
-        defaultTimeoutMs: options.defaultTimeoutMs ?? rules.defaultTimeoutMs ?? undefined,
+        defaultTimeoutMs: this.#defaultTimeoutMs,
         defaultMaxTotalTimeoutMs: options.defaultMaxTotalTimeoutMs ?? rules.defaultMaxTotalTimeoutMs ?? undefined,
         longLived: tables.longLived,
         endableByPeer: tables.endableByPeer,
@@ -236,12 +242,21 @@ export class Endpoint {
     return check === undefined || !check.wants(method, params as JsonObject | undefined) ? sent : sent.then((result) => check.check(method, params as JsonObject | undefined, result));
   }
 
+  /**
+   * The timeout of a request that sets none: the option, else RULES', else for a server
+   * SERVER_REQUEST_TIMEOUT_MS (a client that never answers would otherwise hold the handler, and
+   * its session, for ever). A client's requests keep RULES': none in the session era.
+   */
+  get #defaultTimeoutMs(): number | undefined {
+    return this.#options.defaultTimeoutMs ?? this.#rules.defaultTimeoutMs ?? (this.#side === "server" ? SERVER_REQUEST_TIMEOUT_MS : undefined);
+  }
+
   /** What the send-path hook uses of this endpoint (made once). */
   get #sendPath(): SendPath {
     return (this.#sendPathMade ??= {
       send: (method, params, options, related) => this.#outgoing.start(method, withRequestMeta(this.#options.requestMeta, params), options, related),
       handler: (method) => this.#handlers.get(method),
-      defaultTimeoutMs: this.#options.defaultTimeoutMs ?? this.#rules.defaultTimeoutMs ?? undefined,
+      defaultTimeoutMs: this.#defaultTimeoutMs,
       notify: (method, params) => this.notify(method, params),
       request: (method, params, options) => this.request(method, params, options),
     });

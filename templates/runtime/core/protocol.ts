@@ -209,8 +209,9 @@ export interface TransportSendOptions {
  * Who is on the other end of a connection, as its transport established it (the HTTP handlers:
  * their `authenticate` option). `id` keys everything the runtime keeps for a peer between
  * requests (tasks, `requestState`, listen streams) and the quotas per principal; the other claims
- * are the application's. Requests without one (no `authenticate`, stdio, in memory) share one
- * anonymous principal for those quotas.
+ * are the application's. Requests without one have their quotas per connection over HTTP
+ * (HttpRequestContext.peer; per session on the session servers); elsewhere (stdio, in memory,
+ * a web handler that is not told the connection) they share one anonymous principal.
  */
 export interface Principal {
   readonly id: string;
@@ -229,6 +230,12 @@ export interface HttpRequestContext {
   };
   /** The request's URL, as the server received it. */
   readonly url: string;
+  /**
+   * The connection the request came on, as its remote address and port (`203.0.113.7:52311`,
+   * `[::1]:52311`); undefined where the face does not know it (a web handler called without
+   * them). The quotas of anonymous requests (no `authenticate`) key on it: one per connection.
+   */
+  readonly peer?: string | undefined;
 }
 
 /**

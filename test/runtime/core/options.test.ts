@@ -229,6 +229,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "HttpHandlerOptions.maxInFlightPerPrincipal": { read: (v) => R.createHttpHandler(server(), { maxInFlightPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   // http/legacy-sse/handler.ts, legacy-sse-client.ts, fallback-client.ts (2024-11-05 HTTP+SSE)
   "LegacySseHandlerOptions.maxSessions": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "LegacySseHandlerOptions.maxSessionsPerPrincipal": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxSessionsPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "LegacySseHandlerOptions.sessionIdleMs": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { sessionIdleMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "LegacySseHandlerOptions.maxInFlightPerSession": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxInFlightPerSession: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "LegacySseHandlerOptions.maxEarlyCancels": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxEarlyCancels: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
@@ -243,6 +244,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "HttpServerOptions.maxStreamBufferBytes": { read: everyHandler((v) => ({ maxStreamBufferBytes: v })), ok: 1024, tooSmall: 1023, fraction: 2048.5 },
   "HttpHandlerOptions.toolHeadersTtlMs": { read: (v) => R.createHttpHandler(server(), { toolHeadersTtlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "SessionHttpHandlerOptions.maxSessions": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxSessionsPerPrincipal": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxSessionsPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.sessionIdleMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { sessionIdleMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.maxInFlightPerSession": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxInFlightPerSession: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.maxStoredEvents": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxStoredEvents: v }), ok: 1, tooSmall: 0, fraction: 1.5 },

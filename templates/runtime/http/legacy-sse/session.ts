@@ -48,9 +48,13 @@ export class LegacySession implements Transport {
     return this.#ended;
   }
 
-  /** A request in flight keeps the session from idling out. */
+  /**
+   * A request in flight keeps the session from idling out, unless the server waits on its client
+   * (a request of its own unanswered): a client that never answers ends at sessionIdleMs instead
+   * of pinning its session (session-table.ts).
+   */
   busy(): boolean {
-    return this.inFlight.size > 0;
+    return this.inFlight.size > 0 && (this.connection?.inFlight.sent ?? 0) === 0;
   }
 
   start(): Promise<void> {
@@ -70,6 +74,8 @@ export class LegacySession implements Transport {
     if (this.#ended) return RESOLVED;
     // A response (or the server's own notifications/cancelled for it) ends a request in flight.
     if (!("method" in message)) this.inFlight.delete(message.id as RequestId);
+    // A request to the client: it has sessionIdleMs from now to answer (busy() then waits on it).
+    else if ("id" in message) this.#table.touch(this);
     const text = JSON.stringify(message); // throws for what JSON cannot carry: the endpoint answers -32603 instead
     this.#stream.write(sseEvent(text));
     return RESOLVED;

@@ -43,8 +43,17 @@ export interface SessionHttpHandlerOptions extends HttpServerOptions {
   /** Sessions open at most (default 1024); one more `initialize` is refused with 503 naming this option. */
   readonly maxSessions?: number | undefined;
   /**
+   * Sessions open at most of one principal (`authenticate`'s `id`; default 64), so that one
+   * client cannot take every session; one more `initialize` is refused with 503 naming this
+   * option, and no other principal notices. Without `authenticate` each session is its own
+   * (only maxSessions bounds them).
+   */
+  readonly maxSessionsPerPrincipal?: number | undefined;
+  /**
    * A session with nothing in flight and no stream open for this long (ms) ends, as by DELETE
-   * (default 1 800 000, 30 minutes; Infinity: never).
+   * (default 1 800 000, 30 minutes; Infinity: never). A session whose handlers wait on the
+   * client (an elicitation, a sampling request unanswered) counts as idle: it ends sessionIdleMs
+   * after the client last sent anything, or was last asked something, and its handlers abort.
    */
   readonly sessionIdleMs?: number | undefined;
   /** Requests of one session in flight at most (default 64); one more is refused with 429 naming this option. */
@@ -118,6 +127,9 @@ export class SessionState extends CallState implements NamedSession {
 
 const DEFAULTS = {
   maxSessions: 1024,
+  // A sixteenth of maxSessions (a user's many clients, IDE windows and agents, fit; 16 principals
+  // at their quota are needed to fill the server), and as many as its listen streams may be.
+  maxSessionsPerPrincipal: 64,
   sessionIdleMs: 30 * 60 * 1000,
   maxInFlightPerSession: 64,
   maxStoredEvents: 1000,
@@ -148,7 +160,11 @@ function readOptions(server: SessionServable, options: SessionHttpHandlerOptions
   const shared: SessionShared = {
     server,
     versions: new VersionTable(server.sessionBinding),
-    table: new SessionTable<Session>({ maxSessions: numberOption("maxSessions", options.maxSessions, DEFAULTS.maxSessions, { min: 1, infinity: true }), idleMs }),
+    table: new SessionTable<Session>({
+      maxSessions: numberOption("maxSessions", options.maxSessions, DEFAULTS.maxSessions, { min: 1, infinity: true }),
+      maxSessionsPerPrincipal: numberOption("maxSessionsPerPrincipal", options.maxSessionsPerPrincipal, DEFAULTS.maxSessionsPerPrincipal, { min: 1, infinity: true }),
+      idleMs,
+    }),
     store: eventStoreOption(options.eventStore),
     maxStoredEvents: numberOption("maxStoredEvents", options.maxStoredEvents, DEFAULTS.maxStoredEvents, { min: 1, infinity: true }),
     retryMs: numberOption("retryMs", options.retryMs, DEFAULTS.retryMs, { min: 0 }),
@@ -179,7 +195,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     admission: [
       ...(path === undefined ? [] : [pathStage([path])]),
       hostOriginStage(settings.guards),
-      authenticateStage(settings.authenticate),
+      authenticateStage(settings.authenticate, settings.logger),
       envelopeStage(routes.stateful ? STATEFUL : STATELESS, "the MCP endpoint"),
       // Stateless: no session to name (an Mcp-Session-Id is ignored).
       ...(routes.stateful ? [lookup.stage()] : []),

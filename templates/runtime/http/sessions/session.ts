@@ -149,9 +149,14 @@ export class Session implements Transport {
     return this.#ended;
   }
 
-  /** In use: a request in flight or the GET stream open (the table's idle expiry waits). */
+  /**
+   * In use: a request in flight or the GET stream open (the table's idle expiry waits), unless
+   * the server waits on its client (a request of its own unanswered): a session is idle when
+   * nothing arrives from its client, so one whose client never answers an elicitation or a
+   * sampling request ends at sessionIdleMs, its handlers aborted, instead of staying pinned.
+   */
   busy(): boolean {
-    return this.requests.size > 0 || this.getSse?.open === true;
+    return (this.requests.size > 0 || this.getSse?.open === true) && this.connection.inFlight.sent === 0;
   }
 
   start(): Promise<void> {
@@ -166,6 +171,7 @@ export class Session implements Transport {
    * come) ends that request's stream: HTTP closes it after the response, and none will come.
    */
   deliver(message: JsonRpcMessage): void {
+    this.touch();
     const event = this.connection.receive(message);
     if (event?.type === "received") this.#cancelled(event.requestId);
   }
@@ -211,6 +217,8 @@ export class Session implements Transport {
       this.queue(stream, () => this.#write(stream, text, true));
       return RESOLVED;
     }
+    // A request to the client: it has sessionIdleMs from now to answer (busy() then waits on it).
+    if ("id" in message) this.touch();
     const related = options?.relatedRequestId;
     const stream = related === undefined ? undefined : this.requests.get(related);
     if (stream !== undefined && stream.state !== "done") this.queue(stream, () => this.#write(stream, text, false));
