@@ -194,3 +194,19 @@ export interface Connection {
   readonly inFlight: { readonly sent: number; readonly received: number };
 }
 
+
+/**
+ * The timeout (ms) of a server's requests (elicitation, sampling, roots, ping) where neither its
+ * `defaultTimeoutMs` nor RULES sets one: the SDKs' 60 s (basic/lifecycle, Timeouts: implementations
+ * SHOULD establish timeouts for all sent requests).
+ */
+export const SERVER_REQUEST_TIMEOUT_MS: number = 60_000;
+
+/**
+ * The timeout of a request that sets none: the option, else RULES', else for a server
+ * SERVER_REQUEST_TIMEOUT_MS (a client that never answers would otherwise hold the handler, and
+ * its session, for ever). A client's requests keep RULES': none in the session era.
+ */
+export function defaultTimeoutOf(side: "client" | "server", option: number | undefined, rules: number | null | undefined): number | undefined {
+  return option ?? rules ?? (side === "server" ? SERVER_REQUEST_TIMEOUT_MS : undefined);
+}

@@ -3,7 +3,7 @@
 // tables keyed by method. Untyped at this level; client.ts and server.ts give it types. What it
 // takes and gives (the handler context, its options, a connection) is endpoint-contract.ts.
 
-import type { AnyNotificationHandler, AnyRequestHandler, Connection, EndpointOptions, EndpointTables, HandlerContext, InputContextApi, InputRequiredHook, SendPath } from "./endpoint-contract.js";
+import { defaultTimeoutOf, type AnyNotificationHandler, type AnyRequestHandler, type Connection, type EndpointOptions, type EndpointTables, type HandlerContext, type InputContextApi, type InputRequiredHook, type SendPath } from "./endpoint-contract.js";
 import { EarlyCancels } from "./early-cancels.js";
 import { earlyCancelEvent, IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
 import { errorResponse, ownHandlers, responseProblem, thrownMessage, withRequestMeta, withResultMeta } from "./messages.js";
@@ -28,15 +28,10 @@ import {
   type Transport,
 } from "./protocol.js";
 
+export { SERVER_REQUEST_TIMEOUT_MS } from "./endpoint-contract.js";
 export type { AnyNotificationHandler, AnyRequestHandler, Connection, EndpointOptions, EndpointTables, HandlerContext, InputContextApi, InputRequestLike, InputRequiredHook, RequiredOptions, SendHook, SendPath } from "./endpoint-contract.js";
 
 const CANCELLED = "notifications/cancelled";
-/**
- * The timeout (ms) of a server's requests (elicitation, sampling, roots, ping) where neither its
- * `defaultTimeoutMs` nor RULES sets one: the SDKs' 60 s (basic/lifecycle, Timeouts: implementations
- * SHOULD establish timeouts for all sent requests).
- */
-export const SERVER_REQUEST_TIMEOUT_MS: number = 60_000;
 /** A notification that must carry params and has none. */
 const PARAMS_MISSING: Issue = { pointer: "", expected: "params (required)", got: "nothing" };
 
@@ -242,13 +237,9 @@ export class Endpoint {
     return check === undefined || !check.wants(method, params as JsonObject | undefined) ? sent : sent.then((result) => check.check(method, params as JsonObject | undefined, result));
   }
 
-  /**
-   * The timeout of a request that sets none: the option, else RULES', else for a server
-   * SERVER_REQUEST_TIMEOUT_MS (a client that never answers would otherwise hold the handler, and
-   * its session, for ever). A client's requests keep RULES': none in the session era.
-   */
+  /** The timeout of a request that sets none (defaultTimeoutOf). */
   get #defaultTimeoutMs(): number | undefined {
-    return this.#options.defaultTimeoutMs ?? this.#rules.defaultTimeoutMs ?? (this.#side === "server" ? SERVER_REQUEST_TIMEOUT_MS : undefined);
+    return defaultTimeoutOf(this.#side, this.#options.defaultTimeoutMs, this.#rules.defaultTimeoutMs);
   }
 
   /** What the send-path hook uses of this endpoint (made once). */
@@ -488,11 +479,7 @@ export class Endpoint {
     return event;
   }
 
-  /**
-   * A request from the peer: refused, or begun. Undefined, unless its cancel came first
-   * (Transport.earlyCancels): then it is cancelled as it arrives ("received": no handler runs, no
-   * response is sent), or, when it may not be, the cancel is "ignored" and the request runs.
-   */
+  /** A request from the peer: refused or begun, unless its cancel came first (Transport.earlyCancels; incoming.ts earlyCancelEvent). */
   #onRequest(id: RequestId, method: string, params: JsonObject | undefined): CancellationEvent | undefined {
     if (this.#incoming.has(id)) {
       // A duplicate id of an in-flight request: refuse it, leave the original alone.
