@@ -292,7 +292,9 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "JsonSchemaValidatorOptions.maxPatternLength": { read: (v) => Session.createJsonSchemaValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "ToolOutputOptions.maxTools": { read: (v) => new Session.McpClient({ toolOutput: { maxTools: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "AjvValidatorOptions.maxPatternLength": { read: (v) => createAjvValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "AjvValidatorOptions.maxWork": { read: (v) => createAjvValidator({ maxWork: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
   "JsonSchemaValidatorOptions.maxSteps": { read: (v) => Session.createJsonSchemaValidator({ maxSteps: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "JsonSchemaValidatorOptions.maxWork": { read: (v) => Session.createJsonSchemaValidator({ maxWork: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
 };
 
 /** The error `read(value)` throws or rejects with; undefined when it accepts the value. */
