@@ -82,10 +82,16 @@ function opensAtMost(text: Uint8Array | string, max: number): boolean {
 /** A peer's JSON text nested deeper than the bound: refused before it is parsed (a SyntaxError, as JSON.parse's own). */
 export class JsonDepthError extends SyntaxError {
   override name = "JsonDepthError";
+  /** The bound it went past. */
+  readonly maxDepth: number;
+  constructor(maxDepth: number) {
+    super(`JSON nested deeper than ${maxDepth} levels (maxJsonDepth)`);
+    this.maxDepth = maxDepth;
+  }
 }
 
 /** JSON.parse of a peer's text, refused with JsonDepthError when it nests deeper than `maxDepth`. */
 export function parseJsonWithin(text: string, maxDepth: number): unknown {
-  if (textNestsDeeperThan(text, maxDepth)) throw new JsonDepthError(`JSON nested deeper than ${maxDepth} levels (maxJsonDepth)`);
+  if (textNestsDeeperThan(text, maxDepth)) throw new JsonDepthError(maxDepth);
   return JSON.parse(text);
 }

@@ -179,7 +179,7 @@ function holds(what: Assertion, at: number, length: number, before: number | und
  * stepped a code point at a time (lone surrogates as themselves, as RegExp with the `u` flag).
  */
 export function runProgram(program: Program, text: string, budget: WorkBudget): boolean {
-  const { size, op, x, y, tests, asserts, anchored, scratch } = program;
+  const { op, x, y, tests, asserts, anchored, scratch } = program;
   // The program's own arrays, reused by every test (a test runs to its end before another starts).
   // `seen` marks positions from `base` on, so no test sees another's marks and none clears them.
   const { seen, stack } = scratch;

@@ -11,6 +11,7 @@
 // or fight the newer connection.
 
 import WebSocket from "ws";
+import { maxJsonDepthOption, parseJsonWithin } from "../../core/json-depth.js";
 import { numberOption } from "../../core/options.js";
 import { MCPX_GATEWAY_SENDER, presenceOf, type McpxParticipantInfo, type McpxShape } from "../../transports/mcpx-envelope.js";
 import { MCPX_PROTOCOL, type McpxEnvelope, type McpxLink } from "../../transports/mcpx.js";
@@ -32,6 +33,8 @@ export interface McpxWsLinkOptions {
   maxBackoffMs?: number | undefined;
   /** Largest frame accepted from the gateway (default 2 MiB; ≥ 1024); a larger one closes the socket. */
   maxFrameBytes?: number | undefined;
+  /** Deepest nesting of arrays and objects in a frame from the gateway (default 128; 8 to 100 000); a deeper one is ignored, unparsed. */
+  maxJsonDepth?: number | undefined;
   /** How long the first connection may take to be welcomed (default 10000 ms; ≥ 1). */
   connectTimeoutMs?: number | undefined;
   /** A gateway's `system/error` addressed to us (a refusal of something we sent). */
@@ -85,6 +88,7 @@ class WsLink implements McpxWsLink {
   readonly #initialBackoff: number;
   readonly #maxBackoff: number;
   readonly #maxFrame: number;
+  readonly #maxDepth: number;
   readonly #listeners = new Set<(envelope: unknown) => void>();
   readonly #closeListeners = new Set<() => void>();
   readonly #presence = new Set<McpxPresenceListener>();
@@ -100,6 +104,7 @@ class WsLink implements McpxWsLink {
     this.#initialBackoff = numberOption("initialBackoffMs", options.initialBackoffMs, 100, { min: 1 });
     this.#maxBackoff = numberOption("maxBackoffMs", options.maxBackoffMs, 5000, { min: 1 });
     this.#maxFrame = numberOption("maxFrameBytes", options.maxFrameBytes, 2 * 1024 * 1024, { min: 1024 });
+    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth);
   }
 
   get connected(): boolean {
@@ -156,9 +161,9 @@ class WsLink implements McpxWsLink {
         if (isBinary) return;
         let value: unknown;
         try {
-          value = JSON.parse(String(data));
+          value = parseJsonWithin(String(data), this.#maxDepth);
         } catch {
-          return; // not JSON: nothing a gateway should send; ignored
+          return; // not JSON, or nested deeper than maxJsonDepth: nothing a gateway should send; ignored
         }
         if (!welcomed && isObject(value) && value["from"] === MCPX_GATEWAY_SENDER && value["kind"] === "system/welcome") {
           const welcome = welcomeOf(value["payload"]);
