@@ -9,12 +9,20 @@
 
 import { numberOption } from "./options.js";
 
-/** Default bound of JSON nesting read from a peer: 128 levels of arrays and objects. */
+/** Default bound of the JSON nesting of a request an HTTP server reads: 128 levels of arrays and objects. */
 export const DEFAULT_MAX_JSON_DEPTH: number = 128;
 
-/** `maxJsonDepth` checked where it is read: an integer from 8 to 100 000 (default 128). */
-export function maxJsonDepthOption(value: unknown): number {
-  return numberOption("maxJsonDepth", value, DEFAULT_MAX_JSON_DEPTH, { min: 8, max: 100_000 });
+/**
+ * Default bound of the JSON nesting of a message on a transport that carries messages both ways
+ * (stdio, MCPx, the HTTP clients): 1000 levels. Higher than a request's, as results nest deeper
+ * (a tools/list result's input schemas may nest 64 levels of schema under the x-mcp-header rule,
+ * about 130 levels of JSON); still far below what costs a parse anything (millions of levels).
+ */
+export const DEFAULT_MAX_MESSAGE_DEPTH: number = 1000;
+
+/** `maxJsonDepth` checked where it is read: an integer from 8 to 100 000 (default `fallback`). */
+export function maxJsonDepthOption(value: unknown, fallback: number = DEFAULT_MAX_JSON_DEPTH): number {
+  return numberOption("maxJsonDepth", value, fallback, { min: 8, max: 100_000 });
 }
 
 const OPEN_ARRAY = 0x5b;

@@ -26,7 +26,7 @@ export interface HttpClientBaseOptions {
    */
   readonly maxMessageBytes?: number | undefined;
   /**
-   * Deepest nesting of arrays and objects accepted in a message from the server (default 128;
+   * Deepest nesting of arrays and objects accepted in a message from the server (default 1000;
    * core/json-depth.ts): a deeper one is refused before it is parsed, as one that is not JSON.
    */
   readonly maxJsonDepth?: number | undefined;

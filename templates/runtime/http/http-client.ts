@@ -5,7 +5,7 @@
 // bodies, SSE lines and events are bounded, and a response only settles the request whose
 // stream carried it.
 
-import { maxJsonDepthOption, parseJsonWithin } from "../core/json-depth.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin } from "../core/json-depth.js";
 import { isObject } from "../core/json.js";
 import {
   describeValue,
@@ -127,7 +127,7 @@ export class HttpClientTransport implements Transport {
     this.#headers = { ...options.headers };
     this.#protocolVersion = options.protocolVersion;
     this.#max = max;
-    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth);
+    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
     this.#nameSources = { ...binding.nameSources, ...options.nameSources };
   }
 

@@ -26,7 +26,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "../core/protocol.js";
-import { maxJsonDepthOption, parseJsonWithin } from "../core/json-depth.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin } from "../core/json-depth.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import {
@@ -174,7 +174,7 @@ export class SessionHttpClientTransport implements Transport {
     this.#fetch = clientFetch(options);
     this.#headers = { ...options.headers };
     this.#max = maxBytesOf(options.maxMessageBytes);
-    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth);
+    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
     this.#reconnect = reconnect;
     this.#listen = options.listen ?? true;
   }

@@ -8,7 +8,7 @@
 // the origin of the SSE URL (a server, or whoever injected the event, cannot send the client's
 // messages, and the headers that go with them, elsewhere).
 
-import { maxJsonDepthOption, parseJsonWithin } from "../core/json-depth.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin } from "../core/json-depth.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import { describeValue, type JsonRpcMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
@@ -61,7 +61,7 @@ export class LegacySseClientTransport implements Transport {
     this.#fetch = clientFetch(options);
     this.#headers = { ...options.headers };
     this.#max = maxBytesOf(options.maxMessageBytes);
-    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth);
+    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
     this.#endpointTimeoutMs = numberOption("endpointTimeoutMs", options.endpointTimeoutMs, DEFAULT_ENDPOINT_TIMEOUT_MS, { min: 1 });
   }
 

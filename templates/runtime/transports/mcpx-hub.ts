@@ -12,7 +12,7 @@
 // for three heartbeats is dead: its participants leave for everyone else.
 
 import { isObject } from "../core/json.js";
-import { maxJsonDepthOption, parseJsonWithin, textNestsDeeperThan } from "../core/json-depth.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin, textNestsDeeperThan } from "../core/json-depth.js";
 import { numberOption } from "../core/options.js";
 import { capabilitiesAllow, isReservedKind, MCPX_GATEWAY_SENDER, shapeOfKind, type McpxParticipantInfo, type McpxRefusalReason, type McpxShape } from "./mcpx-envelope.js";
 import { isMcpxEnvelope, MCPX_PROTOCOL, type McpxEnvelope } from "./mcpx.js";
@@ -62,7 +62,7 @@ export interface McpxHubOptions {
   /** Roster period on the bus (default 2000 ms; ≥ 50); a gateway silent for 3 of them is dead. */
   heartbeatMs?: number | undefined;
   /**
-   * Deepest nesting of arrays and objects in a frame (default 128; 8 to 100 000). A deeper frame
+   * Deepest nesting of arrays and objects in a frame (default 1000; 8 to 100 000). A deeper frame
    * is refused before it is parsed (`invalid_json`, dropped), and a bus message too (ignored).
    */
   maxJsonDepth?: number | undefined;
@@ -185,7 +185,7 @@ export function createMcpxHub(options: McpxHubOptions = {}): McpxHub {
   const rate = numberOption("maxEnvelopesPerSecond", options.maxEnvelopesPerSecond, 200, { min: 1 });
   const maxQueued = numberOption("maxQueuedBytes", options.maxQueuedBytes, 4 * 1024 * 1024, { min: 64 * 1024 });
   const heartbeatMs = numberOption("heartbeatMs", options.heartbeatMs, 2000, { min: 50 });
-  const maxDepth = maxJsonDepthOption(options.maxJsonDepth);
+  const maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
   const shape = options.shape ?? "both";
   const bus = options.bus;
   const gatewayId = options.gatewayId ?? newId();

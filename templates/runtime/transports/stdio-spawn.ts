@@ -11,7 +11,7 @@
 // lib ES2022 + DOM) and importing it costs nothing until a server is started. Imported from the
 // revision folder's stdio-spawn.js, never from index.ts.
 
-import { maxJsonDepthOption } from "../core/json-depth.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption } from "../core/json-depth.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import type { JsonRpcMessage, OutgoingMessage, Transport, TransportSendOptions } from "../core/protocol.js";
@@ -275,7 +275,7 @@ export class StdioClientTransport implements Transport {
     // the caller's mistake, found where it is made.
     numberOption("maxMessageBytes", options.maxMessageBytes, 1, { min: 1 });
     numberOption("maxQueuedBytes", options.maxQueuedBytes, 1, { min: 1 });
-    maxJsonDepthOption(options.maxJsonDepth);
+    maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
     this.#exited = new Promise((resolve) => (this.#markExited = resolve));
   }
 

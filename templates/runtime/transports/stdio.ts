@@ -19,7 +19,7 @@
 // a -32600 Invalid Request error with id null, as JSON-RPC 2.0 answers an empty batch.
 
 import { ErrorCode, type JsonRpcMessage, type OutgoingMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
-import { maxJsonDepthOption, nestsDeeperThan } from "../core/json-depth.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, nestsDeeperThan } from "../core/json-depth.js";
 import { numberOption } from "../core/options.js";
 
 /** The parts of a Node Readable this transport uses. */
@@ -59,7 +59,7 @@ export interface StdioTransportOptions {
    */
   maxQueuedBytes?: number | undefined;
   /**
-   * Deepest nesting of arrays and objects in an incoming message (default 128, from 8 to
+   * Deepest nesting of arrays and objects in an incoming message (default 1000, from 8 to
    * 100 000). A deeper line is answered -32700 (id null) before it is parsed, and skipped.
    */
   maxJsonDepth?: number | undefined;
@@ -127,7 +127,7 @@ export class StdioTransport implements Transport {
     this.#output = options.output;
     this.#maxMessageBytes = positiveLimit(options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, "maxMessageBytes");
     this.#maxQueuedBytes = positiveLimit(options.maxQueuedBytes, DEFAULT_MAX_QUEUED_BYTES, "maxQueuedBytes");
-    this.#maxJsonDepth = maxJsonDepthOption(options.maxJsonDepth);
+    this.#maxJsonDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
   }
 
   async start(): Promise<void> {

@@ -5,7 +5,7 @@
  * alike; parseJsonWithin, JSON.parse behind that bound; the maxJsonDepth option's check.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_JSON_DEPTH, JsonDepthError, maxJsonDepthOption, nestsDeeperThan, parseJsonWithin, textNestsDeeperThan } from "../../../templates/runtime/core/json-depth.js";
+import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_MESSAGE_DEPTH, JsonDepthError, maxJsonDepthOption, nestsDeeperThan, parseJsonWithin, textNestsDeeperThan } from "../../../templates/runtime/core/json-depth.js";
 import { blockingMs } from "../../helpers/blocking.js";
 
 const VARIANTS: ReadonlyArray<readonly [string, (text: string, max: number) => boolean]> = [
@@ -95,8 +95,9 @@ describe("parseJsonWithin", () => {
     expect(ms).toBeLessThan(50);
   });
 
-  it("maxJsonDepthOption: 128 by default, an integer from 8 to 100 000 named in a RangeError otherwise", () => {
+  it("maxJsonDepthOption: 128 by default (a request to an HTTP server), 1000 for messages both ways; an integer from 8 to 100 000 named in a RangeError otherwise", () => {
     expect(maxJsonDepthOption(undefined)).toBe(128);
+    expect(maxJsonDepthOption(undefined, DEFAULT_MAX_MESSAGE_DEPTH)).toBe(1000);
     expect(maxJsonDepthOption(8)).toBe(8);
     for (const bad of [7, 100_001, 8.5, Number.NaN]) expect(() => maxJsonDepthOption(bad)).toThrow(/maxJsonDepth/);
   });

@@ -11,7 +11,7 @@
 // or fight the newer connection.
 
 import WebSocket from "ws";
-import { maxJsonDepthOption, parseJsonWithin } from "../../core/json-depth.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin } from "../../core/json-depth.js";
 import { numberOption } from "../../core/options.js";
 import { MCPX_GATEWAY_SENDER, presenceOf, type McpxParticipantInfo, type McpxShape } from "../../transports/mcpx-envelope.js";
 import { MCPX_PROTOCOL, type McpxEnvelope, type McpxLink } from "../../transports/mcpx.js";
@@ -33,7 +33,7 @@ export interface McpxWsLinkOptions {
   maxBackoffMs?: number | undefined;
   /** Largest frame accepted from the gateway (default 2 MiB; ≥ 1024); a larger one closes the socket. */
   maxFrameBytes?: number | undefined;
-  /** Deepest nesting of arrays and objects in a frame from the gateway (default 128; 8 to 100 000); a deeper one is ignored, unparsed. */
+  /** Deepest nesting of arrays and objects in a frame from the gateway (default 1000; 8 to 100 000); a deeper one is ignored, unparsed. */
   maxJsonDepth?: number | undefined;
   /** How long the first connection may take to be welcomed (default 10000 ms; ≥ 1). */
   connectTimeoutMs?: number | undefined;
@@ -104,7 +104,7 @@ class WsLink implements McpxWsLink {
     this.#initialBackoff = numberOption("initialBackoffMs", options.initialBackoffMs, 100, { min: 1 });
     this.#maxBackoff = numberOption("maxBackoffMs", options.maxBackoffMs, 5000, { min: 1 });
     this.#maxFrame = numberOption("maxFrameBytes", options.maxFrameBytes, 2 * 1024 * 1024, { min: 1024 });
-    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth);
+    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
   }
 
   get connected(): boolean {

@@ -161,7 +161,7 @@ describe("HttpClientTransport: hostile servers", () => {
     const { client } = await connectClient(url);
     const error = await client.callTool({ name: "x", arguments: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(R.RequestStreamBrokenError);
-    expect((error as Error).message).toContain("the server sent a message that nests deeper than 128 levels (maxJsonDepth)");
+    expect((error as Error).message).toContain("the server sent a message that nests deeper than 1000 levels (maxJsonDepth)");
     await client.close();
   });
 

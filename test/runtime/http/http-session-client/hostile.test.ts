@@ -74,7 +74,7 @@ describe("SessionHttpClientTransport: hostile server", () => {
     stream.write(event(CALL_RESULT));
     expect(await within("the call", sent)).toBeUndefined();
     expect(received.slice(1)).toEqual([CALL_RESULT]);
-    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining("the server sent an SSE event that nests deeper than 128 levels (maxJsonDepth); dropped")]);
+    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining("the server sent an SSE event that nests deeper than 1000 levels (maxJsonDepth); dropped")]);
     await transport.close();
   });
 

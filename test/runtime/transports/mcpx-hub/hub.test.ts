@@ -118,7 +118,7 @@ describe("one hub", () => {
     const { ms } = blockingMs(() => a.member.receive(deep), 1);
     expect(ms).toBeLessThan(50);
     expect(errors(a.s)).toEqual(["invalid_json"]);
-    expect(refusals.map((r) => r.detail)).toEqual(["the frame nests deeper than 128 levels (maxJsonDepth)"]);
+    expect(refusals.map((r) => r.detail)).toEqual(["the frame nests deeper than 1000 levels (maxJsonDepth)"]);
     expect(kinds(b.s)).toEqual(["system/welcome"]);
     a.member.receive(env("a", { payload: [[[["within the bound"]]]] }));
     expect(kinds(b.s)).toEqual(["system/welcome", "chat"]);

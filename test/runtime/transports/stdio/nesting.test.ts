@@ -1,7 +1,7 @@
 /**
  * The generated stdio transport (2025-11-25) against deep JSON (issue 41, finding 7: 2 M nested
  * arrays cost about 3 s per JSON.parse): a line whose arrays and objects nest deeper than
- * `maxJsonDepth` (128 by default) is answered -32700 with id null before it is parsed, and
+ * `maxJsonDepth` (1000 by default) is answered -32700 with id null before it is parsed, and
  * reading goes on. A 2 M-level line, streamed in 64 KiB chunks as a pipe delivers it, costs the
  * event loop under 50 ms (test/helpers/blocking.ts), where JSON.parse alone takes 0.6 to 3 s.
  */
@@ -41,8 +41,8 @@ describe("StdioTransport: maxJsonDepth", () => {
       for (let at = 0; at < line.length; at += 65_536) input.emit("data", line.subarray(at, at + 65_536));
       await settle(1);
     });
-    expect(out.text).toBe(tooDeep(128).repeat(3)); // one answer per run of loopBlockMs
-    expect(errors).toEqual(Array(3).fill("incoming message nests deeper than maxJsonDepth (128); skipped"));
+    expect(out.text).toBe(tooDeep(1000).repeat(3)); // one answer per run of loopBlockMs
+    expect(errors).toEqual(Array(3).fill("incoming message nests deeper than maxJsonDepth (1000); skipped"));
     expect(received).toEqual([]);
     // The whole run's CPU time bounds its longest block; the loop's own delay is wall time, other processes' share included.
     expect(cpuMs).toBeLessThan(50);
