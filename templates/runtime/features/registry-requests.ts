@@ -116,8 +116,14 @@ export async function callTool(tables: RegistryTables, params: JsonObject | unde
   return await checkStructured(tool, result, serving);
 }
 
-/** The answer to arguments that break the input schema, as this revision prescribes (RegistryRules.invalidArguments). */
+/**
+ * The answer to arguments that break the input schema, as this revision prescribes
+ * (RegistryRules.invalidArguments). Arguments the validator refused to check to their end (its
+ * budget ran out: features/json-schema.ts) are not shown invalid: the request is refused, -32602
+ * "validation budget exceeded", in every revision.
+ */
 function invalidArguments(tool: string, issue: ValidationIssue, serving: Serving): JsonObject {
+  if (issue.budgetExceeded === true) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${tool}: validation budget exceeded at ${describeIssue(issue)}`, { pointer: issue.pointer });
   const message = `Invalid arguments for tool ${tool}: ${describeIssue(issue)}`;
   if (serving.rules.invalidArguments === "invalid-params") throw new McpError(ErrorCode.InvalidParams, message, { pointer: issue.pointer });
   return { content: [{ type: "text", text: message }], isError: true };

@@ -28,6 +28,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "../core/protocol.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin } from "../core/json-depth.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import {
@@ -40,6 +41,7 @@ import {
   report,
   RequestStreamBrokenError,
   TOO_LARGE,
+  unreadable,
   type FetchLike,
   type HttpClientBaseOptions,
 } from "./fetch.js";
@@ -137,6 +139,7 @@ export class SessionHttpClientTransport implements Transport {
   readonly #fetch: FetchLike;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #max: number;
+  readonly #maxDepth: number;
   readonly #reconnect: { readonly maxAttempts: number; readonly defaultRetryMs: number; readonly maxRetryMs: number };
   readonly #listen: boolean;
   readonly #cancelGraceMs: number;
@@ -162,6 +165,7 @@ export class SessionHttpClientTransport implements Transport {
     this.#fetch = clientFetch(options);
     this.#headers = { ...options.headers };
     this.#max = maxBytesOf(options.maxMessageBytes);
+    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
     this.#reconnect = reconnect;
     this.#listen = options.listen ?? true;
     this.#cancelGraceMs = numberOption("cancelGraceMs", options.cancelGraceMs, DEFAULT_CANCEL_GRACE_MS, { min: 0, max: 600_000 });
@@ -483,9 +487,9 @@ export class SessionHttpClientTransport implements Transport {
     const bytes = await readBounded(body, this.#max);
     if (bytes === TOO_LARGE) throw new RequestStreamBrokenError(method, id, `the body exceeds ${this.#max} bytes`);
     try {
-      return JSON.parse(decoder.decode(bytes));
-    } catch {
-      throw new RequestStreamBrokenError(method, id, "the server sent a body that is not JSON");
+      return parseJsonWithin(decoder.decode(bytes), this.#maxDepth);
+    } catch (error) {
+      throw new RequestStreamBrokenError(method, id, `the server sent a body that ${unreadable(error)}`);
     }
   }
 
@@ -516,9 +520,9 @@ export class SessionHttpClientTransport implements Transport {
         stream.progressed = true;
         let message: unknown;
         try {
-          message = JSON.parse(event.data);
-        } catch {
-          this.#error(new Error(`${stream.method}: the server sent an SSE event that is not JSON; dropped`));
+          message = parseJsonWithin(event.data, this.#maxDepth);
+        } catch (error) {
+          this.#error(new Error(`${stream.method}: the server sent an SSE event that ${unreadable(error)}; dropped`));
           return false;
         }
         this.#deliver(stream, message);

@@ -13,6 +13,7 @@
 // for three heartbeats is dead: its participants leave for everyone else.
 
 import { isObject } from "../core/json.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin, textNestsDeeperThan } from "../core/json-depth.js";
 import { numberOption } from "../core/options.js";
 import { capabilitiesAllow, duplicateTopLevelKey, isReservedKind, MCPX_GATEWAY_SENDER, shapeOfKind, type McpxParticipantInfo, type McpxRefusalReason, type McpxShape } from "./mcpx-envelope.js";
 import { isMcpxEnvelope, MCPX_PROTOCOL, type McpxEnvelope } from "./mcpx.js";
@@ -61,6 +62,11 @@ export interface McpxHubOptions {
   maxQueuedBytes?: number | undefined;
   /** Roster period on the bus (default 2000 ms; ≥ 50); a gateway silent for 3 of them is dead. */
   heartbeatMs?: number | undefined;
+  /**
+   * Deepest nesting of arrays and objects in a frame (default 1000; 8 to 100 000). A deeper frame
+   * is refused before it is parsed (`invalid_json`, dropped), and a bus message too (ignored).
+   */
+  maxJsonDepth?: number | undefined;
   /** Called for every refusal; a throwing onRefusal is ignored. */
   onRefusal?: ((refusal: McpxRefusal) => void) | undefined;
 }
@@ -112,10 +118,10 @@ const isInfo = (value: unknown): value is McpxParticipantInfo & { since?: unknow
   isObject(value) && typeof value["id"] === "string" && isStrings(value["capabilities"]);
 
 /** A bus message from another gateway, checked field by field: the bus is shared, not trusted blindly. */
-function parseBusMessage(text: string): BusMessage | undefined {
+function parseBusMessage(text: string, maxDepth: number): BusMessage | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonWithin(text, maxDepth);
   } catch {
     return undefined;
   }
@@ -180,6 +186,7 @@ export function createMcpxHub(options: McpxHubOptions = {}): McpxHub {
   const rate = numberOption("maxEnvelopesPerSecond", options.maxEnvelopesPerSecond, 200, { min: 1 });
   const maxQueued = numberOption("maxQueuedBytes", options.maxQueuedBytes, 4 * 1024 * 1024, { min: 64 * 1024 });
   const heartbeatMs = numberOption("heartbeatMs", options.heartbeatMs, 2000, { min: 50 });
+  const maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
   const shape = options.shape ?? "both";
   const bus = options.bus;
   const gatewayId = options.gatewayId ?? newId();
@@ -301,7 +308,7 @@ export function createMcpxHub(options: McpxHubOptions = {}): McpxHub {
 
   const onBus = (topic: Topic, text: string) => {
     if (closed || topics.get(topic.name) !== topic) return;
-    const message = parseBusMessage(text);
+    const message = parseBusMessage(text, maxDepth);
     if (message === undefined || message.g === gatewayId) return;
     topic.heardAt.set(message.g, Date.now());
     switch (message.t) {
@@ -374,6 +381,8 @@ export function createMcpxHub(options: McpxHubOptions = {}): McpxHub {
       return;
     }
     local.tokens--;
+    // One pass over the frame before JSON.parse, which takes seconds on millions of levels.
+    if (textNestsDeeperThan(frame, maxDepth)) return refuse(topic, local, "invalid_json", `the frame nests deeper than ${maxDepth} levels (maxJsonDepth)`);
     let value: unknown;
     try {
       value = JSON.parse(frame);

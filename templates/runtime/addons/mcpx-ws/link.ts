@@ -12,6 +12,7 @@
 // reconnects only when `token` is a function (a fresh token for the new connection).
 
 import WebSocket from "ws";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin } from "../../core/json-depth.js";
 import { numberOption } from "../../core/options.js";
 import { duplicateTopLevelKey, MCPX_GATEWAY_SENDER, presenceOf, type McpxParticipantInfo, type McpxShape } from "../../transports/mcpx-envelope.js";
 import { MCPX_PROTOCOL, type McpxEnvelope, type McpxLink } from "../../transports/mcpx.js";
@@ -33,6 +34,8 @@ export interface McpxWsLinkOptions {
   maxBackoffMs?: number | undefined;
   /** Largest frame accepted from the gateway (default 2 MiB; ≥ 1024); a larger one closes the socket. */
   maxFrameBytes?: number | undefined;
+  /** Deepest nesting of arrays and objects in a frame from the gateway (default 1000; 8 to 100 000); a deeper one is ignored, unparsed. */
+  maxJsonDepth?: number | undefined;
   /** How long the first connection may take to be welcomed (default 10000 ms; ≥ 1). */
   connectTimeoutMs?: number | undefined;
   /** A gateway's `system/error` addressed to us (a refusal of something we sent). */
@@ -88,6 +91,7 @@ class WsLink implements McpxWsLink {
   readonly #initialBackoff: number;
   readonly #maxBackoff: number;
   readonly #maxFrame: number;
+  readonly #maxDepth: number;
   readonly #listeners = new Set<(envelope: unknown) => void>();
   readonly #closeListeners = new Set<() => void>();
   readonly #presence = new Set<McpxPresenceListener>();
@@ -103,6 +107,7 @@ class WsLink implements McpxWsLink {
     this.#initialBackoff = numberOption("initialBackoffMs", options.initialBackoffMs, 100, { min: 1 });
     this.#maxBackoff = numberOption("maxBackoffMs", options.maxBackoffMs, 5000, { min: 1 });
     this.#maxFrame = numberOption("maxFrameBytes", options.maxFrameBytes, 2 * 1024 * 1024, { min: 1024 });
+    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
   }
 
   get connected(): boolean {
@@ -160,9 +165,9 @@ class WsLink implements McpxWsLink {
         const text = String(data);
         let value: unknown;
         try {
-          value = JSON.parse(text);
+          value = parseJsonWithin(text, this.#maxDepth);
         } catch {
-          return; // not JSON: nothing a gateway should send; ignored
+          return; // not JSON, or nested deeper than maxJsonDepth: nothing a gateway should send; ignored
         }
         // A key given twice is no envelope (mcpx-envelope.ts duplicateTopLevelKey): ignored as well.
         if (duplicateTopLevelKey(text) !== undefined) return;

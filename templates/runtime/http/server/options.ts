@@ -2,6 +2,7 @@
 // createLegacySseHandler), each read and checked once, where the handler is made: a bad value is
 // a RangeError or TypeError naming it then, not a surprise at the first request.
 
+import { maxJsonDepthOption } from "../../core/json-depth.js";
 import { numberOption } from "../../core/options.js";
 import { defaultLogger, describeValue, type Logger, type Principal } from "../../core/protocol.js";
 import type { HttpRequestHead } from "./call.js";
@@ -71,7 +72,6 @@ export interface ServerSettings {
 }
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-const DEFAULT_MAX_JSON_DEPTH = 128;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
 /** Reads the shared options; `maxStreamBufferBytes` defaults to the handler's own bound. */
@@ -86,7 +86,7 @@ export function readServerOptions(options: HttpServerOptions, defaults: { readon
     authenticate,
     guards: options,
     maxBodyBytes: numberOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, { min: 128 }),
-    maxJsonDepth: numberOption("maxJsonDepth", options.maxJsonDepth, DEFAULT_MAX_JSON_DEPTH, { min: 8, max: 100_000 }),
+    maxJsonDepth: maxJsonDepthOption(options.maxJsonDepth),
     keepAliveMs: numberOption("keepAliveMs", options.keepAliveMs, DEFAULT_KEEP_ALIVE_MS, { min: 1000, zeroIsOff: true }),
     maxStreamBufferBytes: numberOption("maxStreamBufferBytes", options.maxStreamBufferBytes, defaults.maxStreamBufferBytes, { min: 1024 }),
     onError,

@@ -21,6 +21,7 @@ import { authenticateStage, CallState, envelopeStage, hostOriginStage, runPipeli
 import { pathStage } from "../server/routes.js";
 import { SessionTable } from "../server/session-table.js";
 import { withFaces, type ServedHandler } from "../server/web-face.js";
+import { EventStoreBudget } from "./event-budget.js";
 import type { EventStore } from "./event-store.js";
 import { SessionLookup, type NamedSession } from "./lookup.js";
 import { SessionRoutes, type RouteSettings } from "./routes.js";
@@ -75,6 +76,12 @@ export interface SessionHttpHandlerOptions extends HttpServerOptions {
   readonly earlyCancelWindowMs?: number | undefined;
   /** Events the default store keeps per session (default 1000; its bytes are bounded at 4 MiB). */
   readonly maxStoredEvents?: number | undefined;
+  /**
+   * Bytes of event data the default stores keep over all sessions together, counted as UTF-16
+   * code units × 2 (default 256 MiB; Infinity: no bound beyond each session's 4 MiB). Past it
+   * the oldest events of all sessions are evicted first; a resumption from one is answered 400.
+   */
+  readonly maxEventStoreBytes?: number | undefined;
   /** The `retry:` (ms) sent with priming events: how long a client waits before it resumes (default 1000). */
   readonly retryMs?: number | undefined;
   /**
@@ -96,6 +103,8 @@ export interface SessionHttpHandlerOptions extends HttpServerOptions {
 export type SessionHttpHandler = ServedHandler & {
   /** Sessions open now. */
   readonly sessionCount: number;
+  /** Bytes of event data the default stores keep now, over all sessions (at most maxEventStoreBytes). */
+  readonly storedEventBytes: number;
   /** The protocol versions its sessions may negotiate, oldest first (the server's sessionBinding). */
   readonly versions: readonly string[];
   /** The path it serves; undefined: any. */
@@ -167,6 +176,7 @@ function readOptions(server: SessionServable, options: SessionHttpHandlerOptions
     }),
     store: eventStoreOption(options.eventStore),
     maxStoredEvents: numberOption("maxStoredEvents", options.maxStoredEvents, DEFAULTS.maxStoredEvents, { min: 1, infinity: true }),
+    eventBudget: new EventStoreBudget({ maxBytes: options.maxEventStoreBytes }, "maxEventStoreBytes"),
     retryMs: numberOption("retryMs", options.retryMs, DEFAULTS.retryMs, { min: 0 }),
     limits: { keepAliveMs: settings.keepAliveMs, maxBuffered: settings.maxStreamBufferBytes },
     sseAlways: choiceOption("responses", options.responses, ["auto", "sse"], "auto") === "sse",
@@ -229,7 +239,8 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
       close: (): Promise<void> => table.closeAll(),
     },
   );
-  // sessionCount is read live (Object.assign would copy the getter's value once).
+  // sessionCount and storedEventBytes are read live (Object.assign would copy a getter's value once).
   Object.defineProperty(handler, "sessionCount", { get: () => table.size, enumerable: true });
+  Object.defineProperty(handler, "storedEventBytes", { get: () => shared.eventBudget.bytes, enumerable: true });
   return handler as SessionHttpHandler;
 }

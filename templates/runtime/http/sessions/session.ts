@@ -15,6 +15,7 @@ import type { HeaderView, HttpCall } from "../server/call.js";
 import { errorText, JSON_HEADERS } from "../server/replies.js";
 import type { SessionTable } from "../server/session-table.js";
 import { sseEventWithId, SseStream, type SseLimits } from "../server/sse-stream.js";
+import type { EventStoreBudget } from "./event-budget.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import type { SessionServable, SessionVersionRules, VersionTable } from "./versions.js";
 
@@ -28,6 +29,8 @@ export interface SessionShared {
   readonly table: SessionTable<Session>;
   readonly store: EventStore | null | undefined;
   readonly maxStoredEvents: number;
+  /** The bound of the default stores' events over all sessions (maxEventStoreBytes). */
+  readonly eventBudget: EventStoreBudget;
   readonly retryMs: number;
   readonly limits: SseLimits;
   readonly sseAlways: boolean;
@@ -139,7 +142,7 @@ export class Session implements Transport {
     this.rules = shared.versions.oldest;
     this.headers = id === undefined ? {} : { [SESSION_HEADER]: id };
     // Stateless: nothing to resume from (there is no GET to resume with).
-    this.store = id === undefined ? null : shared.store === undefined ? new InMemoryEventStore({ maxEvents: shared.maxStoredEvents }) : shared.store;
+    this.store = id === undefined ? null : shared.store === undefined ? new InMemoryEventStore({ maxEvents: shared.maxStoredEvents, budget: shared.eventBudget }) : shared.store;
     this.getStreamId = `${this.sessionId}/0`;
     this.earlyCancels = id === undefined ? undefined : shared.earlyCancels;
     this.connection = shared.server.openConnection(this);
@@ -243,6 +246,8 @@ export class Session implements Transport {
     this.byStream.clear();
     this.getSse?.close();
     this.getSse = undefined;
+    // The session's own store: its events go with it (a resumption of an ended session is 404).
+    if (this.shared.store === undefined && this.store instanceof InMemoryEventStore) this.store.clear();
     return RESOLVED;
   }
 
