@@ -3,7 +3,7 @@
  * objects nest deeper than the bound (default 128) is refused with 400 before it is parsed, on
  * both faces over real sockets: 129 levels refused, 128 served, brackets inside strings not
  * counted, the bound settable (8 to 100,000, else a RangeError), and a 4 MiB body nested all the
- * way down refused in well under 50 ms (the fastest of three, warm), from anonymous and
+ * way down refused in well under 50 ms (the fastest of five, warm), from anonymous and
  * authenticated clients alike (the scan stops at the bound; nothing walks the rest).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
