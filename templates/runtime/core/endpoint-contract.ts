@@ -112,7 +112,7 @@ export interface EndpointOptions {
   readonly logger?: Logger | null | undefined;
   /** Every cancellation event, sent, received or ignored. */
   readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
-  /** Timeout of every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultTimeoutMs. */
+  /** Timeout of every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultTimeoutMs, else 60 s for a server's requests (SERVER_REQUEST_TIMEOUT_MS), none for a client's. */
   readonly defaultTimeoutMs?: number | undefined;
   /** Hard cap over every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultMaxTotalTimeoutMs. */
   readonly defaultMaxTotalTimeoutMs?: number | undefined;
@@ -183,12 +183,30 @@ export interface Connection {
   /**
    * Hands over one message the peer sent, as the transport's onmessage does, and says what
    * became of a notifications/cancelled: "received" (the request it names was cancelled: its
-   * handler aborted, no response will come) or "ignored" with why; undefined for any other
-   * message. A transport that keeps a stream per request (the session server) ends the stream of
-   * a cancelled request by this answer, without looking at the method itself.
+   * handler aborted, no response will come) or "ignored" with why; for a request whose cancel
+   * came before it (Transport.earlyCancels), "received" (`early`) when it was cancelled as it
+   * arrived (no handler runs, no response will come); undefined for any other message. A
+   * transport that keeps a stream per request (the session server) ends the stream of a
+   * cancelled request by this answer, without looking at the method itself.
    */
   receive(message: JsonRpcMessage): CancellationEvent | undefined;
   /** Requests in flight on this connection (sent and awaiting a response, received and being handled). */
   readonly inFlight: { readonly sent: number; readonly received: number };
 }
 
+
+/**
+ * The timeout (ms) of a server's requests (elicitation, sampling, roots, ping) where neither its
+ * `defaultTimeoutMs` nor RULES sets one: the SDKs' 60 s (basic/lifecycle, Timeouts: implementations
+ * SHOULD establish timeouts for all sent requests).
+ */
+export const SERVER_REQUEST_TIMEOUT_MS: number = 60_000;
+
+/**
+ * The timeout of a request that sets none: the option, else RULES', else for a server
+ * SERVER_REQUEST_TIMEOUT_MS (a client that never answers would otherwise hold the handler, and
+ * its session, for ever). A client's requests keep RULES': none in the session era.
+ */
+export function defaultTimeoutOf(side: "client" | "server", option: number | undefined, rules: number | null | undefined): number | undefined {
+  return option ?? rules ?? (side === "server" ? SERVER_REQUEST_TIMEOUT_MS : undefined);
+}

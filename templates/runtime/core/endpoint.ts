@@ -3,8 +3,9 @@
 // tables keyed by method. Untyped at this level; client.ts and server.ts give it types. What it
 // takes and gives (the handler context, its options, a connection) is endpoint-contract.ts.
 
-import type { AnyNotificationHandler, AnyRequestHandler, Connection, EndpointOptions, EndpointTables, HandlerContext, InputContextApi, InputRequiredHook, SendPath } from "./endpoint-contract.js";
-import { IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
+import { defaultTimeoutOf, type AnyNotificationHandler, type AnyRequestHandler, type Connection, type EndpointOptions, type EndpointTables, type HandlerContext, type InputContextApi, type InputRequiredHook, type SendPath } from "./endpoint-contract.js";
+import { EarlyCancels } from "./early-cancels.js";
+import { earlyCancelEvent, IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
 import { errorResponse, ownHandlers, responseProblem, thrownMessage, withRequestMeta, withResultMeta } from "./messages.js";
 import { RequestContext } from "./request-context.js";
 import { isObject, isRequestId as isId, isThenable } from "./json.js";
@@ -27,6 +28,7 @@ import {
   type Transport,
 } from "./protocol.js";
 
+export { SERVER_REQUEST_TIMEOUT_MS } from "./endpoint-contract.js";
 export type { AnyNotificationHandler, AnyRequestHandler, Connection, EndpointOptions, EndpointTables, HandlerContext, InputContextApi, InputRequestLike, InputRequiredHook, RequiredOptions, SendHook, SendPath } from "./endpoint-contract.js";
 
 const CANCELLED = "notifications/cancelled";
@@ -112,7 +114,7 @@ export class Endpoint {
       (method) => this.#policy.get(method),
       {
         mayCancel: this.#mayCancel,
-        defaultTimeoutMs: options.defaultTimeoutMs ?? rules.defaultTimeoutMs ?? undefined,
+        defaultTimeoutMs: this.#defaultTimeoutMs,
         defaultMaxTotalTimeoutMs: options.defaultMaxTotalTimeoutMs ?? rules.defaultMaxTotalTimeoutMs ?? undefined,
         longLived: tables.longLived,
         endableByPeer: tables.endableByPeer,
@@ -201,6 +203,9 @@ export class Endpoint {
       transport.onrequeststreamclose = (requestId, reason) => this.#onCancel({ requestId, reason: reason ?? "request stream closed" });
     }
     try {
+      // A transport that may deliver a cancel before its request (early-cancels.ts).
+      const early = transport.earlyCancels;
+      if (early !== undefined) this.#incoming.rememberEarlyCancels(new EarlyCancels(isObject(early) ? early : {}));
       return Promise.resolve(transport.start());
     } catch (error) {
       return Promise.reject(error);
@@ -232,12 +237,17 @@ export class Endpoint {
     return check === undefined || !check.wants(method, params as JsonObject | undefined) ? sent : sent.then((result) => check.check(method, params as JsonObject | undefined, result));
   }
 
+  /** The timeout of a request that sets none (defaultTimeoutOf). */
+  get #defaultTimeoutMs(): number | undefined {
+    return defaultTimeoutOf(this.#side, this.#options.defaultTimeoutMs, this.#rules.defaultTimeoutMs);
+  }
+
   /** What the send-path hook uses of this endpoint (made once). */
   get #sendPath(): SendPath {
     return (this.#sendPathMade ??= {
       send: (method, params, options, related) => this.#outgoing.start(method, withRequestMeta(this.#options.requestMeta, params), options, related),
       handler: (method) => this.#handlers.get(method),
-      defaultTimeoutMs: this.#options.defaultTimeoutMs ?? this.#rules.defaultTimeoutMs ?? undefined,
+      defaultTimeoutMs: this.#defaultTimeoutMs,
       notify: (method, params) => this.notify(method, params),
       request: (method, params, options) => this.request(method, params, options),
     });
@@ -401,7 +411,7 @@ export class Endpoint {
       }
       if (!("id" in message)) return this.#onNotification(method, params);
       if (!isId(id)) this.#sendQuietly(errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: bad id"), undefined);
-      else this.#onRequest(id, method, params);
+      else return this.#onRequest(id, method, params);
       return undefined;
     }
     if (isId(id) && ("result" in message || "error" in message)) {
@@ -469,11 +479,22 @@ export class Endpoint {
     return event;
   }
 
-  #onRequest(id: RequestId, method: string, params: JsonObject | undefined): void {
+  /** A request from the peer: refused or begun, unless its cancel came first (Transport.earlyCancels; incoming.ts earlyCancelEvent). */
+  #onRequest(id: RequestId, method: string, params: JsonObject | undefined): CancellationEvent | undefined {
     if (this.#incoming.has(id)) {
       // A duplicate id of an in-flight request: refuse it, leave the original alone.
-      return this.#sendQuietly(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: id ${String(id)} is already in flight`), id);
+      this.#sendQuietly(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: id ${String(id)} is already in flight`), id);
+      return undefined;
     }
+    const early = this.#incoming.takeEarlyCancel(id);
+    const event = early === undefined ? undefined : earlyCancelEvent(id, method, early.reason, cancelRule(this.#policy.get(method), params, this.#peerMayCancel));
+    if (event !== undefined) this.#report(event);
+    if (event?.type !== "received") this.#begin(id, method, params);
+    return event;
+  }
+
+  /** Checks a request and starts its handler, or answers why not. */
+  #begin(id: RequestId, method: string, params: JsonObject | undefined): void {
     const handler = this.#handlers.get(method);
     if (handler === undefined) {
       return this.#sendQuietly(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`), id);

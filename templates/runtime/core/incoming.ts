@@ -3,6 +3,7 @@
 // This table is separate from the send path's, so a cancel can only reach a request the peer
 // itself issued (Cancellation, Behavior Requirements 1).
 
+import type { EarlyCancels } from "./early-cancels.js";
 import { RecentIds, type CancelRule } from "./outgoing.js";
 import type { CancellationEvent, JsonObject, RequestId } from "./protocol.js";
 
@@ -62,12 +63,39 @@ export function parseCancelParams(params: unknown): CancelParams | null {
   return { requestId, reason };
 }
 
+/**
+ * What became of a request whose cancel came before it (early-cancels.ts), by its cancel rule:
+ * cancelled as it arrives, or, when it may not be cancelled, the cancel is ignored.
+ */
+export function earlyCancelEvent(requestId: RequestId, method: string, reason: string | undefined, rule: CancelRule): CancellationEvent {
+  if (rule === "cancellable") return { type: "received", requestId, method, reason, early: true };
+  return { type: "ignored", cause: rule, requestId, reason, method, early: true };
+}
+
 export class IncomingRequests {
   readonly #inFlight = new Map<RequestId, InFlight>();
   /** Recently finished ids, to report a late cancel as "finished" rather than "unknown". */
   readonly #finished = new RecentIds(1024);
   /** Recently finished ids that were answered with a task handle (Tasks extension). */
   readonly #becameTask = new RecentIds(1024);
+  /** Cancels for ids not yet seen, where the transport may reorder (Transport.earlyCancels); undefined: ignored. */
+  #early: EarlyCancels | undefined;
+
+  /** From now on, a cancel for an unknown id is remembered in `early` (the transport reorders messages). */
+  rememberEarlyCancels(early: EarlyCancels): void {
+    this.#early = early;
+  }
+
+  /**
+   * A request has just arrived with `id`: the cancel that came before it, taken, if one was
+   * remembered (and has not expired). The id then counts as finished: a second cancel for it is
+   * ignored as such, not remembered again.
+   */
+  takeEarlyCancel(id: RequestId): { readonly reason: string | undefined } | undefined {
+    const early = this.#early?.take(id);
+    if (early !== undefined) this.#finished.add(id);
+    return early;
+  }
 
   get size(): number {
     return this.#inFlight.size;
@@ -117,6 +145,8 @@ export class IncomingRequests {
     const entry = this.#inFlight.get(requestId);
     if (entry === undefined) {
       const cause = this.#becameTask.has(requestId) ? "became-task" : this.#finished.has(requestId) ? "finished" : "unknown-request";
+      // It may have overtaken its request (early-cancels.ts): remembered, where the transport reorders.
+      if (cause === "unknown-request" && this.#early?.remember(requestId, reason) === true) return { type: "ignored", cause, requestId, reason, early: true };
       return { type: "ignored", cause, requestId, reason };
     }
     if (entry.cancelRule !== "cancellable") {

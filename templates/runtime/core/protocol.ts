@@ -209,8 +209,9 @@ export interface TransportSendOptions {
  * Who is on the other end of a connection, as its transport established it (the HTTP handlers:
  * their `authenticate` option). `id` keys everything the runtime keeps for a peer between
  * requests (tasks, `requestState`, listen streams) and the quotas per principal; the other claims
- * are the application's. Requests without one (no `authenticate`, stdio, in memory) share one
- * anonymous principal for those quotas.
+ * are the application's. Requests without one have their quotas per connection over HTTP
+ * (HttpRequestContext.peer; per session on the session servers); elsewhere (stdio, in memory,
+ * a web handler that is not told the connection) they share one anonymous principal.
  */
 export interface Principal {
   readonly id: string;
@@ -229,6 +230,12 @@ export interface HttpRequestContext {
   };
   /** The request's URL, as the server received it. */
   readonly url: string;
+  /**
+   * The connection the request came on, as its remote address and port (`203.0.113.7:52311`,
+   * `[::1]:52311`); undefined where the face does not know it (a web handler called without
+   * them). The quotas of anonymous requests (no `authenticate`) key on it: one per connection.
+   */
+  readonly peer?: string | undefined;
 }
 
 /**
@@ -259,10 +266,27 @@ export interface Transport {
    * transport ended it (`reason`: why, e.g. the peer stopped reading and the stream overflowed).
    */
   onrequeststreamclose?: ((requestId: RequestId, reason?: string) => void) | undefined;
+  /**
+   * Set by transports on which a peer's notifications/cancelled may arrive before the request it
+   * names (the HTTP session servers: each message is its own POST). A cancel for an id not in
+   * flight is then remembered (at most `maxIds`, for `windowMs`), and a request that arrives with
+   * a remembered id is cancelled at once: its handler never runs, no response is sent
+   * (core/early-cancels.ts). Unset (stdio, in memory, every transport that keeps order): such a
+   * cancel is ignored, as the spec says of unknown ids.
+   */
+  readonly earlyCancels?: EarlyCancelBounds | undefined;
   /** Who the peer is, where the transport knows (HTTP: `authenticate`); handlers see it as `ctx.principal`. */
   readonly principal?: Principal | undefined;
   /** The HTTP request behind the connection (HTTP server transports); handlers see it as `ctx.http`. */
   readonly http?: HttpRequestContext | undefined;
+}
+
+/** How many cancels for ids not (yet) known a connection remembers, and for how long (Transport.earlyCancels). */
+export interface EarlyCancelBounds {
+  /** Ids remembered at most; one more forgets the oldest. */
+  readonly maxIds: number;
+  /** How long (ms) a cancel is remembered; a request arriving later runs as if no cancel had come. */
+  readonly windowMs: number;
 }
 
 /**
@@ -365,10 +389,16 @@ export type CancellationEvent =
       via?: "stream-close" | undefined;
     }
   | { type: "timeout-local"; requestId: RequestId; method: string }
-  | { type: "received"; requestId: RequestId; method: string; reason: string | undefined }
+  /** `early`: the cancel came before the request (Transport.earlyCancels); the request was cancelled as it arrived, its handler never ran. */
+  | { type: "received"; requestId: RequestId; method: string; reason: string | undefined; early?: true | undefined }
   /** The peer ended a request this side sent (RULES.endableByReceiver). */
   | { type: "ended"; requestId: RequestId; method: string; reason: string | undefined }
-  | { type: "ignored"; cause: IgnoredCancelCause; requestId: unknown; reason: unknown; method?: string | undefined }
+  /**
+   * `early`: with cause unknown-request, the cancel is remembered for a request that may still
+   * come (Transport.earlyCancels); with another cause, a remembered cancel met its request, which
+   * may not be cancelled (`method`), and the request runs.
+   */
+  | { type: "ignored"; cause: IgnoredCancelCause; requestId: unknown; reason: unknown; method?: string | undefined; early?: true | undefined }
   | { type: "late-response"; requestId: RequestId }
   /**
    * Tasks extension: a response that arrived after this side cancelled its request turned out to
@@ -430,9 +460,9 @@ export function describeCancellation(side: string, e: CancellationEvent): string
       return `[mcp ${side}] ${e.method} (id ${id}) timed out; not cancelled on the wire (uncancellable)`;
     case "received":
     case "ended":
-      return `[mcp ${side}] peer ${e.type === "ended" ? "ended" : "cancelled"} ${e.method} (id ${id}): ${reasonOf(e.reason)}`;
+      return `[mcp ${side}] peer ${e.type === "ended" ? "ended" : "cancelled"} ${e.method} (id ${id})${e.type === "received" && e.early === true ? " before it arrived" : ""}: ${reasonOf(e.reason)}`;
     case "ignored":
-      return `[mcp ${side}] ignored a cancellation (${e.cause}) for id ${id}${typeof e.reason === "string" ? `: ${logText(e.reason)}` : ""}`;
+      return `[mcp ${side}] ignored a cancellation (${e.cause}) for id ${id}${e.early === true ? (e.cause === "unknown-request" ? ", remembered in case its request is still on its way" : " that came before its request") : ""}${typeof e.reason === "string" ? `: ${logText(e.reason)}` : ""}`;
     case "late-response":
       return `[mcp ${side}] ignored a response to cancelled request ${id}`;
     case "late-task":

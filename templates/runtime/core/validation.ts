@@ -11,6 +11,7 @@
 
 import { isObject } from "./json.js";
 import { describeValue, InvalidResponseError, type RequestId } from "./protocol.js";
+import { BudgetExceededError, DEFAULT_VALIDATION_WORK, WorkBudget, withBudget } from "./work-budget.js";
 
 /** The first problem of an invalid value. */
 export interface Issue {
@@ -85,11 +86,16 @@ export function wireChecks(validators: WireValidators, option: unknown): WireChe
   };
 }
 
-/** Runs a check; a value that throws while it is read is a problem too. */
+/**
+ * Runs a check within a budget of work (core/work-budget.ts: the patterns it tests charge it);
+ * a value that throws while it is read is a problem too, and so is one the budget did not
+ * suffice to check (-32602 "validation budget exceeded" for a request).
+ */
 export function checkValue(check: Check, value: unknown): Issue | undefined {
   try {
-    return check(value, 0);
-  } catch {
+    return withBudget(new WorkBudget(DEFAULT_VALIDATION_WORK), () => check(value, 0));
+  } catch (error) {
+    if (error instanceof BudgetExceededError) return { pointer: "", expected: `a value checked within ${DEFAULT_VALIDATION_WORK} units of work`, got: "more (validation budget exceeded)" };
     return { pointer: "", expected: "a JSON value", got: "a value that could not be read" };
   }
 }

@@ -14,7 +14,8 @@ import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from
 import { wireChecks, type WireValidators } from "../core/validation.js";
 import type { InputRequiredRules } from "../features/mrtr-rules.js";
 import type { RequestStateOptions } from "../features/mrtr-state.js";
-import { describeValue, type JsonObject } from "../core/protocol.js";
+import { describeValue, type JsonObject, type Principal } from "../core/protocol.js";
+import { asPrincipal } from "../core/request-scope.js";
 import { copyOwn, isObject, isThenable } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 
@@ -89,9 +90,14 @@ export interface ServerDescriptor<Http extends object | null = object | null> {
   readonly validators: WireValidators;
 }
 
-/** What the runtime needs of a task manager (TaskManager): the handlers of the extension's requests. */
+/**
+ * What the runtime needs of a task manager (TaskManager): the handlers of the extension's
+ * requests, and the check of every answer against its request's principal (a task handle nobody
+ * could reach is refused: TaskManager.answered).
+ */
 export interface TaskHandlerSource {
   handlersFor(missingCapabilityCode: number, answers: WireValidators["inputs"]): object;
+  answered?(result: unknown, principal: Principal | undefined): void;
 }
 
 /** What the runtime needs of a subscriptions hub (SubscriptionHub; the generated Subscriptions). */
@@ -110,6 +116,8 @@ export interface CapabilityDeclaringHub {
 export interface RegistrySource {
   handlers(): Readonly<Record<string, AnyRequestHandler>>;
   declare(capabilities: JsonObject): JsonObject;
+  /** How many times the list a method answers has changed (Registry.listChanges); undefined: not a list of the registry's. */
+  listChanges(method: string): number | undefined;
 }
 
 /**
@@ -365,6 +373,41 @@ export function defaultHandlers(server: ServerDescriptor, options: ServerFacadeO
   return defaults;
 }
 
+/** The check of a handler's answer against its request's principal (TaskHandlerSource.answered). */
+type AnswerCheck = (result: unknown, principal: Principal | undefined) => void;
+
+/**
+ * `handler`, run as its request's principal (core/request-scope.ts: TaskManager.start without
+ * `{ principal }` gives the task to it), its answer checked by the task manager (`answered`).
+ */
+function scoped(handler: AnyRequestHandler, answered: AnswerCheck): AnyRequestHandler {
+  return (params, ctx) => {
+    const result = asPrincipal(ctx.principal, () => handler(params, ctx));
+    if (!isThenable(result)) {
+      answered(result, ctx.principal);
+      return result;
+    }
+    return Promise.resolve(result).then((value) => {
+      answered(value, ctx.principal);
+      return value;
+    });
+  };
+}
+
+/** The handler table, every handler scoped to its request's principal when the server has a task manager (scoped). */
+function scopedHandlers(
+  server: ServerDescriptor,
+  options: ServerFacadeOptions,
+  handlers: Readonly<Record<string, AnyRequestHandler | undefined>> | undefined,
+): Readonly<Record<string, AnyRequestHandler | undefined>> | undefined {
+  const tasks = options.tasks;
+  if (server.tasks === null || tasks?.answered === undefined || handlers === undefined) return handlers;
+  const answered: AnswerCheck = (result, principal) => tasks.answered?.(result, principal);
+  const table: Record<string, AnyRequestHandler | undefined> = {};
+  for (const [method, handler] of Object.entries(handlers)) table[method] = typeof handler === "function" ? scoped(handler, answered) : handler;
+  return table;
+}
+
 /** The server's endpoint options: its own, with the defaults above and the revision's rules wired in. */
 export function serverEndpointOptions(server: ServerDescriptor, options: ServerFacadeOptions): EndpointOptions {
   const defaults = defaultHandlers(server, options);
@@ -378,10 +421,15 @@ export function serverEndpointOptions(server: ServerDescriptor, options: ServerF
     tasks: server.tasks === null ? undefined : { cancelRequest: server.tasks.cancelRequest },
     // A handler of the user's wins over a default one.
     // Results completed where the handler left out what the server fills (completingHandlers).
-    handlers: completingHandlers(
+    // With a task manager, each handler runs as its request's principal (scopedHandlers).
+    handlers: scopedHandlers(
       server,
       options,
-      Object.keys(defaults).length === 0 ? untypedHandlers(options.handlers) : { ...untypedHandlers(defaults), ...untypedHandlers(options.handlers) },
+      completingHandlers(
+        server,
+        options,
+        Object.keys(defaults).length === 0 ? untypedHandlers(options.handlers) : { ...untypedHandlers(defaults), ...untypedHandlers(options.handlers) },
+      ),
     ),
     notificationHandlers: untypedNotificationHandlers(options.notificationHandlers),
     // What the client sends is checked against the schema: its requests and notifications, the results.
@@ -389,6 +437,18 @@ export function serverEndpointOptions(server: ServerDescriptor, options: ServerF
     // ctx.input of the handlers that may answer InputRequiredResult, and the checks around them.
     ...(server.inputRequired === null ? {} : { inputRequired: server.inputRequired.create(server.inputRequired.rules, options.requestState, server.validators.inputs) }),
   };
+}
+
+/**
+ * How many times the list `method` answers has changed (McpServer.listChanges, what
+ * createHttpHandler reads to keep its tools/list annotations until then): the registry's count
+ * when the registry answers `method`; undefined when a handler of `handlers` does (the server
+ * cannot tell when a list of yours changes) or nothing is registered for it.
+ */
+export function listChangesOf(options: ServerFacadeOptions, method: string): number | undefined {
+  const own = options.handlers as Readonly<Record<string, unknown>> | undefined;
+  if (own !== undefined && Object.hasOwn(own, method) && typeof own[method] === "function") return undefined;
+  return options.registry?.listChanges(method);
 }
 
 /** What createHttpHandler reads (McpServer.httpBinding, an HttpBinding): the revision's HTTP rules and the protocol versions served. */

@@ -10,12 +10,19 @@
 //   forbids. Keywords it does not know are annotations (JSON Schema Core §4.3.1) and ignored;
 //   `format` is an annotation by default in 2020-12 (Validation §7.2) and is ignored too;
 // - at validation time, one call does at most `maxSteps` checks (a schema of `anyOf` over
-//   recursive `$ref`s is exponential otherwise) and descends at most `maxDepth` levels into the
-//   value; beyond either the value is invalid, with a message saying which bound.
+//   recursive `$ref`s is exponential otherwise) and `maxWork` units of work (core/work-budget.ts:
+//   pattern matching and string scans, so a 4 MiB string against a `pattern`, or 20
+//   `patternProperties` over 2,000 long keys, cannot block the event loop), and descends at most
+//   `maxDepth` levels into the value. Past the steps or the work the validation budget is
+//   exceeded: the value is refused unchecked (`budgetExceeded`, -32602 "validation budget
+//   exceeded" from the registry); past the depth it is invalid. Lengths are checked before a
+//   `pattern`, so a string over `maxLength` never reaches the matcher.
 // The first problem is reported, with the JSON pointer (RFC 6901) of its place in the value.
 
 import { numberOption } from "../core/options.js";
 import { describeValue, type JsonObject } from "../core/protocol.js";
+import { codePoints } from "../core/validation.js";
+import { BudgetExceededError, DEFAULT_VALIDATION_WORK, WorkBudget } from "../core/work-budget.js";
 import { compilePattern, PatternError, type Pattern } from "./pattern.js";
 
 /** A schema the validator refuses, at compile time (a registration fails with it). */
@@ -27,6 +34,11 @@ export class SchemaError extends Error {
 export interface ValidationIssue {
   readonly pointer: string;
   readonly message: string;
+  /**
+   * The validation budget ran out (maxSteps, maxWork): the value was refused, not shown invalid,
+   * and the registry answers -32602 "validation budget exceeded" whatever the revision.
+   */
+  readonly budgetExceeded?: boolean | undefined;
 }
 
 /** The outcome of one validation: the value (a Standard Schema's output may differ from its input) or the first problem. */
@@ -56,6 +68,11 @@ export interface JsonSchemaValidatorOptions {
   readonly maxPatternLength?: number | undefined;
   /** Most checks one validation may do (default 100000). */
   readonly maxSteps?: number | undefined;
+  /**
+   * Most units of work one validation may do (default DEFAULT_VALIDATION_WORK, 1 000 000: a few
+   * milliseconds of pattern matching; core/work-budget.ts): pattern tests and string scans.
+   */
+  readonly maxWork?: number | undefined;
 }
 
 /** Assertion keywords this validator does not implement: a schema with one is refused. */
@@ -109,23 +126,32 @@ function pointerOf(path: readonly (string | number)[]): string {
   return path.map((part) => `/${String(part).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
 }
 
-/** A bound crossed while validating: the whole validation is invalid, at the place it happened. */
-class BoundExceeded extends Error {}
+/** A bound crossed while validating: the whole validation stops, at the place it happened. */
+class BoundExceeded extends Error {
+  /** The validation budget (steps), not the value's depth. */
+  readonly budget: boolean;
+  constructor(message: string, budget: boolean) {
+    super(message);
+    this.budget = budget;
+  }
+}
 
-/** The state of one validation: the step budget and the path of the value being checked. */
+/** The state of one validation: the step and work budgets, and the path of the value being checked. */
 class Run {
   steps = 0;
   readonly path: Array<string | number> = [];
   readonly maxSteps: number;
   readonly maxDepth: number;
-  constructor(maxSteps: number, maxDepth: number) {
+  readonly work: WorkBudget;
+  constructor(maxSteps: number, maxDepth: number, maxWork: number) {
     this.maxSteps = maxSteps;
     this.maxDepth = maxDepth;
+    this.work = new WorkBudget(maxWork);
   }
 
   step(depth: number): void {
-    if (++this.steps > this.maxSteps) throw new BoundExceeded(`validation took more than ${this.maxSteps} steps`);
-    if (depth > this.maxDepth) throw new BoundExceeded(`nested deeper than ${this.maxDepth}`);
+    if (++this.steps > this.maxSteps) throw new BoundExceeded(`validation took more than ${this.maxSteps} steps`, true);
+    if (depth > this.maxDepth) throw new BoundExceeded(`nested deeper than ${this.maxDepth}`, false);
   }
 }
 
@@ -272,15 +298,20 @@ function compileNode(ctx: CompileContext, schema: unknown, where: string, depth:
   const minLength = s["minLength"] === undefined ? undefined : nonNegativeInteger(s["minLength"], where, "minLength");
   const maxLength = s["maxLength"] === undefined ? undefined : nonNegativeInteger(s["maxLength"], where, "maxLength");
   if (minLength !== undefined || maxLength !== undefined) {
-    checks.push((value) => {
+    checks.push((value, run) => {
       if (typeof value !== "string") return null;
-      // Cheap bounds first: a string has at least length/2 and at most length code points.
+      // Cheap bounds first: a string has at least length/2 and at most length code points; the
+      // code points are counted only between those, and only as far as the bound (charged).
       if (minLength !== undefined && value.length < minLength) return `must have at least ${minLength} characters`;
       if (maxLength !== undefined && value.length / 2 > maxLength) return `must have at most ${maxLength} characters`;
-      let count = 0;
-      for (const _ of value) count++;
-      if (minLength !== undefined && count < minLength) return `must have at least ${minLength} characters`;
-      if (maxLength !== undefined && count > maxLength) return `must have at most ${maxLength} characters`;
+      if (minLength !== undefined && value.length < 2 * minLength) {
+        run.work.charge(Math.ceil(minLength / 2));
+        if (codePoints(value, minLength) < minLength) return `must have at least ${minLength} characters`;
+      }
+      if (maxLength !== undefined && value.length > maxLength) {
+        run.work.charge(Math.ceil(maxLength / 2));
+        if (codePoints(value, maxLength) > maxLength) return `must have at most ${maxLength} characters`;
+      }
       return null;
     });
   }
@@ -289,7 +320,7 @@ function compileNode(ctx: CompileContext, schema: unknown, where: string, depth:
     checks.push((value, run, d) => {
       if (typeof value !== "string") return null;
       run.step(d);
-      return pattern.test(value) ? null : `must match the pattern ${JSON.stringify(pattern.source)}`;
+      return pattern.test(value, run.work) ? null : `must match the pattern ${JSON.stringify(pattern.source)}`;
     });
   }
 
@@ -413,7 +444,7 @@ function compileNode(ctx: CompileContext, schema: unknown, where: string, depth:
         }
         for (const [pattern, check] of patternProperties) {
           run.step(d);
-          if (!pattern.test(key)) continue;
+          if (!pattern.test(key, run.work)) continue;
           matched = true;
           const problem = at(check, object[key], key, run, d);
           if (problem !== null) return problem;
@@ -493,21 +524,27 @@ export function createJsonSchemaValidator(options: JsonSchemaValidatorOptions = 
     maxPatternLength: numberOption("maxPatternLength", options.maxPatternLength, 1000, { min: 1, max: 100_000 }),
   };
   const maxSteps = numberOption("maxSteps", options.maxSteps, 100_000, { min: 1 });
+  const maxWork = numberOption("maxWork", options.maxWork, DEFAULT_VALIDATION_WORK, { min: 1000 });
   return {
     compile(schema) {
       const ctx: CompileContext = { root: schema, limits, nodes: 0, refs: new Map(), patterns: new Map() };
       const check = compileNode(ctx, schema, "", 0);
       return {
         validate(value) {
-          const run = new Run(maxSteps, limits.maxDepth);
+          const run = new Run(maxSteps, limits.maxDepth, maxWork);
           let message: string | null;
+          let budgetExceeded = false;
           try {
             message = check(value, run, 0);
           } catch (error) {
-            if (!(error instanceof BoundExceeded)) throw error;
-            message = error.message;
+            if (error instanceof BudgetExceededError) message = `more than ${maxWork} units of work (maxWork)`;
+            else if (error instanceof BoundExceeded) message = error.message;
+            else throw error;
+            budgetExceeded = error instanceof BudgetExceededError || (error as BoundExceeded).budget;
           }
-          return message === null ? { valid: true, value } : { valid: false, issue: { pointer: pointerOf(run.path), message } };
+          if (message === null) return { valid: true, value };
+          const issue = { pointer: pointerOf(run.path), message };
+          return { valid: false, issue: budgetExceeded ? { ...issue, budgetExceeded } : issue };
         },
       };
     },
@@ -517,70 +554,4 @@ export function createJsonSchemaValidator(options: JsonSchemaValidatorOptions = 
 /** The validator registrations use unless told otherwise: the built-in one with its default bounds. */
 export const defaultValidator: Validator = createJsonSchemaValidator();
 
-// --- Types from a schema written in the code (`as const`, or inline in a registration) ---------
-
-/** Depth guard of FromSchema: deeper schemas type as unknown. */
-type Deeper<D extends readonly unknown[]> = [...D, unknown];
-
-/** The property names a schema's `required` lists. */
-type RequiredOf<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
-
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-
-type ObjectOf<S, D extends readonly unknown[]> = S extends { readonly properties: infer P }
-  ? Simplify<
-      { -readonly [K in keyof P & string as K extends RequiredOf<S> ? K : never]: FromSchema<P[K], Deeper<D>> } & {
-        -readonly [K in keyof P & string as K extends RequiredOf<S> ? never : K]?: FromSchema<P[K], Deeper<D>>;
-      }
-    >
-  : { [key: string]: unknown };
-
-type ArrayOf<S, D extends readonly unknown[]> = S extends { readonly items: infer I } ? (I extends readonly unknown[] ? unknown[] : FromSchema<I, Deeper<D>>[]) : unknown[];
-
-type FromType<T, S, D extends readonly unknown[]> = T extends "string"
-  ? string
-  : T extends "number" | "integer"
-    ? number
-    : T extends "boolean"
-      ? boolean
-      : T extends "null"
-        ? null
-        : T extends "array"
-          ? ArrayOf<S, D>
-          : T extends "object"
-            ? ObjectOf<S, D>
-            : unknown;
-
-/**
- * The type of the values a JSON Schema written in the code accepts, for the common keywords:
- * `const`, `enum`, `anyOf`/`oneOf` (the union), `type` (one or a list) with `properties` and
- * `required`, `items`. A schema whose literal types are lost (not `as const`, not inline) or that
- * uses anything else types as `unknown`: never narrower than what the validator accepts. Extra
- * properties are left out of the type (not typed as an index signature): a handler reads what
- * its schema names.
- */
-export type FromSchema<S, D extends readonly unknown[] = []> = D["length"] extends 12
-  ? unknown
-  : S extends true
-    ? unknown
-    : S extends false
-      ? never
-      : S extends { readonly const: infer C }
-        ? C
-        : S extends { readonly enum: readonly (infer E)[] }
-          ? E
-          : S extends { readonly anyOf: readonly (infer A)[] }
-            ? A extends unknown
-              ? FromSchema<A, Deeper<D>>
-              : never
-            : S extends { readonly oneOf: readonly (infer A)[] }
-              ? A extends unknown
-                ? FromSchema<A, Deeper<D>>
-                : never
-              : S extends { readonly type: infer T }
-                ? T extends readonly (infer U)[]
-                  ? U extends unknown
-                    ? FromType<U, S, D>
-                    : never
-                  : FromType<T, S, D>
-                : unknown;
+export type { FromSchema } from "./json-schema-types.js";

@@ -1,21 +1,21 @@
-// The regular expressions of JSON Schema's `pattern` and `patternProperties`, matched in time
-// linear in the input: a backtracking engine (RegExp) takes exponential or high-polynomial time
-// on patterns such as `(a+)+$` or `a*a*b` (V8: seconds on 1 KiB), and a schema's patterns are
-// tested against a peer's strings. Here a pattern is parsed once into a small program and run as
-// a Pike VM (every thread advanced in lock step, one visit per instruction per position), so a
-// test costs at most (program size × input length) steps whatever the pattern.
-//
-// The syntax is the subset JSON Schema recommends for interoperable patterns (JSON Schema Core
-// 2020-12, §6.4 "Regular Expressions"): characters, `.`, classes `[...]` with ranges and
-// negation, `\d \D \w \W \s \S \b \B`, the usual escapes, groups `( )` and `(?: )`, `|`,
-// `* + ? {n} {n,} {n,m}` (lazy forms too: laziness does not change whether a string matches),
-// `^ $`. Code points, as RegExp with the `u` flag. Lookaround and backreferences cannot run in
-// linear time: such a pattern is refused (PatternError) where the schema is compiled.
+// The regular expressions of JSON Schema's `pattern` and `patternProperties`, tested against a
+// peer's strings without ever blocking for long. A backtracking engine (RegExp) takes exponential
+// or high-polynomial time on patterns such as `(a+)+$` or `a*a*b` (V8: seconds on 1 KiB), so a
+// pattern is parsed once (pattern-syntax.ts) and run one of two ways:
+// - on RegExp, compiled once, when its backtracking is provably linear (pattern-regexp.ts: `^`
+//   then single-character items whose quantifiers cannot trade characters), which is fast;
+// - else as a Pike VM (every thread advanced in lock step, one visit per instruction per
+//   position), so a test costs at most (program size × input length) steps whatever the pattern.
+// Either way the test charges its work to the validation's budget (core/work-budget.ts): the VM
+// as it goes, RegExp its worst case before it starts (it cannot be stopped once running), so a
+// 4 MiB string is refused at once rather than matched for seconds.
 
-/** A pattern this matcher refuses: outside the supported syntax, or beyond a bound. */
-export class PatternError extends Error {
-  override name = "PatternError";
-}
+import { currentBudget, type WorkBudget } from "../core/work-budget.js";
+import { regexpPlan } from "./pattern-regexp.js";
+import { parsePattern, PatternError } from "./pattern-syntax.js";
+import { compileProgram, runProgram } from "./pattern-vm.js";
+
+export { PatternError } from "./pattern-syntax.js";
 
 /** The bounds of one compiled pattern. */
 export interface PatternLimits {
@@ -23,438 +23,50 @@ export interface PatternLimits {
   readonly maxLength: number;
   /** Largest program, in instructions, after `{n,m}` are expanded. */
   readonly maxProgram: number;
+  /** Whether a pattern RegExp tests in linear time runs on RegExp (default true); false: the linear matcher runs every pattern. */
+  readonly regexp?: boolean | undefined;
 }
 
 /** A compiled pattern. */
 export interface Pattern {
   readonly source: string;
-  /** Whether the pattern matches anywhere in `input` (RegExp.prototype.test, unanchored). */
-  test(input: string): boolean;
+  /** Whether it runs on RegExp (else on the linear matcher). */
+  readonly onRegExp: boolean;
+  /**
+   * Whether the pattern matches anywhere in `input` (RegExp.prototype.test, unanchored). Its work
+   * is charged to `budget` (default: the validation running now, core/work-budget.ts);
+   * BudgetExceededError past it.
+   */
+  test(input: string, budget?: WorkBudget): boolean;
 }
 
-/** A set of code points: inclusive ranges, sorted or not, and whether the set is their complement. */
-interface CharSet {
-  readonly ranges: ReadonlyArray<readonly [number, number]>;
-  readonly negated: boolean;
-}
-
-type Node =
-  | { readonly kind: "char"; readonly set: CharSet }
-  | { readonly kind: "seq"; readonly items: readonly Node[] }
-  | { readonly kind: "alt"; readonly options: readonly Node[] }
-  | { readonly kind: "repeat"; readonly item: Node; readonly min: number; readonly max: number }
-  | { readonly kind: "assert"; readonly what: Assertion };
-
-type Assertion = "start" | "end" | "word" | "notWord";
-
-type Instruction =
-  | { readonly op: "char"; readonly set: CharSet }
-  | { readonly op: "split"; x: number; y: number }
-  | { readonly op: "jmp"; x: number }
-  | { readonly op: "assert"; readonly what: Assertion }
-  | { readonly op: "match" };
-
-const DIGIT: ReadonlyArray<readonly [number, number]> = [[0x30, 0x39]];
-const WORD: ReadonlyArray<readonly [number, number]> = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
-/** WhiteSpace and LineTerminator of ECMA-262 (what `\s` matches). */
-const SPACE: ReadonlyArray<readonly [number, number]> = [
-  [0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a], [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff],
-];
-/** What `.` does not match: the line terminators. */
-const LINE_TERMINATORS: ReadonlyArray<readonly [number, number]> = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]];
-
-/** The character-class escapes: `\d` and its complement `\D`, and so on. */
-const CLASS_ESCAPES: Readonly<Record<string, CharSet>> = {
-  d: { ranges: DIGIT, negated: false },
-  D: { ranges: DIGIT, negated: true },
-  w: { ranges: WORD, negated: false },
-  W: { ranges: WORD, negated: true },
-  s: { ranges: SPACE, negated: false },
-  S: { ranges: SPACE, negated: true },
-};
-
-/** The single-character escapes other than the syntax characters themselves. */
-const CONTROL_ESCAPES: Readonly<Record<string, number>> = { n: 0x0a, r: 0x0d, t: 0x09, f: 0x0c, v: 0x0b, "0": 0 };
-
-/** Characters an identity escape may name (with the `u` flag: the syntax characters and `/`, `-`). */
-const SYNTAX = new Set(["^", "$", "\\", ".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "|", "/", "-"]);
-
-function inSet(set: CharSet, cp: number): boolean {
-  let hit = false;
-  for (const [lo, hi] of set.ranges) {
-    if (cp >= lo && cp <= hi) {
-      hit = true;
-      break;
-    }
-  }
-  return hit !== set.negated;
-}
-
-function isWordAt(input: readonly number[], index: number): boolean {
-  const cp = input[index];
-  return cp !== undefined && inSet(CLASS_ESCAPES["w"] as CharSet, cp);
-}
-
-/** Recursive-descent parser of the supported syntax; nesting is bounded by the source length. */
-class Parser {
-  #pos = 0;
-  readonly #src: readonly string[];
-  readonly #source: string;
-
-  constructor(source: string) {
-    this.#source = source;
-    this.#src = [...source];
-  }
-
-  parse(): Node {
-    const node = this.#alternation(0);
-    if (this.#pos < this.#src.length) throw this.#error(`unexpected ${JSON.stringify(this.#src[this.#pos])}`);
-    return node;
-  }
-
-  #error(message: string): PatternError {
-    return new PatternError(`pattern ${JSON.stringify(this.#source)}: ${message} at ${this.#pos}`);
-  }
-
-  #peek(): string | undefined {
-    return this.#src[this.#pos];
-  }
-
-  #alternation(depth: number): Node {
-    // Groups nest by recursion: bounded so that a pattern of many "(" cannot exhaust the stack.
-    if (depth > 64) throw this.#error("groups nested deeper than 64");
-    const options: Node[] = [this.#sequence(depth)];
-    while (this.#peek() === "|") {
-      this.#pos++;
-      options.push(this.#sequence(depth));
-    }
-    return options.length === 1 ? (options[0] as Node) : { kind: "alt", options };
-  }
-
-  #sequence(depth: number): Node {
-    const items: Node[] = [];
-    for (let c = this.#peek(); c !== undefined && c !== "|" && c !== ")"; c = this.#peek()) {
-      const atom = this.#atom(depth);
-      items.push(this.#quantified(atom));
-    }
-    return items.length === 1 ? (items[0] as Node) : { kind: "seq", items };
-  }
-
-  #quantified(atom: Node): Node {
-    const c = this.#peek();
-    let min: number;
-    let max: number;
-    if (c === "*") [min, max] = [0, Infinity];
-    else if (c === "+") [min, max] = [1, Infinity];
-    else if (c === "?") [min, max] = [0, 1];
-    else if (c === "{" && this.#braceQuantifierAhead()) {
-      [min, max] = this.#braces();
-      this.#pos--; // #braces consumed through "}"; the shared step below moves past it
-    } else return atom;
-    this.#pos++;
-    if (this.#peek() === "?") this.#pos++; // lazy: the same language
-    if (atom.kind === "assert") throw this.#error("a quantified assertion");
-    const next = this.#peek();
-    if (next === "*" || next === "+" || next === "?" || (next === "{" && this.#braceQuantifierAhead())) throw this.#error("nothing to repeat");
-    return { kind: "repeat", item: atom, min, max };
-  }
-
-  #braceQuantifierAhead(): boolean {
-    return /^\{\d+(,\d*)?\}/.test(this.#src.slice(this.#pos, this.#pos + 24).join(""));
-  }
-
-  /** `{n}`, `{n,}` or `{n,m}` at the cursor (known to be there); the cursor ends after `}`. */
-  #braces(): [number, number] {
-    const rest = this.#src.slice(this.#pos, this.#pos + 24).join("");
-    const m = /^\{(\d+)(,(\d*))?\}/.exec(rest) as RegExpExecArray;
-    this.#pos += [...m[0]].length;
-    const min = Number(m[1]);
-    const max = m[2] === undefined ? min : m[3] === "" ? Infinity : Number(m[3]);
-    if (max < min) throw this.#error("numbers out of order in {} quantifier");
-    if (min > 1000 || (max !== Infinity && max > 1000)) throw this.#error("a {} quantifier above 1000");
-    return [min, max];
-  }
-
-  #atom(depth: number): Node {
-    const c = this.#src[this.#pos++] as string;
-    switch (c) {
-      case "^":
-        return { kind: "assert", what: "start" };
-      case "$":
-        return { kind: "assert", what: "end" };
-      case ".":
-        return { kind: "char", set: { ranges: LINE_TERMINATORS, negated: true } };
-      case "[":
-        return { kind: "char", set: this.#class() };
-      case "(": {
-        if (this.#peek() === "?") {
-          if (this.#src[this.#pos + 1] !== ":") throw this.#error("lookaround and named groups are not supported (they cannot run in linear time or need more than the recommended subset)");
-          this.#pos += 2;
-        }
-        const inner = this.#alternation(depth + 1);
-        if (this.#src[this.#pos++] !== ")") throw this.#error("missing )");
-        return inner;
-      }
-      case ")":
-        throw this.#error("unmatched )");
-      case "*":
-      case "+":
-      case "?":
-        throw this.#error("nothing to repeat");
-      case "{":
-        if (this.#braceQuantifierAhead()) throw this.#error("nothing to repeat");
-        throw this.#error("a lone {: escape it");
-      case "}":
-      case "]":
-        throw this.#error(`a lone ${c}: escape it`);
-      case "\\":
-        return this.#escape();
-      default:
-        return { kind: "char", set: { ranges: [[c.codePointAt(0) as number, c.codePointAt(0) as number]], negated: false } };
-    }
-  }
-
-  /** An escape outside a class (the backslash consumed). */
-  #escape(): Node {
-    const c = this.#src[this.#pos];
-    if (c === "b" || c === "B") {
-      this.#pos++;
-      return { kind: "assert", what: c === "b" ? "word" : "notWord" };
-    }
-    const set = this.#escapeSet(false);
-    return { kind: "char", set };
-  }
-
-  /** The set of an escape (the backslash consumed), inside a class or not. */
-  #escapeSet(inClass: boolean): CharSet {
-    const c = this.#src[this.#pos++];
-    if (c === undefined) throw this.#error("\\ at end of pattern");
-    const cls = CLASS_ESCAPES[c];
-    if (cls !== undefined) return cls;
-    const single = (cp: number): CharSet => ({ ranges: [[cp, cp]], negated: false });
-    const control = CONTROL_ESCAPES[c];
-    if (control !== undefined) {
-      if (c === "0" && /\d/.test(this.#peek() ?? "")) throw this.#error("octal escapes are not supported");
-      return single(control);
-    }
-    if (c === "x") return single(this.#hex(2));
-    if (c === "u") {
-      if (this.#peek() === "{") {
-        const end = this.#src.indexOf("}", this.#pos);
-        const digits = end < 0 ? "" : this.#src.slice(this.#pos + 1, end).join("");
-        if (!/^[0-9a-fA-F]{1,6}$/.test(digits) || Number.parseInt(digits, 16) > 0x10ffff) throw this.#error("bad \\u{...} escape");
-        this.#pos = end + 1;
-        return single(Number.parseInt(digits, 16));
-      }
-      return single(this.#hex(4));
-    }
-    if (c === "b" && inClass) return single(0x08);
-    if (/[1-9]/.test(c)) throw this.#error("backreferences are not supported (they cannot run in linear time)");
-    if (c === "k" || c === "p" || c === "P" || c === "c") throw this.#error(`\\${c} is not supported`);
-    if (SYNTAX.has(c)) return single(c.codePointAt(0) as number);
-    throw this.#error(`unknown escape \\${c}`);
-  }
-
-  #hex(count: number): number {
-    const digits = this.#src.slice(this.#pos, this.#pos + count).join("");
-    if (digits.length !== count || !/^[0-9a-fA-F]+$/.test(digits)) throw this.#error("bad hex escape");
-    this.#pos += count;
-    return Number.parseInt(digits, 16);
-  }
-
-  /** A class `[...]` (the `[` consumed). */
-  #class(): CharSet {
-    let negated = false;
-    if (this.#peek() === "^") {
-      negated = true;
-      this.#pos++;
-    }
-    const ranges: Array<readonly [number, number]> = [];
-    const sets: CharSet[] = [];
-    for (;;) {
-      const c = this.#src[this.#pos++];
-      if (c === undefined) throw this.#error("missing ]");
-      if (c === "]") break;
-      const low = c === "\\" ? this.#escapeSet(true) : { ranges: [[c.codePointAt(0) as number, c.codePointAt(0) as number] as const], negated: false };
-      const lowPoint = low.negated || low.ranges.length !== 1 || low.ranges[0]?.[0] !== low.ranges[0]?.[1] ? undefined : low.ranges[0]?.[0];
-      if (this.#peek() === "-" && this.#src[this.#pos + 1] !== "]" && this.#src[this.#pos + 1] !== undefined) {
-        this.#pos++;
-        const d = this.#src[this.#pos++] as string;
-        const high = d === "\\" ? this.#escapeSet(true) : { ranges: [[d.codePointAt(0) as number, d.codePointAt(0) as number] as const], negated: false };
-        const highPoint = high.negated || high.ranges.length !== 1 || high.ranges[0]?.[0] !== high.ranges[0]?.[1] ? undefined : high.ranges[0]?.[0];
-        if (lowPoint === undefined || highPoint === undefined) throw this.#error("a class escape in a range");
-        if (highPoint < lowPoint) throw this.#error("range out of order in class");
-        ranges.push([lowPoint, highPoint]);
-        continue;
-      }
-      if (low.negated) sets.push(low);
-      else ranges.push(...low.ranges);
-    }
-    if (sets.length === 0) return { ranges, negated };
-    // A negated escape inside a class ([\D_]): the union of complements, written as ranges.
-    const union: Array<readonly [number, number]> = [...ranges];
-    for (const set of sets) union.push(...complement(set.ranges));
-    return { ranges: union, negated };
-  }
-}
-
-/** The complement of a set of ranges over the code points. */
-function complement(ranges: ReadonlyArray<readonly [number, number]>): Array<readonly [number, number]> {
-  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
-  const out: Array<readonly [number, number]> = [];
-  let next = 0;
-  for (const [lo, hi] of sorted) {
-    if (lo > next) out.push([next, lo - 1]);
-    next = Math.max(next, hi + 1);
-  }
-  if (next <= 0x10ffff) out.push([next, 0x10ffff]);
-  return out;
-}
-
-/** Emits the program of a node (Thompson's construction); `limit` bounds the total size. */
-class Emitter {
-  readonly program: Instruction[] = [];
-  readonly #limit: number;
-  readonly #source: string;
-
-  constructor(limit: number, source: string) {
-    this.#limit = limit;
-    this.#source = source;
-  }
-
-  #push(instruction: Instruction): number {
-    if (this.program.length >= this.#limit) throw new PatternError(`pattern ${JSON.stringify(this.#source)}: its program exceeds ${this.#limit} instructions`);
-    this.program.push(instruction);
-    return this.program.length - 1;
-  }
-
-  emit(node: Node): void {
-    switch (node.kind) {
-      case "char":
-        this.#push({ op: "char", set: node.set });
-        return;
-      case "assert":
-        this.#push({ op: "assert", what: node.what });
-        return;
-      case "seq":
-        for (const item of node.items) this.emit(item);
-        return;
-      case "alt": {
-        const jumps: Array<{ op: "jmp"; x: number }> = [];
-        node.options.forEach((option, i) => {
-          if (i === node.options.length - 1) {
-            this.emit(option);
-            return;
-          }
-          const split = { op: "split" as const, x: 0, y: 0 };
-          this.#push(split);
-          split.x = this.program.length;
-          this.emit(option);
-          const jump = { op: "jmp" as const, x: 0 };
-          this.#push(jump);
-          jumps.push(jump);
-          split.y = this.program.length;
-        });
-        for (const jump of jumps) jump.x = this.program.length;
-        return;
-      }
-      case "repeat": {
-        for (let i = 0; i < node.min; i++) this.emit(node.item);
-        if (node.max === Infinity) {
-          const split = { op: "split" as const, x: 0, y: 0 };
-          const at = this.#push(split);
-          split.x = this.program.length;
-          this.emit(node.item);
-          this.#push({ op: "jmp", x: at });
-          split.y = this.program.length;
-          return;
-        }
-        const splits: Array<{ op: "split"; x: number; y: number }> = [];
-        for (let i = node.min; i < node.max; i++) {
-          const split = { op: "split" as const, x: 0, y: 0 };
-          this.#push(split);
-          split.x = this.program.length;
-          splits.push(split);
-          this.emit(node.item);
-        }
-        for (const split of splits) split.y = this.program.length;
-        return;
-      }
-    }
-  }
-}
+/**
+ * What RegExp is charged, in the budget's units (about one step of the linear matcher), per
+ * UTF-16 code unit of input and per pass over it: one to match, and one more per variable
+ * quantifier (each may give every character back once, on a failing path). Measured on Node 20:
+ * RegExp's worst case here (a failing `^x*y*z*$`, astral text under `.`) costs a quarter of a
+ * matcher step or less per code unit and pass.
+ */
+const REGEXP_PASSES_PER_UNIT = 4;
 
 /** Compiles a pattern once; its tests then run in linear time. PatternError when refused. */
 export function compilePattern(source: string, limits: PatternLimits): Pattern {
   if (source.length > limits.maxLength) throw new PatternError(`a pattern of ${source.length} characters is longer than ${limits.maxLength}`);
-  const emitter = new Emitter(limits.maxProgram, source);
-  emitter.emit(new Parser(source).parse());
-  emitter.program.push({ op: "match" });
-  const program = emitter.program;
-  return { source, test: (input) => run(program, input) };
+  const tree = parsePattern(source);
+  const program = compileProgram(tree, limits.maxProgram, source);
+  const plan = limits.regexp === false ? undefined : regexpPlan(tree);
+  if (plan !== undefined) {
+    const regexp = new RegExp(plan.source, "u");
+    const passes = 1 + plan.loops;
+    return {
+      source,
+      onRegExp: true,
+      test: (input, budget = currentBudget()) => {
+        budget.charge(Math.ceil((input.length * passes) / REGEXP_PASSES_PER_UNIT) + 1);
+        return regexp.test(input);
+      },
+    };
+  }
+  return { source, onRegExp: false, test: (input, budget = currentBudget()) => runProgram(program, input, budget) };
 }
 
-/**
- * The Pike VM: the threads at one input position are a set of program counters, each added at
- * most once per position (`seen` holds the position it was last added at), so a step costs at
- * most the program's size. Zero-width instructions are followed as threads are added.
- */
-function run(program: readonly Instruction[], text: string): boolean {
-  const input = [...text].map((ch) => ch.codePointAt(0) as number);
-  const seen = new Int32Array(program.length).fill(-1);
-  let current: number[] = [];
-  let next: number[] = [];
-  const stack: number[] = [];
-  const add = (list: number[], start: number, at: number): boolean => {
-    stack.push(start);
-    while (stack.length > 0) {
-      const pc = stack.pop() as number;
-      if (seen[pc] === at) continue;
-      seen[pc] = at;
-      const ins = program[pc] as Instruction;
-      switch (ins.op) {
-        case "jmp":
-          stack.push(ins.x);
-          break;
-        case "split":
-          stack.push(ins.y, ins.x);
-          break;
-        case "assert":
-          if (holds(ins.what, input, at)) stack.push(pc + 1);
-          break;
-        case "match":
-          stack.length = 0;
-          return true;
-        case "char":
-          list.push(pc);
-          break;
-      }
-    }
-    return false;
-  };
-  for (let at = 0; ; at++) {
-    // Unanchored: a new thread starts at every position (a `^` in the pattern ends all but the first).
-    if (add(current, 0, at)) return true;
-    const cp = input[at];
-    if (cp === undefined) return false;
-    next = [];
-    for (const pc of current) {
-      const ins = program[pc] as Instruction & { op: "char" };
-      if (inSet(ins.set, cp) && add(next, pc + 1, at + 1)) return true;
-    }
-    current = next;
-  }
-}
-
-function holds(what: Assertion, input: readonly number[], at: number): boolean {
-  switch (what) {
-    case "start":
-      return at === 0;
-    case "end":
-      return at === input.length;
-    case "word":
-      return isWordAt(input, at - 1) !== isWordAt(input, at);
-    case "notWord":
-      return isWordAt(input, at - 1) === isWordAt(input, at);
-  }
-}

@@ -8,6 +8,7 @@
 import type { HandlerContext } from "../core/endpoint.js";
 import { isObject } from "../core/json.js";
 import { describeValue, ErrorCode, McpError, type JsonObject } from "../core/protocol.js";
+import { asPrincipal } from "../core/request-scope.js";
 import type { ValidationIssue } from "./json-schema.js";
 import type { Completer } from "./registration-types.js";
 import { describeIssue, type PreparedSchema } from "./schema-input.js";
@@ -101,7 +102,10 @@ export async function callTool(tables: RegistryTables, params: JsonObject | unde
   }
   let result: unknown;
   try {
-    result = await (tool.handler as (args: unknown, ctx: HandlerContext) => unknown)(args, ctx);
+    // Run as the request's principal (after the validation's await, outside the server's own
+    // scope): a task the handler starts without `{ principal }` is its caller's (core/request-scope.ts).
+    const handler = tool.handler as (args: unknown, ctx: HandlerContext) => unknown;
+    result = await asPrincipal(ctx.principal, () => handler(args, ctx));
   } catch (error) {
     // An McpError is the handler's protocol error; anything else failed in the tool: a tool
     // execution error the model can read (server/tools, Error Handling).
@@ -112,8 +116,14 @@ export async function callTool(tables: RegistryTables, params: JsonObject | unde
   return await checkStructured(tool, result, serving);
 }
 
-/** The answer to arguments that break the input schema, as this revision prescribes (RegistryRules.invalidArguments). */
+/**
+ * The answer to arguments that break the input schema, as this revision prescribes
+ * (RegistryRules.invalidArguments). Arguments the validator refused to check to their end (its
+ * budget ran out: features/json-schema.ts) are not shown invalid: the request is refused, -32602
+ * "validation budget exceeded", in every revision.
+ */
 function invalidArguments(tool: string, issue: ValidationIssue, serving: Serving): JsonObject {
+  if (issue.budgetExceeded === true) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool ${tool}: validation budget exceeded at ${describeIssue(issue)}`, { pointer: issue.pointer });
   const message = `Invalid arguments for tool ${tool}: ${describeIssue(issue)}`;
   if (serving.rules.invalidArguments === "invalid-params") throw new McpError(ErrorCode.InvalidParams, message, { pointer: issue.pointer });
   return { content: [{ type: "text", text: message }], isError: true };

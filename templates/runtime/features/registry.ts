@@ -86,6 +86,13 @@ const LIST_CHANGED: Readonly<Record<Kind, string>> = {
   resources: "notifications/resources/list_changed",
 };
 const RESOURCE_UPDATED = "notifications/resources/updated";
+/** The kind each list method lists. */
+const LIST_KINDS: Readonly<Record<string, Kind>> = {
+  "tools/list": "tools",
+  "prompts/list": "prompts",
+  "resources/list": "resources",
+  "resources/templates/list": "resources",
+};
 
 /**
  * The registrations of one server and the handlers made from them. The generated McpServer
@@ -106,6 +113,10 @@ export class Registry {
   /** URIs a client subscribed to (resources/subscribe, 2025 revisions). */
   readonly #subscribed = new Set<string>();
   readonly #pendingAnnouncements = new Set<Kind>();
+  /** How many times each kind's list has changed (listChanges): every change counts, announced or not. */
+  readonly #changes: Record<Kind, number> = { tools: 0, prompts: 0, resources: 0 };
+  /** The enabled entries of each list method, made on its first page after a change (one array per method: a page is a slice). */
+  readonly #enabled = new Map<string, readonly Entry[]>();
   readonly #methods: ReadonlySet<string>;
 
   /** The tables as the requests read them (registry-requests.ts). */
@@ -248,8 +259,10 @@ export class Registry {
     };
   }
 
-  /** Announces a change of `kind`, once per burst (registrations made together announce once). */
+  /** Counts a change of `kind` and announces it, once per burst (registrations made together announce once). */
   #changed(kind: Kind): void {
+    this.#changes[kind]++;
+    this.#enabled.clear();
     if (!this.#rules.notifications.includes(LIST_CHANGED[kind]) || this.#pendingAnnouncements.has(kind)) return;
     this.#pendingAnnouncements.add(kind);
     queueMicrotask(() => {
@@ -295,6 +308,18 @@ export class Registry {
     return out;
   }
 
+  /**
+   * How many times the list `method` answers (tools/list, prompts/list, resources/list,
+   * resources/templates/list) has changed since the registry was made: a registration added,
+   * updated, enabled, disabled or removed. Undefined for any other method. What reads a list once
+   * and keeps it (the HTTP handler's tools/list annotations, http/stateless/tool-headers.ts)
+   * reads it again when this number moves, not on every request.
+   */
+  listChanges(method: string): number | undefined {
+    const kind = Object.hasOwn(LIST_KINDS, method) ? LIST_KINDS[method] : undefined;
+    return kind === undefined || !this.#methods.has(method) ? undefined : this.#changes[kind];
+  }
+
   /** The handlers of the methods the registry serves in this revision (a method whose kind has no registration answers -32601). */
   handlers(): Record<string, AnyRequestHandler> {
     const all: Record<string, AnyRequestHandler> = {
@@ -315,7 +340,11 @@ export class Registry {
   /** One page of a list (basic/utilities/pagination): the cursor is the offset of the page, opaque to the client. */
   #list(kind: Kind, method: string, field: string, tables: ReadonlyArray<ReadonlyMap<string, Entry>>, params: JsonObject | undefined): JsonObject {
     if (!this.#has(kind)) throw notServed(method);
-    const items = tables.flatMap((table) => [...table.values()]).filter((e) => e.enabled);
+    let items = this.#enabled.get(method);
+    if (items === undefined) {
+      items = tables.flatMap((table) => [...table.values()]).filter((e) => e.enabled);
+      this.#enabled.set(method, items);
+    }
     const page = pageOf(items, params?.["cursor"], this.#pageSize);
     const result: JsonObject = { [field]: page.items.map((e) => e.listed) };
     if (page.nextCursor !== undefined) result["nextCursor"] = page.nextCursor;

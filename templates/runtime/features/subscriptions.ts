@@ -97,7 +97,8 @@ export interface SubscriptionHubOptions<Field extends string = string> {
   /**
    * Open streams at most of one principal (`ctx.principal.id`, set by the HTTP handler's
    * `authenticate`), so that one client cannot hold every slot; a listen beyond it gets -32603
-   * naming this option (default 64). Requests without a principal share one anonymous quota.
+   * naming this option (default 64). Requests without a principal have it per connection
+   * (`ctx.http.peer`); where there is none (stdio, in memory), they share one anonymous quota.
    */
   readonly maxStreamsPerPrincipal?: number | undefined;
   /** URIs at most in one filter's list; more is -32602 Invalid params (default 1024). */
@@ -143,7 +144,7 @@ function limit(name: string, value: number | undefined, fallback: number): numbe
 class ListenStream {
   readonly id: RequestId;
   readonly ctx: HandlerContext;
-  /** The principal id it counts against (maxStreamsPerPrincipal); undefined: the anonymous quota. */
+  /** The principal id (else the connection's peer) it counts against (maxStreamsPerPrincipal); undefined: the anonymous quota. */
   readonly owner: string | undefined;
   /** Honoured list kinds, by notification. */
   readonly flags: ReadonlySet<string>;
@@ -382,7 +383,9 @@ export class SubscriptionHub<
 
   #listen(params: JsonObject | undefined, ctx: HandlerContext, honourable: ReadonlySet<SubscriptionKind>): Promise<JsonObject> {
     const requested = this.#parse(params);
-    const owner = ctx.principal?.id;
+    // Without a principal, the quota is the connection's (an HTTP request's `peer`): one anonymous
+    // client holding its streams does not lock the others out.
+    const owner = ctx.principal?.id ?? ctx.http?.peer;
     if ((this.#byPrincipal.get(owner) ?? 0) >= this.#maxStreamsPerPrincipal) {
       throw new McpError(ErrorCode.InternalError, `Too many open subscriptions of this principal (at most ${this.#maxStreamsPerPrincipal}: maxStreamsPerPrincipal)`);
     }

@@ -15,12 +15,17 @@
 //
 // A task belongs to the principal whose request started it (`start(work, { principal })`, from
 // `ctx.principal`): tasks/get, tasks/update and tasks/cancel from anyone else answer exactly as
-// for an unknown task. A task the store drops, expired or evicted, has its work's signal aborted
-// with a reason that says so ("task expired", "task evicted").
+// for an unknown task. Without `{ principal }`, start() called while a handler runs (before its
+// first await: core/request-scope.ts) gives the task to that handler's principal; a task started
+// without one after an await, in a request that has a principal, would be nobody's (no request of
+// the anonymous principal comes when `authenticate` is on), so answering with its handle fails
+// the request and cancels the task (`answered`). A task the store drops, expired or evicted, has
+// its work's signal aborted with a reason that says so ("task expired", "task evicted").
 
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import { describeValue, ErrorCode, McpError, type JsonObject, type Principal } from "../core/protocol.js";
+import { runningPrincipal } from "../core/request-scope.js";
 import { at, checkValue, issueText, type Check } from "../core/validation.js";
 import { InMemoryTaskStore } from "./memory-task-store.js";
 import { TASKS_EXTENSION, TERMINAL_STATUSES, type TaskHandle } from "./task-protocol.js";
@@ -54,7 +59,8 @@ export interface TaskOptions {
   /**
    * Who the task belongs to: the request's `ctx.principal`. Only requests of the same principal
    * reach it (tasks/get, tasks/update, tasks/cancel), and it counts against that principal's
-   * quotas; undefined: the anonymous principal (every request without one shares it).
+   * quotas. Default: the principal of the handler running when start() is called (before the
+   * handler's first await), else the anonymous principal (every request without one shares it).
    */
   readonly principal?: Principal | undefined;
 }
@@ -161,6 +167,8 @@ export class TaskManager {
   readonly #onError: (error: unknown) => void;
   /** The works running in this process: task id → their abort controller. */
   readonly #running = new Map<string, AbortController>();
+  /** Those of them that belong to the anonymous principal (answered() checks a handle against its request). */
+  readonly #anonymous = new Set<string>();
 
   constructor(options: TaskManagerOptions = {}) {
     this.#now = options.now ?? Date.now;
@@ -200,6 +208,8 @@ export class TaskManager {
    * McpError fails it with that error, anything else with -32603.
    */
   async start(work: (task: TaskWork) => MaybePromise<JsonObject>, options: TaskOptions = {}): Promise<TaskHandle> {
+    // Read before anything is awaited: the running handler's principal is known only now.
+    const principal = options.principal ?? runningPrincipal();
     const now = new Date(this.#now()).toISOString();
     const task: StoredTask = {
       taskId: this.#newTaskId(),
@@ -209,11 +219,12 @@ export class TaskManager {
       ttlMs: options.ttlMs === undefined ? this.#ttlMs : options.ttlMs === null ? null : milliseconds("ttlMs", options.ttlMs),
       pollIntervalMs: options.pollIntervalMs === undefined ? this.#pollIntervalMs : milliseconds("pollIntervalMs", options.pollIntervalMs),
       ...(options.statusMessage === undefined ? {} : { statusMessage: options.statusMessage }),
-      ...(options.principal === undefined ? {} : { owner: options.principal.id }),
+      ...(principal === undefined ? {} : { owner: principal.id }),
     };
     await this.store.create(task);
     const controller = new AbortController();
     this.#running.set(task.taskId, controller);
+    if (principal === undefined) this.#anonymous.add(task.taskId);
     const unwatch = this.store.watch(
       task.taskId,
       (changed) => {
@@ -222,7 +233,7 @@ export class TaskManager {
       // Expired or evicted: the work stops and this process lets go of it now, not when it settles.
       (reason) => {
         unwatch();
-        this.#running.delete(task.taskId);
+        this.#forget(task.taskId);
         if (!controller.signal.aborted) controller.abort(`task ${reason}`);
       },
     );
@@ -251,9 +262,36 @@ export class TaskManager {
       )
       .finally(() => {
         unwatch();
-        this.#running.delete(task.taskId);
+        this.#forget(task.taskId);
       });
     return { resultType: "task", ...wireTask(task) };
+  }
+
+  #forget(taskId: string): void {
+    this.#running.delete(taskId);
+    this.#anonymous.delete(taskId);
+  }
+
+  /**
+   * A handler's answer, checked against its request's principal (the server calls it for every
+   * answer when given this manager): the handle of a task of this manager that is the anonymous
+   * principal's, answered to a request that has a principal, is a task nobody could reach (its
+   * creator's tasks/get would answer "Unknown task"). That is start() without `{ principal }`
+   * after the handler's first await: the task is cancelled (its work's signal aborts) and the
+   * request fails with -32603 saying so. Only while the task's work runs in this process (a
+   * handler that waits for its task's work to end before answering is not caught).
+   */
+  answered(result: unknown, principal: Principal | undefined): void {
+    if (principal === undefined || !isObject(result) || result["resultType"] !== "task") return;
+    const taskId = result["taskId"];
+    if (typeof taskId !== "string" || !this.#anonymous.has(taskId)) return;
+    const reason = "task started without its request's principal";
+    this.#running.get(taskId)?.abort(reason);
+    void Promise.resolve(this.store.update(taskId, (current) => (TERMINAL_STATUSES.has(current.status) ? undefined : { ...withoutInput(current), status: "cancelled", lastUpdatedAt: this.#iso() }))).catch(this.#onError);
+    throw new McpError(
+      ErrorCode.InternalError,
+      `${reason}: tasks.start() ran after the handler's first await without { principal: ctx.principal }, so nobody could read the task; it was cancelled`,
+    );
   }
 
   /**

@@ -48,7 +48,7 @@ export class FallbackHttpClientTransport implements Transport {
   kind: HttpTransportKind | undefined;
   readonly #session: SessionHttpClientTransport;
   readonly #statuses: ReadonlySet<number>;
-  readonly #legacyOptions: { readonly url: string | URL; readonly fetch: FetchLike; readonly headers: Readonly<Record<string, string>>; readonly maxMessageBytes: number; readonly endpointTimeoutMs: number | undefined };
+  readonly #legacyOptions: { readonly url: string | URL; readonly fetch: FetchLike; readonly headers: Readonly<Record<string, string>>; readonly maxMessageBytes: number; readonly maxJsonDepth: number | undefined; readonly endpointTimeoutMs: number | undefined };
   #inner: Transport;
   #legacy: LegacySseClientTransport | undefined;
   /** Set while the InitializeRequest POST is on its way: its answer decides the transport. */
@@ -64,7 +64,7 @@ export class FallbackHttpClientTransport implements Transport {
     // transport's requests after a fallback.
     const base = clientFetch(options);
     const max = maxBytesOf(options.maxMessageBytes);
-    this.#legacyOptions = { url: options.sseUrl ?? options.url, fetch: base, headers: { ...options.headers }, maxMessageBytes: max, endpointTimeoutMs: options.endpointTimeoutMs };
+    this.#legacyOptions = { url: options.sseUrl ?? options.url, fetch: base, headers: { ...options.headers }, maxMessageBytes: max, maxJsonDepth: options.maxJsonDepth, endpointTimeoutMs: options.endpointTimeoutMs };
     // Constructed now so that a bad option fails here, not at the fallback.
     void new LegacySseClientTransport(this.#legacyOptions);
     const probe: FetchLike = (input, init) => this.#probe(base, max, input, init);

@@ -3,6 +3,7 @@
 // on what they read, a bounded body reader and the line splitter of an SSE body. The server
 // reads its request body with the same reader (http-server.ts).
 
+import { JsonDepthError } from "../core/json-depth.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import type { JsonObject, JsonRpcMessage, RequestId } from "../core/protocol.js";
@@ -24,6 +25,11 @@ export interface HttpClientBaseOptions {
    * its request rejects with RequestStreamBrokenError: nothing grows without bound.
    */
   readonly maxMessageBytes?: number | undefined;
+  /**
+   * Deepest nesting of arrays and objects accepted in a message from the server (default 1000;
+   * core/json-depth.ts): a deeper one is refused before it is parsed, as one that is not JSON.
+   */
+  readonly maxJsonDepth?: number | undefined;
 }
 
 /** Default bound of a body, a line or an event read from the server: 4 MiB. */
@@ -69,6 +75,11 @@ export function fetchOf(given: FetchLike | undefined): FetchLike {
 /** `maxMessageBytes` checked: an integer ≥ 1 (default DEFAULT_MAX_HTTP_MESSAGE_BYTES). */
 export function maxBytesOf(value: number | undefined): number {
   return numberOption("maxMessageBytes", value, DEFAULT_MAX_HTTP_MESSAGE_BYTES, { min: 1 });
+}
+
+/** Why a server's text could not be read as a message ("… that ___"): too deep (refused before the parse), or not JSON. */
+export function unreadable(error: unknown): string {
+  return error instanceof JsonDepthError ? `nests deeper than ${error.maxDepth} levels (maxJsonDepth)` : "is not JSON";
 }
 
 /**

@@ -5,6 +5,7 @@
 // bodies, SSE lines and events are bounded, and a response only settles the request whose
 // stream carried it.
 
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin } from "../core/json-depth.js";
 import { isObject } from "../core/json.js";
 import {
   describeValue,
@@ -24,6 +25,7 @@ import {
   report,
   RequestStreamBrokenError,
   TOO_LARGE,
+  unreadable,
   type FetchLike,
   type HttpClientBaseOptions,
 } from "./fetch.js";
@@ -101,6 +103,7 @@ export class HttpClientTransport implements Transport {
   readonly #headers: Readonly<Record<string, string>>;
   readonly #protocolVersion: string | undefined;
   readonly #max: number;
+  readonly #maxDepth: number;
   readonly #streams = new Map<RequestId, Stream>();
   /** The `x-mcp-header` annotations of every valid tool seen in a tools/list result. */
   readonly #toolHeaders = new Map<string, readonly ToolHeader[]>();
@@ -124,6 +127,7 @@ export class HttpClientTransport implements Transport {
     this.#headers = { ...options.headers };
     this.#protocolVersion = options.protocolVersion;
     this.#max = max;
+    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
     this.#nameSources = { ...binding.nameSources, ...options.nameSources };
   }
 
@@ -319,7 +323,7 @@ export class HttpClientTransport implements Transport {
       if (type === "application/json" && body !== null) {
         let message: unknown;
         try {
-          message = JSON.parse(await this.#readAll(stream, id, body));
+          message = parseJsonWithin(await this.#readAll(stream, id, body), this.#maxDepth);
         } catch {
           message = undefined;
         }
@@ -376,9 +380,9 @@ export class HttpClientTransport implements Transport {
   /** A message of the server's as JSON, or the stream breaks. */
   #parse(stream: Stream, id: RequestId, text: string): unknown {
     try {
-      return JSON.parse(text);
-    } catch {
-      throw new RequestStreamBrokenError(stream.method, id, "the server sent a message that is not JSON");
+      return parseJsonWithin(text, this.#maxDepth);
+    } catch (error) {
+      throw new RequestStreamBrokenError(stream.method, id, `the server sent a message that ${unreadable(error)}`);
     }
   }
 

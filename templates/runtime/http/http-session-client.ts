@@ -13,7 +13,9 @@
 // notifications/cancelled. So this transport has no closeRequestStream; once that notification
 // went out, the request's stream (its POST or a resumption) is dropped: a server may keep it open
 // waiting for a response it never sends (the SDK 1.x server does), and nothing of a cancelled
-// request may stay open on our side.
+// request may stay open on our side for long. It is kept only while a request the server sent on
+// it is still open here, so that the server's cancel of that request arrives, for cancelGraceMs
+// at most (nested-requests.ts).
 //
 // Everything the server sends is untrusted: bodies, SSE lines and events are bounded, a response
 // only settles the request whose stream (or resumed stream) carried it, and a `retry:` value is
@@ -26,6 +28,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "../core/protocol.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin } from "../core/json-depth.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import {
@@ -38,66 +41,18 @@ import {
   report,
   RequestStreamBrokenError,
   TOO_LARGE,
+  unreadable,
   type FetchLike,
-  type HttpClientBaseOptions,
 } from "./fetch.js";
-import { clientFetch, type HttpClientAuthOptions } from "./auth.js";
+import { clientFetch } from "./auth.js";
+import { NestedRequests } from "./nested-requests.js";
+import { SessionExpiredError, StreamResumptionError } from "./session-client-errors.js";
+import { DEFAULT_CANCEL_GRACE_MS, DEFAULT_RECONNECT, type SessionHttpClientTransportOptions } from "./session-client-options.js";
 import { readSse, SseParser } from "./sse.js";
 
-/** How a broken SSE stream is resumed (Resumability and Redelivery). */
-export interface SessionReconnectOptions {
-  /** GET attempts in a row without a new event before the stream is given up (default 3). */
-  readonly maxAttempts?: number | undefined;
-  /** Wait before a reconnect when the server sent no `retry:` (default 1000 ms). */
-  readonly defaultRetryMs?: number | undefined;
-  /** Longest wait honoured from a server's `retry:` (default 30 000 ms): a huge value cannot stall a request forever. */
-  readonly maxRetryMs?: number | undefined;
-}
+export { SessionExpiredError, StreamResumptionError } from "./session-client-errors.js";
+export type { SessionHttpClientTransportOptions, SessionReconnectOptions } from "./session-client-options.js";
 
-/**
- * `url` (one URL for POST, GET and DELETE), `fetch`, `headers` and `maxMessageBytes` as for every
- * HTTP client transport (fetch.ts); a stream closed for going over maxMessageBytes is not resumed.
- */
-export interface SessionHttpClientTransportOptions extends HttpClientBaseOptions, HttpClientAuthOptions {
-  /** Resumption of broken SSE streams. */
-  readonly reconnect?: SessionReconnectOptions | undefined;
-  /**
-   * Open the GET stream for the server's own requests and notifications once
-   * notifications/initialized went out (default true; a 405 means the server offers none).
-   */
-  readonly listen?: boolean | undefined;
-}
-
-/**
- * The server answered 404 to a request that carried the session id: the session is over
- * ("When a client receives HTTP 404 in response to a request containing an Mcp-Session-Id, it
- * MUST start a new session by sending a new InitializeRequest without a session ID attached",
- * Session Management 4). Every pending request rejects with it; a new transport starts anew.
- */
-export class SessionExpiredError extends Error {
-  override name = "SessionExpiredError";
-  readonly sessionId: string;
-  constructor(sessionId: string) {
-    super(`the server ended MCP session ${describeValue(sessionId)} (HTTP 404): initialize a new session`);
-    this.sessionId = sessionId;
-  }
-}
-
-/** A request's stream broke and could not be resumed within the attempts allowed. */
-export class StreamResumptionError extends Error {
-  override name = "StreamResumptionError";
-  readonly method: string;
-  readonly requestId: RequestId;
-  readonly attempts: number;
-  constructor(method: string, requestId: RequestId, attempts: number, problem: string) {
-    super(`the response stream of ${method} (id ${String(requestId)}) could not be resumed after ${attempts} attempt(s): ${problem}`);
-    this.method = method;
-    this.requestId = requestId;
-    this.attempts = attempts;
-  }
-}
-
-const DEFAULT_RECONNECT = { maxAttempts: 3, defaultRetryMs: 1000, maxRetryMs: 30_000 } as const;
 /** The cancellation notification (basic/utilities/cancellation of the session revisions). */
 const CANCELLED = "notifications/cancelled";
 /** Bound of the DELETE that ends the session on close(). */
@@ -149,8 +104,12 @@ export class SessionHttpClientTransport implements Transport {
   readonly #fetch: FetchLike;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #max: number;
+  readonly #maxDepth: number;
   readonly #reconnect: { readonly maxAttempts: number; readonly defaultRetryMs: number; readonly maxRetryMs: number };
   readonly #listen: boolean;
+  readonly #cancelGraceMs: number;
+  /** The server's requests that came on each call's stream and are still open here. */
+  readonly #nested = new NestedRequests();
   readonly #pending = new Map<RequestId, Pending>();
   /** Every fetch and wait in progress: close() aborts them all. */
   readonly #controllers = new Set<AbortController>();
@@ -171,8 +130,10 @@ export class SessionHttpClientTransport implements Transport {
     this.#fetch = clientFetch(options);
     this.#headers = { ...options.headers };
     this.#max = maxBytesOf(options.maxMessageBytes);
+    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
     this.#reconnect = reconnect;
     this.#listen = options.listen ?? true;
+    this.#cancelGraceMs = numberOption("cancelGraceMs", options.cancelGraceMs, DEFAULT_CANCEL_GRACE_MS, { min: 0, max: 600_000 });
   }
 
   start(): Promise<void> {
@@ -191,6 +152,7 @@ export class SessionHttpClientTransport implements Transport {
     this.#closed = true;
     for (const controller of this.#controllers) controller.abort("transport closed");
     this.#controllers.clear();
+    this.#nested.clear();
     const pending = [...this.#pending.values()];
     this.#pending.clear();
     for (const p of pending) p.resolve();
@@ -224,6 +186,8 @@ export class SessionHttpClientTransport implements Transport {
       return Promise.reject(error);
     }
     if ("method" in message && "id" in message) return this.#request(message.id, message.method, body);
+    // Our answer to a request of the server: it is over here.
+    if (!("method" in message)) this.#nested.over(message.id as RequestId);
     const cancelled = "method" in message && message.method === CANCELLED && isObject(message.params) ? message.params["requestId"] : undefined;
     if (typeof cancelled === "string" || typeof cancelled === "number") {
       // Cancellation: the notification first (it is the cancel), then the request's stream is dropped.
@@ -271,7 +235,9 @@ export class SessionHttpClientTransport implements Transport {
   /**
    * The caller cancelled request `id` and its notifications/cancelled went out: its send settles
    * (the endpoint has already rejected the request) and its fetches and waits are aborted, which
-   * closes the stream and its connection. A response that was on its way is not waited for.
+   * closes the stream and its connection; while a request the server sent on that stream is still
+   * open here, only once it is over or cancelGraceMs passed (nested-requests.ts). A response on
+   * its way is not waited for.
    */
   #drop(id: RequestId): void {
     const pending = this.#pending.get(id);
@@ -279,6 +245,11 @@ export class SessionHttpClientTransport implements Transport {
     this.#pending.delete(id);
     if (id === this.#initializeId) this.#initializeId = undefined;
     pending.resolve();
+    if (!this.#nested.drain(id, this.#cancelGraceMs, () => this.#abortStreams(id))) this.#abortStreams(id);
+  }
+
+  /** Aborts the fetches and waits of request `id`'s stream. */
+  #abortStreams(id: RequestId): void {
     const controllers = this.#streamsOf.get(id);
     this.#streamsOf.delete(id);
     for (const controller of controllers ?? []) controller.abort("request cancelled");
@@ -373,6 +344,7 @@ export class SessionHttpClientTransport implements Transport {
       await this.#afterStream(stream, end);
     } finally {
       done();
+      this.#nested.end(id);
     }
   }
 
@@ -480,9 +452,9 @@ export class SessionHttpClientTransport implements Transport {
     const bytes = await readBounded(body, this.#max);
     if (bytes === TOO_LARGE) throw new RequestStreamBrokenError(method, id, `the body exceeds ${this.#max} bytes`);
     try {
-      return JSON.parse(decoder.decode(bytes));
-    } catch {
-      throw new RequestStreamBrokenError(method, id, "the server sent a body that is not JSON");
+      return parseJsonWithin(decoder.decode(bytes), this.#maxDepth);
+    } catch (error) {
+      throw new RequestStreamBrokenError(method, id, `the server sent a body that ${unreadable(error)}`);
     }
   }
 
@@ -513,15 +485,15 @@ export class SessionHttpClientTransport implements Transport {
         stream.progressed = true;
         let message: unknown;
         try {
-          message = JSON.parse(event.data);
-        } catch {
-          this.#error(new Error(`${stream.method}: the server sent an SSE event that is not JSON; dropped`));
+          message = parseJsonWithin(event.data, this.#maxDepth);
+        } catch (error) {
+          this.#error(new Error(`${stream.method}: the server sent an SSE event that ${unreadable(error)}; dropped`));
           return false;
         }
         this.#deliver(stream, message);
         // "After the JSON-RPC response has been sent, the server SHOULD close the SSE stream":
-        // nothing more is read from it.
-        return stream.owner !== undefined && !this.#pending.has(stream.owner);
+        // nothing more is read from it (nor from a cancelled call's, unless it is kept).
+        return stream.owner !== undefined && !this.#pending.has(stream.owner) && !this.#nested.draining(stream.owner);
       });
       remember();
       switch (end.kind) {
@@ -558,6 +530,13 @@ export class SessionHttpClientTransport implements Transport {
     if (isResponse) {
       const id = message["id"] as RequestId;
       const pending = stream.owner === id ? this.#pending.get(id) : undefined;
+      if (pending === undefined && stream.owner === id && this.#nested.draining(id)) {
+        // The response to a call we cancelled, on its kept stream: the endpoint takes it as late
+        // (and cancels the task it may have become); nothing more is read.
+        this.#nested.end(id);
+        handOver(this.onmessage, message, this.onerror);
+        return;
+      }
       if (pending === undefined) {
         this.#error(new Error(`${stream.method}: the server sent a response for id ${describeValue(message["id"])} that this stream does not carry; dropped`));
         return;
@@ -572,7 +551,11 @@ export class SessionHttpClientTransport implements Transport {
       pending.resolve();
       return;
     }
+    // A request of the server on a call's stream is nested in that call; its cancel ends it here.
+    const id = message["id"];
+    if (stream.owner !== undefined && (typeof id === "string" || typeof id === "number")) this.#nested.arrived(stream.owner, id);
     handOver(this.onmessage, message, this.onerror);
+    if (message["method"] === CANCELLED && isObject(message["params"])) this.#nested.over(message["params"]["requestId"] as RequestId);
   }
 
   #error(error: unknown): void {

@@ -8,10 +8,11 @@
 // the origin of the SSE URL (a server, or whoever injected the event, cannot send the client's
 // messages, and the headers that go with them, elsewhere).
 
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin } from "../core/json-depth.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import { describeValue, type JsonRpcMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
-import { handOver, HttpStatusError, maxBytesOf, mediaType, report, type FetchLike, type HttpClientBaseOptions } from "./fetch.js";
+import { handOver, HttpStatusError, maxBytesOf, mediaType, report, unreadable, type FetchLike, type HttpClientBaseOptions } from "./fetch.js";
 import { clientFetch, type HttpClientAuthOptions } from "./auth.js";
 import { readSse, SseParser } from "./sse.js";
 
@@ -48,6 +49,7 @@ export class LegacySseClientTransport implements Transport {
   readonly #fetch: FetchLike;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #max: number;
+  readonly #maxDepth: number;
   readonly #endpointTimeoutMs: number;
   /** Every fetch in progress (the GET stream and the POSTs): close() aborts them all. */
   readonly #controllers = new Set<AbortController>();
@@ -59,6 +61,7 @@ export class LegacySseClientTransport implements Transport {
     this.#fetch = clientFetch(options);
     this.#headers = { ...options.headers };
     this.#max = maxBytesOf(options.maxMessageBytes);
+    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
     this.#endpointTimeoutMs = numberOption("endpointTimeoutMs", options.endpointTimeoutMs, DEFAULT_ENDPOINT_TIMEOUT_MS, { min: 1 });
   }
 
@@ -203,9 +206,9 @@ export class LegacySseClientTransport implements Transport {
     if (this.#closed) return;
     let message: unknown;
     try {
-      message = JSON.parse(data);
-    } catch {
-      this.#error(new Error("HTTP+SSE: the server sent an event that is not JSON; dropped"));
+      message = parseJsonWithin(data, this.#maxDepth);
+    } catch (error) {
+      this.#error(new Error(`HTTP+SSE: the server sent an event that ${unreadable(error)}; dropped`));
       return;
     }
     if (!isObject(message) || message["jsonrpc"] !== "2.0") {

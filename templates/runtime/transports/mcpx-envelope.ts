@@ -45,7 +45,8 @@ export type McpxRefusalReason =
   | "topic_full"
   | "unauthorized"
   | "missing_topic"
-  | "replaced";
+  | "replaced"
+  | "token_expired";
 
 /** The CONTEXT of a request, when its method has one and it fits in a kind (no `:`). */
 function contextOf(message: JsonRpcMessage): string | undefined {
@@ -139,4 +140,63 @@ export function presenceOf(payload: unknown): { event: "join" | "leave"; partici
   const capabilities = participant["capabilities"];
   const list = Array.isArray(capabilities) ? capabilities.filter((c): c is string => typeof c === "string") : [];
   return { event, participant: { id: participant["id"], capabilities: list } };
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+
+/** The index of the quote that closes the JSON string opening at `start` (a quote), or -1. */
+function stringEnd(text: string, start: number): number {
+  let end = text.indexOf('"', start + 1);
+  while (end >= 0) {
+    let backslashes = 0;
+    for (let k = end - 1; text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
+    if (backslashes % 2 === 0) return end;
+    end = text.indexOf('"', end + 1);
+  }
+  return -1;
+}
+
+/**
+ * The first key that appears twice at the top level of `frame`, a JSON text that JSON.parse has
+ * read as an object; undefined when none does. JSON.parse keeps the last of duplicate keys while
+ * other parsers keep the first (RFC 8259 §4: names SHOULD be unique, and behaviour then is
+ * unpredictable), so a frame with two `from`s or two `kind`s would be checked by the gateway as one
+ * envelope and read by a receiver as another: such a frame is not an envelope. Keys are compared
+ * as decoded (`"\u0066rom"` is `from`). One pass over the text, strings skipped by `indexOf`:
+ * linear in the frame's length, which maxFrameBytes bounds.
+ */
+export function duplicateTopLevelKey(frame: string): string | undefined {
+  const seen = new Set<string>();
+  let depth = 0;
+  let topIsObject = false;
+  let expectKey = false;
+  for (let i = 0; i < frame.length; i++) {
+    const c = frame.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(frame, i);
+      if (end < 0) return undefined; // not JSON: JSON.parse has refused it already
+      if (depth === 1 && expectKey) {
+        const raw = frame.slice(i + 1, end);
+        const key = raw.includes("\\") ? (JSON.parse(`"${raw}"`) as string) : raw;
+        if (seen.has(key)) return key;
+        seen.add(key);
+        expectKey = false;
+      }
+      i = end;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      depth++;
+      if (depth === 1) expectKey = topIsObject = c === OPEN_BRACE;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+    } else if (c === COMMA && depth === 1) {
+      expectKey = topIsObject;
+    }
+  }
+  return undefined;
 }

@@ -4,7 +4,8 @@
 // size, envelopes per second, queued bytes per connection). A network front (the mcpx-ws
 // add-on's WebSocket gateway) hands it each connection as a `McpxHubSink` and each text frame to
 // `receive`. The payload is never parsed apart from the one JSON.parse of the frame that reads
-// the envelope's fields, and the frame is forwarded as received.
+// the envelope's fields (and a scan of its text for a top-level key given twice), and the frame
+// is forwarded as received.
 //
 // Many gateways can share topics through a `GatewayBus` (a pub/sub: Redis in the redis add-on,
 // `createInProcessGatewayBus` here): each publishes its participants' joins and leaves, a roster
@@ -12,8 +13,9 @@
 // for three heartbeats is dead: its participants leave for everyone else.
 
 import { isObject } from "../core/json.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin, textNestsDeeperThan } from "../core/json-depth.js";
 import { numberOption } from "../core/options.js";
-import { capabilitiesAllow, isReservedKind, MCPX_GATEWAY_SENDER, shapeOfKind, type McpxParticipantInfo, type McpxRefusalReason, type McpxShape } from "./mcpx-envelope.js";
+import { capabilitiesAllow, duplicateTopLevelKey, isReservedKind, MCPX_GATEWAY_SENDER, shapeOfKind, type McpxParticipantInfo, type McpxRefusalReason, type McpxShape } from "./mcpx-envelope.js";
 import { isMcpxEnvelope, MCPX_PROTOCOL, type McpxEnvelope } from "./mcpx.js";
 
 /** A pub/sub between gateways, one channel per topic; messages are strings (JSON). */
@@ -60,6 +62,11 @@ export interface McpxHubOptions {
   maxQueuedBytes?: number | undefined;
   /** Roster period on the bus (default 2000 ms; ≥ 50); a gateway silent for 3 of them is dead. */
   heartbeatMs?: number | undefined;
+  /**
+   * Deepest nesting of arrays and objects in a frame (default 1000; 8 to 100 000). A deeper frame
+   * is refused before it is parsed (`invalid_json`, dropped), and a bus message too (ignored).
+   */
+  maxJsonDepth?: number | undefined;
   /** Called for every refusal; a throwing onRefusal is ignored. */
   onRefusal?: ((refusal: McpxRefusal) => void) | undefined;
 }
@@ -95,8 +102,8 @@ export interface McpxHub {
   close(): Promise<void>;
 }
 
-/** Close codes (RFC 6455 §7.4.1; 4000-4999 private). */
-export const MCPX_CLOSE = { policy: 1008, tooBig: 1009, goingAway: 1001, tryAgainLater: 1013, replaced: 4409 } as const;
+/** Close codes (RFC 6455 §7.4.1; 4000-4999 private: 4401 the token expired, 4409 a newer connection replaced this one). */
+export const MCPX_CLOSE = { policy: 1008, tooBig: 1009, goingAway: 1001, tryAgainLater: 1013, tokenExpired: 4401, replaced: 4409 } as const;
 
 type BusMessage =
   | { t: "env"; g: string; from: string; to: string[] | null; frame: string }
@@ -111,10 +118,10 @@ const isInfo = (value: unknown): value is McpxParticipantInfo & { since?: unknow
   isObject(value) && typeof value["id"] === "string" && isStrings(value["capabilities"]);
 
 /** A bus message from another gateway, checked field by field: the bus is shared, not trusted blindly. */
-function parseBusMessage(text: string): BusMessage | undefined {
+function parseBusMessage(text: string, maxDepth: number): BusMessage | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonWithin(text, maxDepth);
   } catch {
     return undefined;
   }
@@ -179,6 +186,7 @@ export function createMcpxHub(options: McpxHubOptions = {}): McpxHub {
   const rate = numberOption("maxEnvelopesPerSecond", options.maxEnvelopesPerSecond, 200, { min: 1 });
   const maxQueued = numberOption("maxQueuedBytes", options.maxQueuedBytes, 4 * 1024 * 1024, { min: 64 * 1024 });
   const heartbeatMs = numberOption("heartbeatMs", options.heartbeatMs, 2000, { min: 50 });
+  const maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
   const shape = options.shape ?? "both";
   const bus = options.bus;
   const gatewayId = options.gatewayId ?? newId();
@@ -300,7 +308,7 @@ export function createMcpxHub(options: McpxHubOptions = {}): McpxHub {
 
   const onBus = (topic: Topic, text: string) => {
     if (closed || topics.get(topic.name) !== topic) return;
-    const message = parseBusMessage(text);
+    const message = parseBusMessage(text, maxDepth);
     if (message === undefined || message.g === gatewayId) return;
     topic.heardAt.set(message.g, Date.now());
     switch (message.t) {
@@ -373,6 +381,8 @@ export function createMcpxHub(options: McpxHubOptions = {}): McpxHub {
       return;
     }
     local.tokens--;
+    // One pass over the frame before JSON.parse, which takes seconds on millions of levels.
+    if (textNestsDeeperThan(frame, maxDepth)) return refuse(topic, local, "invalid_json", `the frame nests deeper than ${maxDepth} levels (maxJsonDepth)`);
     let value: unknown;
     try {
       value = JSON.parse(frame);
@@ -380,6 +390,9 @@ export function createMcpxHub(options: McpxHubOptions = {}): McpxHub {
       return refuse(topic, local, "invalid_json", "the frame is not JSON");
     }
     if (!isMcpxEnvelope(value)) return refuse(topic, local, "invalid_envelope", `not an ${MCPX_PROTOCOL} envelope`);
+    // Two `from`s (or `kind`s…): this parser sees the last, a receiver's may see the first.
+    const duplicate = duplicateTopLevelKey(frame);
+    if (duplicate !== undefined) return refuse(topic, local, "invalid_envelope", `not an ${MCPX_PROTOCOL} envelope: the key ${JSON.stringify(duplicate.slice(0, 64))} appears twice`);
     const envelope = value;
     if (envelope.from !== local.info.id) {
       return refuse(topic, local, "auth_violation", `from must be "${local.info.id}"`, { attempted_from: envelope.from }, envelope.id);

@@ -11,6 +11,7 @@
 // lib ES2022 + DOM) and importing it costs nothing until a server is started. Imported from the
 // revision folder's stdio-spawn.js, never from index.ts.
 
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption } from "../core/json-depth.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import type { JsonRpcMessage, OutgoingMessage, Transport, TransportSendOptions } from "../core/protocol.js";
@@ -115,6 +116,8 @@ export interface StdioClientTransportOptions {
   maxMessageBytes?: number | undefined;
   /** StdioTransportOptions.maxQueuedBytes for the server's stdin. */
   maxQueuedBytes?: number | undefined;
+  /** StdioTransportOptions.maxJsonDepth for the server's stdout. */
+  maxJsonDepth?: number | undefined;
   /** Starts the process (default: node:child_process's spawn, loaded when start() runs). */
   spawn?: SpawnFunction | undefined;
 }
@@ -272,6 +275,7 @@ export class StdioClientTransport implements Transport {
     // the caller's mistake, found where it is made.
     numberOption("maxMessageBytes", options.maxMessageBytes, 1, { min: 1 });
     numberOption("maxQueuedBytes", options.maxQueuedBytes, 1, { min: 1 });
+    maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
     this.#exited = new Promise((resolve) => (this.#markExited = resolve));
   }
 
@@ -351,6 +355,7 @@ export class StdioClientTransport implements Transport {
         output: child.stdin,
         maxMessageBytes: o.maxMessageBytes,
         maxQueuedBytes: o.maxQueuedBytes,
+        maxJsonDepth: o.maxJsonDepth,
       });
       stdio.onmessage = (message) => this.onmessage?.(message);
       stdio.onerror = (error) => this.#report(error);

@@ -6,7 +6,9 @@
 // so a character split across chunks is decoded whole, and each byte is scanned once: the
 // pieces of an unfinished line are kept in a list and joined only when its newline arrives.
 // A line longer than `maxMessageBytes` is not buffered: its bytes are dropped up to the next
-// newline, the peer gets one -32600 error with id null, and reading goes on.
+// newline, the peer gets one -32600 error with id null, and reading goes on. A line whose arrays
+// and objects nest deeper than `maxJsonDepth` is not parsed (core/json-depth.ts: one pass over
+// its bytes, where JSON.parse of 2 M nested arrays takes seconds): -32700 with id null.
 //
 // Outgoing: `write()` returning false means the peer is not reading. Further messages wait,
 // in order, for the output's "drain", and at most `maxQueuedBytes` of them wait: beyond that
@@ -17,6 +19,7 @@
 // a -32600 Invalid Request error with id null, as JSON-RPC 2.0 answers an empty batch.
 
 import { ErrorCode, type JsonRpcMessage, type OutgoingMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, nestsDeeperThan } from "../core/json-depth.js";
 import { numberOption } from "../core/options.js";
 
 /** The parts of a Node Readable this transport uses. */
@@ -55,6 +58,11 @@ export interface StdioTransportOptions {
    * always accepted when nothing waits, whatever its size.
    */
   maxQueuedBytes?: number | undefined;
+  /**
+   * Deepest nesting of arrays and objects in an incoming message (default 1000, from 8 to
+   * 100 000). A deeper line is answered -32700 (id null) before it is parsed, and skipped.
+   */
+  maxJsonDepth?: number | undefined;
 }
 
 /** Default `maxMessageBytes`: 4 MiB. */
@@ -94,6 +102,7 @@ export class StdioTransport implements Transport {
   readonly #decoder = new TextDecoder();
   readonly #maxMessageBytes: number;
   readonly #maxQueuedBytes: number;
+  readonly #maxJsonDepth: number;
   /** The unfinished line: copies of its pieces so far (no newline in them) and their total size. */
   #pieces: Uint8Array[] = [];
   #pieceBytes = 0;
@@ -118,6 +127,7 @@ export class StdioTransport implements Transport {
     this.#output = options.output;
     this.#maxMessageBytes = positiveLimit(options.maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, "maxMessageBytes");
     this.#maxQueuedBytes = positiveLimit(options.maxQueuedBytes, DEFAULT_MAX_QUEUED_BYTES, "maxQueuedBytes");
+    this.#maxJsonDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
   }
 
   async start(): Promise<void> {
@@ -274,6 +284,7 @@ export class StdioTransport implements Transport {
   #frame(bytes: Uint8Array): void {
     const end = bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
     if (end > this.#maxMessageBytes) return this.#tooLong();
+    if (nestsDeeperThan(bytes.subarray(0, end), this.#maxJsonDepth)) return this.#tooDeep();
     const line = this.#decoder.decode(bytes.subarray(0, end));
     if (line.trim() !== "") this.#line(line);
   }
@@ -282,6 +293,13 @@ export class StdioTransport implements Transport {
     const limit = this.#maxMessageBytes;
     this.#sendQuietly(ErrorCode.InvalidRequest, `Invalid Request: message exceeds ${limit} bytes`);
     this.#report(new Error(`incoming message exceeds maxMessageBytes (${limit}); skipped up to the next newline`));
+  }
+
+  /** JSON-RPC 2.0: a message that cannot be parsed gets a Parse error with a null id; this one is not even tried. */
+  #tooDeep(): void {
+    const limit = this.#maxJsonDepth;
+    this.#sendQuietly(ErrorCode.ParseError, `Parse error: the message nests deeper than ${limit} levels`);
+    this.#report(new Error(`incoming message nests deeper than maxJsonDepth (${limit}); skipped`));
   }
 
   /**

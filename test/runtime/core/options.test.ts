@@ -216,6 +216,16 @@ const OPTIONS: Readonly<Record<string, Row>> = {
     fraction: 1.5,
   },
   // http/
+  "HttpClientBaseOptions.maxJsonDepth": {
+    read: (v) => {
+      R.createHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, maxJsonDepth: v });
+      Legacy.createLegacySseClientTransport({ url: "http://mcp.test/sse", fetch: quietFetch, maxJsonDepth: v });
+      return Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, maxJsonDepth: v });
+    },
+    ok: 8,
+    tooSmall: 7,
+    fraction: 8.5,
+  },
   "HttpClientBaseOptions.maxMessageBytes": {
     read: (v) => {
       R.createHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, maxMessageBytes: v });
@@ -229,8 +239,11 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "HttpHandlerOptions.maxInFlightPerPrincipal": { read: (v) => R.createHttpHandler(server(), { maxInFlightPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   // http/legacy-sse/handler.ts, legacy-sse-client.ts, fallback-client.ts (2024-11-05 HTTP+SSE)
   "LegacySseHandlerOptions.maxSessions": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "LegacySseHandlerOptions.maxSessionsPerPrincipal": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxSessionsPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "LegacySseHandlerOptions.sessionIdleMs": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { sessionIdleMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "LegacySseHandlerOptions.maxInFlightPerSession": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxInFlightPerSession: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "LegacySseHandlerOptions.maxEarlyCancels": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { maxEarlyCancels: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "LegacySseHandlerOptions.earlyCancelWindowMs": { read: (v) => Legacy.createLegacySseHandler(legacyServer(), { earlyCancelWindowMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "LegacySseClientTransportOptions.endpointTimeoutMs": { read: (v) => Legacy.createLegacySseClientTransport({ url: "http://mcp.test/sse", fetch: quietFetch, endpointTimeoutMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "FallbackHttpClientTransportOptions.endpointTimeoutMs": { read: (v) => Session.createFallbackHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, endpointTimeoutMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "FallbackHttpClientTransportOptions.fallbackStatuses": { read: (v) => Session.createFallbackHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, fallbackStatuses: [404, v] }), ok: 405, tooSmall: 399, fraction: 404.5 },
@@ -241,30 +254,40 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "HttpServerOptions.maxStreamBufferBytes": { read: everyHandler((v) => ({ maxStreamBufferBytes: v })), ok: 1024, tooSmall: 1023, fraction: 2048.5 },
   "HttpHandlerOptions.toolHeadersTtlMs": { read: (v) => R.createHttpHandler(server(), { toolHeadersTtlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "SessionHttpHandlerOptions.maxSessions": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxSessionsPerPrincipal": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxSessionsPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.sessionIdleMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { sessionIdleMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.maxInFlightPerSession": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxInFlightPerSession: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.maxStoredEvents": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxStoredEvents: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.retryMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { retryMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxEarlyCancels": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxEarlyCancels: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.earlyCancelWindowMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { earlyCancelWindowMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SessionHttpHandlerOptions.maxEventStoreBytes": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxEventStoreBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "EventStoreBudgetOptions.maxBytes": { read: (v) => new Session.EventStoreBudget({ maxBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "InMemoryEventStoreOptions.maxEvents": { read: (v) => new Session.InMemoryEventStore({ maxEvents: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "InMemoryEventStoreOptions.maxBytes": { read: (v) => new Session.InMemoryEventStore({ maxBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionReconnectOptions.maxAttempts": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { maxAttempts: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "SessionReconnectOptions.defaultRetryMs": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { defaultRetryMs: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SessionHttpClientTransportOptions.cancelGraceMs": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, cancelGraceMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "SessionReconnectOptions.maxRetryMs": { read: (v) => Session.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch: quietFetch, reconnect: { maxRetryMs: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
   // transports/
   "StdioTransportOptions.maxMessageBytes": { read: (v) => stdio({ maxMessageBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "McpxGatewayOptions.maxQueuedEnvelopes": { read: (v) => createMcpxGateway({ maxQueuedEnvelopes: v }), ok: 16, tooSmall: 15, fraction: 16.5 },
   "McpxTransportOptions.maxBacklog": { read: (v) => createMcpxTransport({ participantId: "a", peerId: "b", link: createMcpxGateway().join("a"), maxBacklog: v }), ok: 16, tooSmall: 15, fraction: 16.5 },
   "StdioTransportOptions.maxQueuedBytes": { read: (v) => stdio({ maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "StdioTransportOptions.maxJsonDepth": { read: (v) => stdio({ maxJsonDepth: v }), ok: 8, tooSmall: 7, fraction: 8.5 },
   "McpxHubOptions.maxParticipantsPerTopic": { read: (v) => createMcpxHub({ maxParticipantsPerTopic: v }).close(), ok: 1, tooSmall: 0, fraction: 1.5 },
   "McpxHubOptions.maxFrameBytes": { read: (v) => createMcpxHub({ maxFrameBytes: v }).close(), ok: 1024, tooSmall: 1023, fraction: 1024.5 },
   "McpxHubOptions.maxEnvelopesPerSecond": { read: (v) => createMcpxHub({ maxEnvelopesPerSecond: v }).close(), ok: 1, tooSmall: 0, fraction: 1.5 },
   "McpxHubOptions.maxQueuedBytes": { read: (v) => createMcpxHub({ maxQueuedBytes: v }).close(), ok: 65_536, tooSmall: 65_535, fraction: 65_536.5 },
   "McpxHubOptions.heartbeatMs": { read: (v) => createMcpxHub({ heartbeatMs: v }).close(), ok: 50, tooSmall: 49, fraction: 50.5 },
   // addons/mcpx-ws/
+  "McpxTokenOptions.maxLifetimeMs": { read: (v) => createMcpxTokenVerifier({ secret: MCPX_SECRET }, { maxLifetimeMs: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
+  "McpxHubOptions.maxJsonDepth": { read: (v) => createMcpxHub({ maxJsonDepth: v }).close(), ok: 8, tooSmall: 7, fraction: 8.5 },
   "McpxWsGatewayOptions.closeGraceMs": { read: (v) => attachMcpxGateway(createServer(), { verify: mcpxVerify, closeGraceMs: v }).close(), ok: 10, tooSmall: 9, fraction: 10.5 },
   "McpxWsLinkOptions.initialBackoffMs": { read: (v) => mcpxLink({ initialBackoffMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "McpxWsLinkOptions.maxBackoffMs": { read: (v) => mcpxLink({ maxBackoffMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "McpxWsLinkOptions.maxFrameBytes": { read: (v) => mcpxLink({ maxFrameBytes: v }), ok: 1024, tooSmall: 1023, fraction: 1024.5 },
+  "McpxWsLinkOptions.maxJsonDepth": { read: (v) => mcpxLink({ maxJsonDepth: v }), ok: 8, tooSmall: 7, fraction: 8.5 },
   "McpxWsLinkOptions.connectTimeoutMs": { read: (v) => mcpxLink({ connectTimeoutMs: v }), ok: 5_000, tooSmall: 0, fraction: 1.5 },
   // http/session-registry.ts
   "InMemorySessionRegistryOptions.maxSessions": { read: (v) => new Session.InMemorySessionRegistry({ maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
@@ -284,13 +307,16 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "StdioClientTransportOptions.maxStderrLineBytes": { read: (v) => spawned({ maxStderrLineBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "StdioClientTransportOptions.maxMessageBytes": { read: (v) => spawned({ maxMessageBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "StdioClientTransportOptions.maxQueuedBytes": { read: (v) => spawned({ maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "StdioClientTransportOptions.maxJsonDepth": { read: (v) => spawned({ maxJsonDepth: v }), ok: 8, tooSmall: 7, fraction: 8.5 },
   "RegistryOptions.pageSize": { read: (v) => new Session.McpServer({ registrations: { pageSize: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxDepth": { read: (v) => Session.createJsonSchemaValidator({ maxDepth: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxNodes": { read: (v) => Session.createJsonSchemaValidator({ maxNodes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxPatternLength": { read: (v) => Session.createJsonSchemaValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "ToolOutputOptions.maxTools": { read: (v) => new Session.McpClient({ toolOutput: { maxTools: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "AjvValidatorOptions.maxPatternLength": { read: (v) => createAjvValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "AjvValidatorOptions.maxWork": { read: (v) => createAjvValidator({ maxWork: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
   "JsonSchemaValidatorOptions.maxSteps": { read: (v) => Session.createJsonSchemaValidator({ maxSteps: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "JsonSchemaValidatorOptions.maxWork": { read: (v) => Session.createJsonSchemaValidator({ maxWork: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
 };
 
 /** The error `read(value)` throws or rejects with; undefined when it accepts the value. */

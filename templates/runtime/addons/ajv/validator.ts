@@ -2,9 +2,11 @@
 // `unevaluated*` ones, `dependentSchemas`, `$dynamicRef`, formats with ajv-formats if you add it),
 // as the Validator of McpServerOptions.registrations (and of McpClientOptions.toolOutput).
 // ajv compiles each schema once, at registration. Its `pattern`s are matched by the runtime's
-// linear-time matcher (features/pattern.ts) rather than RegExp, so a schema's pattern cannot make
-// a peer's string hang the server; patterns outside the recommended subset are refused when the
-// schema is compiled (pass `regExp: "native"` to use RegExp, at that risk).
+// pattern matcher (features/pattern.ts: RegExp where it runs in linear time, else the linear
+// matcher) rather than RegExp alone, so a schema's pattern cannot make a peer's string hang the
+// server; patterns outside the recommended subset are refused when the schema is compiled (pass
+// `regExp: "native"` to use RegExp, at that risk). One validation's pattern tests share a budget
+// of work (`maxWork`, core/work-budget.ts): past it the value is refused, `budgetExceeded`.
 
 import { Ajv2020, type Options } from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
@@ -12,6 +14,7 @@ import { numberOption } from "../../core/options.js";
 import type { JsonObject } from "../../core/protocol.js";
 import type { CompiledSchema, ValidationResult, Validator } from "../../features/json-schema.js";
 import { compilePattern } from "../../features/pattern.js";
+import { BudgetExceededError, DEFAULT_VALIDATION_WORK, WorkBudget, withBudget } from "../../core/work-budget.js";
 
 export interface AjvValidatorOptions {
   /** An ajv instance of your own (plugins, formats, vocabularies); default: a new Ajv2020 with the options below. */
@@ -22,6 +25,8 @@ export interface AjvValidatorOptions {
   readonly regExp?: "linear" | "native" | undefined;
   /** Longest pattern the linear matcher accepts (default 1000). */
   readonly maxPatternLength?: number | undefined;
+  /** Units of pattern work one validation may do (default DEFAULT_VALIDATION_WORK, 1 000 000; core/work-budget.ts). */
+  readonly maxWork?: number | undefined;
 }
 
 /**
@@ -40,6 +45,7 @@ function linearRegExp(maxLength: number) {
 /** A Validator backed by ajv: compile() is ajv.compile (its errors throw at registration), validate() reports ajv's first error. */
 export function createAjvValidator(options: AjvValidatorOptions = {}): Validator {
   const maxPatternLength = numberOption("maxPatternLength", options.maxPatternLength, 1000, { min: 1, max: 100_000 });
+  const maxWork = numberOption("maxWork", options.maxWork, DEFAULT_VALIDATION_WORK, { min: 1000 });
   const ajv =
     options.ajv ??
     new Ajv2020({
@@ -52,7 +58,15 @@ export function createAjvValidator(options: AjvValidatorOptions = {}): Validator
       const validate: ValidateFunction = ajv.compile(schema);
       return {
         validate(value): ValidationResult {
-          if (validate(value)) return { valid: true, value };
+          let valid: boolean;
+          try {
+            // The patterns of this validation charge one budget (pattern.test's ambient one).
+            valid = withBudget(new WorkBudget(maxWork), () => validate(value) as boolean);
+          } catch (error) {
+            if (!(error instanceof BudgetExceededError)) throw error;
+            return { valid: false, issue: { pointer: "", message: `more than ${maxWork} units of work (maxWork)`, budgetExceeded: true } };
+          }
+          if (valid) return { valid: true, value };
           const error = validate.errors?.[0];
           const missing = error?.keyword === "required" ? (error.params as { missingProperty?: string }).missingProperty : undefined;
           const message = missing === undefined ? (error?.message ?? "is invalid") : `must have the property ${JSON.stringify(missing)}`;

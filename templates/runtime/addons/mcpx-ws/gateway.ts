@@ -2,8 +2,10 @@
 // `Authorization: Bearer <JWT>` (or `?token=`), one JSON envelope per text frame. It attaches to a
 // node:http server's `upgrade` event; the rules (welcome, presence, `from` check, reserved kinds,
 // capabilities, delivery, bounds, other gateways through a GatewayBus) are the hub's
-// (transports/mcpx-hub.ts). A missing topic, a bad token or a full topic closes the socket with
-// 1008, as the v0.1 reference gateway does.
+// (transports/mcpx-hub.ts). A missing topic, a bad or expired token or a full topic closes the
+// socket with 1008, as the v0.1 reference gateway does; a participant whose token expires while
+// it is connected is closed then, with 4401 `token_expired` (a link with a token function
+// reconnects with a fresh token).
 
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
@@ -31,6 +33,21 @@ export interface McpxWsGateway {
 const DEFAULT_MAX_FRAME = 1024 * 1024;
 /** Frames up to this many times maxFrameBytes get a system/error; larger ones close the socket (1009) before they are buffered whole. */
 const HARD_FRAME_FACTOR = 2;
+
+/** setTimeout's longest delay (2^31 - 1 ms, about 24.8 days); a later moment is reached in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Calls `then` at `at` (ms since the epoch), however far off; returns the function that cancels it. */
+function atTime(at: number, then: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout>;
+  const arm = (): void => {
+    const wait = at - Date.now();
+    timer = setTimeout(wait > MAX_TIMER_MS ? arm : then, Math.min(Math.max(wait, 0), MAX_TIMER_MS));
+    timer.unref();
+  };
+  arm();
+  return () => clearTimeout(timer);
+}
 
 /** The bearer token of an upgrade request: the Authorization header, else `?token=`. */
 function tokenOf(request: IncomingMessage, url: URL): string | undefined {
@@ -81,6 +98,8 @@ export function attachMcpxGateway(server: Server, options: McpxWsGatewayOptions)
       if (token === undefined) throw new Error("no bearer token");
       grant = await options.verify(token);
       if (grant.topic !== topic) throw new Error(`the token is for topic "${grant.topic}"`);
+      const expiresAt = grant.expiresAt;
+      if (expiresAt !== undefined && !(typeof expiresAt === "number" && expiresAt > Date.now())) throw new Error("the token has expired");
     } catch (error) {
       refused("unauthorized", topic, "", error instanceof Error ? error.message : String(error));
       return closeSocket(socket, MCPX_CLOSE.policy, "unauthorized");
@@ -92,8 +111,23 @@ export function attachMcpxGateway(server: Server, options: McpxWsGatewayOptions)
       close: (code, reason) => closeSocket(socket, code, reason),
     });
     if (member === undefined) return;
+    // Closed while it joined: no close event is coming for the listeners below.
+    if (socket.readyState !== socket.OPEN) return member.leave();
+    // The grant ends with its token: the socket closes then (the timer goes with the socket).
+    const expiresAt = grant.expiresAt;
+    const stopExpiry =
+      expiresAt === undefined
+        ? undefined
+        : atTime(expiresAt, () => {
+            refused("token_expired", topic, member.id, "closed 4401");
+            closeSocket(socket, MCPX_CLOSE.tokenExpired, "token_expired");
+            member.leave();
+          });
     socket.on("message", (data) => member.receive(text(data)));
-    socket.on("close", () => member.leave());
+    socket.on("close", () => {
+      stopExpiry?.();
+      member.leave();
+    });
     socket.on("error", (error) => {
       if ((error as { code?: string }).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") refused("frame_too_large", topic, member.id, "closed 1009");
       member.leave();

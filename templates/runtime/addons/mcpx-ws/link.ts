@@ -8,11 +8,13 @@
 // socket drops, every participant has left as far as this side knows: the link delivers a leave
 // for each, then reconnects with exponential backoff; the new welcome brings them back as joins.
 // No reconnect after a refusal (1008) or a replacement (4409): the same token would fail again
-// or fight the newer connection.
+// or fight the newer connection. After the gateway closed it because its token expired (4401), it
+// reconnects only when `token` is a function (a fresh token for the new connection).
 
 import WebSocket from "ws";
+import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, parseJsonWithin } from "../../core/json-depth.js";
 import { numberOption } from "../../core/options.js";
-import { MCPX_GATEWAY_SENDER, presenceOf, type McpxParticipantInfo, type McpxShape } from "../../transports/mcpx-envelope.js";
+import { duplicateTopLevelKey, MCPX_GATEWAY_SENDER, presenceOf, type McpxParticipantInfo, type McpxShape } from "../../transports/mcpx-envelope.js";
 import { MCPX_PROTOCOL, type McpxEnvelope, type McpxLink } from "../../transports/mcpx.js";
 import { isObject } from "../../core/json.js";
 
@@ -32,6 +34,8 @@ export interface McpxWsLinkOptions {
   maxBackoffMs?: number | undefined;
   /** Largest frame accepted from the gateway (default 2 MiB; ≥ 1024); a larger one closes the socket. */
   maxFrameBytes?: number | undefined;
+  /** Deepest nesting of arrays and objects in a frame from the gateway (default 1000; 8 to 100 000); a deeper one is ignored, unparsed. */
+  maxJsonDepth?: number | undefined;
   /** How long the first connection may take to be welcomed (default 10000 ms; ≥ 1). */
   connectTimeoutMs?: number | undefined;
   /** A gateway's `system/error` addressed to us (a refusal of something we sent). */
@@ -61,6 +65,8 @@ export class McpxConnectError extends Error {
 }
 
 const NO_RECONNECT = new Set([1008, 4409]);
+/** The gateway's close when the token expired (gateway.ts, MCPX_CLOSE.tokenExpired). */
+const TOKEN_EXPIRED = 4401;
 
 interface Welcome {
   you: McpxParticipantInfo;
@@ -85,6 +91,7 @@ class WsLink implements McpxWsLink {
   readonly #initialBackoff: number;
   readonly #maxBackoff: number;
   readonly #maxFrame: number;
+  readonly #maxDepth: number;
   readonly #listeners = new Set<(envelope: unknown) => void>();
   readonly #closeListeners = new Set<() => void>();
   readonly #presence = new Set<McpxPresenceListener>();
@@ -100,6 +107,7 @@ class WsLink implements McpxWsLink {
     this.#initialBackoff = numberOption("initialBackoffMs", options.initialBackoffMs, 100, { min: 1 });
     this.#maxBackoff = numberOption("maxBackoffMs", options.maxBackoffMs, 5000, { min: 1 });
     this.#maxFrame = numberOption("maxFrameBytes", options.maxFrameBytes, 2 * 1024 * 1024, { min: 1024 });
+    this.#maxDepth = maxJsonDepthOption(options.maxJsonDepth, DEFAULT_MAX_MESSAGE_DEPTH);
   }
 
   get connected(): boolean {
@@ -154,12 +162,15 @@ class WsLink implements McpxWsLink {
       let welcomed = false;
       socket.on("message", (data, isBinary) => {
         if (isBinary) return;
+        const text = String(data);
         let value: unknown;
         try {
-          value = JSON.parse(String(data));
+          value = parseJsonWithin(text, this.#maxDepth);
         } catch {
-          return; // not JSON: nothing a gateway should send; ignored
+          return; // not JSON, or nested deeper than maxJsonDepth: nothing a gateway should send; ignored
         }
+        // A key given twice is no envelope (mcpx-envelope.ts duplicateTopLevelKey): ignored as well.
+        if (duplicateTopLevelKey(text) !== undefined) return;
         if (!welcomed && isObject(value) && value["from"] === MCPX_GATEWAY_SENDER && value["kind"] === "system/welcome") {
           const welcome = welcomeOf(value["payload"]);
           if (welcome === undefined) return;
@@ -230,6 +241,8 @@ class WsLink implements McpxWsLink {
     this.#dropRoster();
     if (this.#closed) return;
     if (this.#options.reconnect === false || NO_RECONNECT.has(code)) return this.close();
+    // The same token would be refused: only a token function can bring a fresh one.
+    if (code === TOKEN_EXPIRED && typeof this.#options.token !== "function") return this.close();
     this.#schedule();
   }
 

@@ -12,6 +12,7 @@
 // read its stream is ended once its unread bytes pass a bound. The revision has no DELETE (405).
 
 import { isObject, isRequestId } from "../../core/json.js";
+import { earlyCancelOptions } from "../../core/early-cancels.js";
 import { numberOption } from "../../core/options.js";
 import { describeValue, type JsonRpcMessage, type RequestId, type Transport } from "../../core/protocol.js";
 import type { Connection } from "../../core/endpoint.js";
@@ -38,12 +39,29 @@ export interface LegacySseHandlerOptions extends HttpServerOptions {
   /** Sessions open at most (default 1024); one more GET is refused with 503. */
   readonly maxSessions?: number | undefined;
   /**
+   * Sessions open at most of one principal (`authenticate`'s `id`; default 64), so that one
+   * client cannot take every session; one more GET is refused with 503 naming this option, and
+   * no other principal notices. Without `authenticate` each session is its own (only maxSessions
+   * bounds them).
+   */
+  readonly maxSessionsPerPrincipal?: number | undefined;
+  /**
    * A session with no POST for this long (ms), and no request of it in flight, is ended: its
-   * stream closes (default 1 800 000, 30 minutes; Infinity: never).
+   * stream closes (default 1 800 000, 30 minutes; Infinity: never). A session whose handlers wait
+   * on the client (an elicitation, a sampling request unanswered) counts as idle: it ends
+   * sessionIdleMs after the client last sent anything, or was last asked something.
    */
   readonly sessionIdleMs?: number | undefined;
   /** Requests of one session in flight at most (default 256); one more POST is refused with 429. */
   readonly maxInFlightPerSession?: number | undefined;
+  /**
+   * Cancels for request ids not (yet) seen that a session remembers (default 64): two POSTs may
+   * arrive in either order, and a request that arrives after its cancel is cancelled at once
+   * (its handler never runs, no response is sent). One more forgets the oldest.
+   */
+  readonly maxEarlyCancels?: number | undefined;
+  /** How long (ms) such a cancel is remembered (default 10 000); a request arriving later runs. */
+  readonly earlyCancelWindowMs?: number | undefined;
 }
 
 /** The HTTP+SSE handler, with the paths it owns (how createEraRouter knows them). */
@@ -63,6 +81,9 @@ const DEFAULTS = {
   ssePath: "/sse",
   messagesPath: "/messages",
   maxSessions: 1024,
+  // A sixteenth of maxSessions (a user's many clients, IDE windows and agents, fit; 16 principals
+  // at their quota are needed to fill the server), and as many as its listen streams may be.
+  maxSessionsPerPrincipal: 64,
   sessionIdleMs: 30 * 60 * 1000,
   maxStreamBufferBytes: 4 * 1024 * 1024,
   maxInFlightPerSession: 256,
@@ -139,20 +160,22 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
   const maxInFlight = numberOption("maxInFlightPerSession", options.maxInFlightPerSession, DEFAULTS.maxInFlightPerSession, { min: 1, infinity: true });
   const table = new SessionTable<LegacySession>({
     maxSessions: numberOption("maxSessions", options.maxSessions, DEFAULTS.maxSessions, { min: 1, infinity: true }),
+    maxSessionsPerPrincipal: numberOption("maxSessionsPerPrincipal", options.maxSessionsPerPrincipal, DEFAULTS.maxSessionsPerPrincipal, { min: 1, infinity: true }),
     idleMs: numberOption("sessionIdleMs", options.sessionIdleMs, DEFAULTS.sessionIdleMs, { min: 1, infinity: true }),
   });
   const limits = { keepAliveMs: settings.keepAliveMs, maxBuffered: settings.maxStreamBufferBytes };
+  const earlyCancels = earlyCancelOptions(options);
 
   const stages = endpointStages(ssePath, messagesPath, table);
 
   const open = (call: HttpCall, state: LegacyState): void | Promise<void> => {
-    const full = table.full();
+    const full = table.full(state.principal);
     if (full !== undefined) return answer(call, full);
     // The client is gone already: nothing to open (the web face still settles its response).
     if (call.gone) return call.respond(499, {});
     // A session id is a capability: random (Web Crypto), never derived from anything the client sent.
     const id = globalThis.crypto.randomUUID();
-    const session = new LegacySession(id, call, state.principal, `${messagesPath}?sessionId=${id}`, limits, table);
+    const session = new LegacySession(id, call, state.principal, `${messagesPath}?sessionId=${id}`, limits, table, earlyCancels);
     table.add(session);
     try {
       session.connection = server.openConnection(session);
@@ -163,7 +186,7 @@ export function createLegacySseHandler(server: LegacySseServable, options: Legac
   };
 
   const pipeline: Pipeline<LegacyState> = {
-    admission: [stages.route, hostOriginStage(settings.guards), authenticateStage(settings.authenticate), stages.envelope, stages.session],
+    admission: [stages.route, hostOriginStage(settings.guards), authenticateStage(settings.authenticate, settings.logger), stages.envelope, stages.session],
     settings,
     state: () => new LegacyState(),
     serve: (call, state) => (state.route === "sse" ? open(call, state) : deliver(call, state, table, maxInFlight)),

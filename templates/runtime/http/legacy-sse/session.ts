@@ -4,7 +4,7 @@
 // a client that stops reading ends its session instead of growing the server.
 
 import type { Connection } from "../../core/endpoint.js";
-import type { JsonRpcMessage, Principal, RequestId, Transport } from "../../core/protocol.js";
+import type { EarlyCancelBounds, JsonRpcMessage, Principal, RequestId, Transport } from "../../core/protocol.js";
 import type { HttpCall } from "../server/call.js";
 import type { SessionTable } from "../server/session-table.js";
 import { sseEvent, SseStream, type SseLimits } from "../server/sse-stream.js";
@@ -22,12 +22,18 @@ export class LegacySession implements Transport {
   /** Request ids received and not yet answered or cancelled (maxInFlightPerSession). */
   readonly inFlight: Set<RequestId> = new Set();
   connection: Connection | undefined;
+  /**
+   * Each POST to /messages is its own HTTP request, so a client's cancel may arrive before the
+   * request it names: the connection remembers it (core/early-cancels.ts).
+   */
+  readonly earlyCancels: EarlyCancelBounds;
   readonly #stream: SseStream;
   readonly #table: SessionTable<LegacySession>;
   #ended = false;
 
-  constructor(id: string, call: HttpCall, principal: Principal | undefined, endpoint: string, limits: SseLimits, table: SessionTable<LegacySession>) {
+  constructor(id: string, call: HttpCall, principal: Principal | undefined, endpoint: string, limits: SseLimits, table: SessionTable<LegacySession>, earlyCancels: EarlyCancelBounds) {
     this.sessionId = id;
+    this.earlyCancels = earlyCancels;
     this.principal = principal;
     this.http = call;
     this.#table = table;
@@ -42,16 +48,23 @@ export class LegacySession implements Transport {
     return this.#ended;
   }
 
-  /** A request in flight keeps the session from idling out. */
+  /**
+   * A request in flight keeps the session from idling out, unless the server waits on its client
+   * (a request of its own unanswered): a client that never answers ends at sessionIdleMs instead
+   * of pinning its session (session-table.ts).
+   */
   busy(): boolean {
-    return this.inFlight.size > 0;
+    return this.inFlight.size > 0 && (this.connection?.inFlight.sent ?? 0) === 0;
   }
 
   start(): Promise<void> {
     return RESOLVED;
   }
 
-  /** A message the client POSTed; a cancel the endpoint took ends its request's count here (no response will come). */
+  /**
+   * A message the client POSTed; a cancel the endpoint took, or a request cancelled as it arrived
+   * because its cancel came first, ends its request's count here (no response will come).
+   */
   deliver(message: JsonRpcMessage): void {
     const event = this.connection?.receive(message);
     if (event?.type === "received") this.inFlight.delete(event.requestId);
@@ -61,6 +74,8 @@ export class LegacySession implements Transport {
     if (this.#ended) return RESOLVED;
     // A response (or the server's own notifications/cancelled for it) ends a request in flight.
     if (!("method" in message)) this.inFlight.delete(message.id as RequestId);
+    // A request to the client: it has sessionIdleMs from now to answer (busy() then waits on it).
+    else if ("id" in message) this.#table.touch(this);
     const text = JSON.stringify(message); // throws for what JSON cannot carry: the endpoint answers -32603 instead
     this.#stream.write(sseEvent(text));
     return RESOLVED;

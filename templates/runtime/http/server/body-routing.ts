@@ -6,7 +6,8 @@
 // handler by what the body says, holds the body to that handler's own bounds, and hands it over.
 
 import { isObject } from "../../core/json.js";
-import { bodyRefusal, nestsDeeperThan, parseBody } from "./body.js";
+import { nestsDeeperThan } from "../../core/json-depth.js";
+import { bodyRefusal, parseBody } from "./body.js";
 import { TOO_LARGE, type HttpCall } from "./call.js";
 import { claimsModernEra, sessionRevisionFor, type EraClaims, type ModernRoute, type Routed, type SessionRoute } from "./eras.js";
 import { admit, serveAdmitted, shareAdmission, type CallState } from "./pipeline.js";

@@ -61,6 +61,11 @@ export interface HttpCall extends HttpRequestHead {
   query(name: string): string | null;
   /** The local address the request arrived at (the loopback Host/Origin rule); undefined: unknown. */
   readonly localAddress: string | undefined;
+  /**
+   * The connection the request came on: its remote address and port (peerKey); undefined:
+   * unknown. What the quotas per principal of an anonymous request key on (`ctx.http.peer`).
+   */
+  readonly peer: string | undefined;
   /** Whether the request declares a body (a Content-Length above 0 or a Transfer-Encoding). */
   readonly hasBody: boolean;
   /** The body, read to its end but never past `max` bytes (a declared length over it is not read at all). */
@@ -98,3 +103,14 @@ export interface CallHandler {
 
 /** Who sent a request, once the pipeline's `authenticate` stage has run. */
 export type Admitted = Principal | undefined;
+
+/**
+ * A connection's key from its remote address and port: `address:port` (`[address]:port` for
+ * IPv6), the address alone without a port; undefined without an address. Two connections open at
+ * once never share one (the port tells apart those of one address).
+ */
+export function peerKey(address: string | undefined, port: number | undefined): string | undefined {
+  if (address === undefined || address === "") return undefined;
+  const host = address.includes(":") ? `[${address}]` : address;
+  return port === undefined ? host : `${host}:${port}`;
+}

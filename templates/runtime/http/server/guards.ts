@@ -65,7 +65,7 @@ function hostnameOf(host: string): string {
 }
 
 /** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-function isLoopbackAddress(address: string): boolean {
+export function isLoopbackAddress(address: string): boolean {
   const a = address.toLowerCase();
   return a === "::1" || a.startsWith("127.") || a.startsWith("::ffff:127.");
 }

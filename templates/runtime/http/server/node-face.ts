@@ -5,14 +5,19 @@
 // structurally, so the runtime imports nothing of Node.
 
 import { concat } from "../fetch.js";
-import { BROKEN, TOO_LARGE, type BodyRead, type HeaderView, type HttpCall, type ResponseBody, type ResponseHeaders } from "./call.js";
+import { BROKEN, peerKey, TOO_LARGE, type BodyRead, type HeaderView, type HttpCall, type ResponseBody, type ResponseHeaders } from "./call.js";
 
 /** The parts of node:http's IncomingMessage the runtime uses. */
 export interface NodeIncomingMessage {
   readonly method?: string | undefined;
   readonly url?: string | undefined;
   readonly headers: { readonly [name: string]: string | string[] | undefined };
-  readonly socket: { readonly localAddress?: string | undefined; readonly encrypted?: boolean | undefined } | null;
+  readonly socket: {
+    readonly localAddress?: string | undefined;
+    readonly remoteAddress?: string | undefined;
+    readonly remotePort?: number | undefined;
+    readonly encrypted?: boolean | undefined;
+  } | null;
   /** Whether the request was destroyed (its connection closed before the body was read). */
   readonly destroyed?: boolean | undefined;
   on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
@@ -101,6 +106,7 @@ export class NodeCall implements HttpCall {
   #gone = false;
   #url: string | undefined;
   #path: string | undefined;
+  #peer: string | undefined | null = null;
 
   constructor(request: NodeIncomingMessage, out: NodeServerResponse) {
     this.#request = request;
@@ -123,6 +129,15 @@ export class NodeCall implements HttpCall {
       this.#url = target.startsWith("/") ? `${scheme}://${host === null || host === "" ? "localhost" : host}${target}` : target;
     }
     return this.#url;
+  }
+
+  /** The socket's remote address and port, read on first use (only anonymous requests need it). */
+  get peer(): string | undefined {
+    if (this.#peer === null) {
+      const socket = this.#request.socket;
+      this.#peer = peerKey(socket?.remoteAddress, socket?.remotePort);
+    }
+    return this.#peer;
   }
 
   get path(): string {

@@ -207,7 +207,8 @@ function bridgedListener(handler: HttpHandler, options: NodeListenerOptions): No
       return;
     }
     const web = webRequest;
-    handler(webRequest, { localAddress: request.socket?.localAddress })
+    const socket = request.socket;
+    handler(webRequest, { localAddress: socket?.localAddress, remoteAddress: socket?.remoteAddress, remotePort: socket?.remotePort })
       .then((answer) => {
         // A body the handler never read (a refusal before it: unauthenticated, the wrong method)
         // is not drained when large or chunked: the connection closes instead, as on the native face.

@@ -2,8 +2,9 @@
 // createLegacySseHandler), each read and checked once, where the handler is made: a bad value is
 // a RangeError or TypeError naming it then, not a surprise at the first request.
 
+import { maxJsonDepthOption } from "../../core/json-depth.js";
 import { numberOption } from "../../core/options.js";
-import { describeValue, type Principal } from "../../core/protocol.js";
+import { defaultLogger, describeValue, type Logger, type Principal } from "../../core/protocol.js";
 import type { HttpRequestHead } from "./call.js";
 import { checkGuardOptions, type GuardOptions } from "./guards.js";
 
@@ -49,6 +50,12 @@ export interface HttpServerOptions extends GuardOptions {
   readonly maxStreamBufferBytes?: number | undefined;
   /** Failures of the HTTP layer itself (a stream that could not be written, a throwing authenticate). */
   readonly onError?: ((error: Error) => void) | undefined;
+  /**
+   * Warnings of the HTTP layer, one line each: a handler without `authenticate` that serves a
+   * request arriving at an address other than loopback says so once. Default: stderr (as
+   * McpServer's `logger`); null: none.
+   */
+  readonly logger?: Logger | null | undefined;
 }
 
 /** The shared options as read: every bound a number, `authenticate` a function or nothing. */
@@ -60,27 +67,30 @@ export interface ServerSettings {
   readonly keepAliveMs: number;
   readonly maxStreamBufferBytes: number;
   readonly onError: ((error: Error) => void) | undefined;
+  /** Where warnings go; null: nowhere. */
+  readonly logger: Logger | null;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-const DEFAULT_MAX_JSON_DEPTH = 128;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
 /** Reads the shared options; `maxStreamBufferBytes` defaults to the handler's own bound. */
 export function readServerOptions(options: HttpServerOptions, defaults: { readonly maxStreamBufferBytes: number }): ServerSettings {
   if (typeof options !== "object" || options === null) throw new TypeError(`options must be an object, got ${describeValue(options)}`);
   checkGuardOptions(options);
-  const { authenticate, onError } = options;
+  const { authenticate, onError, logger } = options;
   if (authenticate !== undefined && typeof authenticate !== "function") throw new TypeError(`authenticate must be a function, got ${describeValue(authenticate)}`);
   if (onError !== undefined && typeof onError !== "function") throw new TypeError(`onError must be a function, got ${describeValue(onError)}`);
+  if (logger !== undefined && logger !== null && typeof logger !== "function") throw new TypeError(`logger must be a function or null, got ${describeValue(logger)}`);
   return {
     authenticate,
     guards: options,
     maxBodyBytes: numberOption("maxBodyBytes", options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, { min: 128 }),
-    maxJsonDepth: numberOption("maxJsonDepth", options.maxJsonDepth, DEFAULT_MAX_JSON_DEPTH, { min: 8, max: 100_000 }),
+    maxJsonDepth: maxJsonDepthOption(options.maxJsonDepth),
     keepAliveMs: numberOption("keepAliveMs", options.keepAliveMs, DEFAULT_KEEP_ALIVE_MS, { min: 1000, zeroIsOff: true }),
     maxStreamBufferBytes: numberOption("maxStreamBufferBytes", options.maxStreamBufferBytes, defaults.maxStreamBufferBytes, { min: 1024 }),
     onError,
+    logger: logger === undefined ? defaultLogger : logger,
   };
 }
 

@@ -9,12 +9,12 @@
 // unauthenticated client costs no body read (docs/security.md).
 
 import { isThenable } from "../../core/json.js";
-import type { Principal } from "../../core/protocol.js";
+import type { Logger, Principal } from "../../core/protocol.js";
 import { describeValue } from "../../core/protocol.js";
 import { mediaType, report } from "../fetch.js";
 import { parseBody } from "./body.js";
 import type { HttpCall } from "./call.js";
-import { accepted, hostProblem, hostSyntaxProblem, type GuardOptions } from "./guards.js";
+import { accepted, hostProblem, hostSyntaxProblem, isLoopbackAddress, type GuardOptions } from "./guards.js";
 import type { Authenticate, ServerSettings } from "./options.js";
 import { answer, INTERNAL_ERROR, type Answer } from "./replies.js";
 
@@ -69,9 +69,11 @@ export function hostOriginStage(guards: GuardOptions): Stage<CallState> {
 /**
  * `authenticate` for every request, before anything of its body is read. A result that is
  * neither a Response nor an object with a non-empty string `id` is the application's bug: a
- * TypeError (the runner answers 500 and reports it), never a request served as nobody.
+ * TypeError (the runner answers 500 and reports it), never a request served as nobody. Without
+ * `authenticate`, see anonymousStage.
  */
-export function authenticateStage(authenticate: Authenticate | undefined): Stage<CallState> {
+export function authenticateStage(authenticate: Authenticate | undefined, logger: Logger | null = null): Stage<CallState> {
+  if (authenticate === undefined) return anonymousStage(logger);
   const accept = (who: unknown, state: CallState): StageResult => {
     if (who instanceof Response) return who;
     if (who !== null && typeof who === "object" && typeof (who as Principal).id === "string" && (who as Principal).id !== "") {
@@ -83,9 +85,36 @@ export function authenticateStage(authenticate: Authenticate | undefined): Stage
   return {
     name: "authenticate",
     run(call, state) {
-      if (authenticate === undefined) return undefined;
       const who = askOnce(call, authenticate);
       return isThenable(who) ? Promise.resolve(who).then((resolved) => accept(resolved, state)) : accept(who, state);
+    },
+  };
+}
+
+/**
+ * The authenticate stage of a handler without `authenticate`: every request is anonymous. The
+ * runtime learns where it is bound only from its requests (the local address a request arrived
+ * at), so the first one that arrived at an address other than loopback logs one warning: such a
+ * server is reachable by others, who are told apart only by their connection or session.
+ */
+function anonymousStage(logger: Logger | null): Stage<CallState> {
+  let warned = false;
+  return {
+    name: "authenticate",
+    run(call) {
+      if (warned || logger === null) return undefined;
+      const local = call.localAddress;
+      if (local === undefined || isLoopbackAddress(local)) return undefined;
+      warned = true;
+      try {
+        logger(
+          `mcp-stubgen: an HTTP handler without authenticate serves requests arriving at ${local}, not a loopback address: ` +
+            "every client is anonymous (quotas per connection or per session; nothing bound to a principal). Set authenticate (mcp-stubgen, docs/security.md).",
+        );
+      } catch {
+        // A throwing logger must not fail the request.
+      }
+      return undefined;
     },
   };
 }

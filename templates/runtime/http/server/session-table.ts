@@ -1,7 +1,10 @@
 // The one table of sessions of the HTTP servers that keep them: the session handler's (Streamable
 // HTTP of 2025-03-26 … 2025-11-25, Session Management) and HTTP+SSE's (2024-11-05). Bounded in
-// number; a session belongs to the principal that opened it (another one naming its id finds
-// nothing, as for an unknown id); a session unused for `idleMs` ends unless it is busy.
+// number, in all and per principal; a session belongs to the principal that opened it (another
+// one naming its id finds nothing, as for an unknown id); a session unused for `idleMs` ends
+// unless it is busy. Sessions without a principal (no `authenticate`) are each their own: the
+// runtime cannot tell their clients apart (addresses are shared behind proxies and NATs), so only
+// maxSessions bounds them.
 
 import type { Principal } from "../../core/protocol.js";
 import type { Refusal } from "./replies.js";
@@ -12,7 +15,10 @@ export interface TableSession {
   readonly sessionId: string;
   readonly principal: Principal | undefined;
   readonly ended: boolean;
-  /** Whether it is in use (a request in flight, a stream open): an idle expiry then waits another period. */
+  /**
+   * Whether it works for its client (a request in flight, a stream open), and does not wait on it
+   * (no request of the server's unanswered): an idle expiry then waits another period.
+   */
   busy(): boolean;
   /** Ends it (the idle expiry, the table's closeAll). */
   end(): void | Promise<void>;
@@ -21,6 +27,8 @@ export interface TableSession {
 export interface SessionTableLimits {
   /** Sessions open at most (Infinity: no bound). */
   readonly maxSessions: number;
+  /** Sessions open at most of one principal (`principal.id`; Infinity: no bound). */
+  readonly maxSessionsPerPrincipal: number;
   /** A session neither used nor busy for this long (ms) ends (Infinity: never). */
   readonly idleMs: number;
 }
@@ -34,6 +42,8 @@ interface Expiry {
 export class SessionTable<S extends TableSession> {
   readonly #sessions = new Map<string, S>();
   readonly #expiries = new Map<S, Expiry>();
+  /** Sessions open by principal id; an id leaves with its last session. */
+  readonly #byPrincipal = new Map<string, number>();
   readonly #limits: SessionTableLimits;
   #closed = false;
 
@@ -60,21 +70,34 @@ export class SessionTable<S extends TableSession> {
     return session === undefined || session.ended || session.principal?.id !== principal?.id ? undefined : session;
   }
 
-  /** Why one more session cannot open (503 naming the bound, or the table closed), or undefined. */
-  full(): Refusal | undefined {
+  /** Why one more session of `principal` cannot open (503 naming the bound, or the table closed), or undefined. */
+  full(principal: Principal | undefined): Refusal | undefined {
     if (this.#closed) return { status: 503, message: "Service Unavailable: the server is closing" };
-    if (this.#sessions.size < this.#limits.maxSessions) return undefined;
-    return { status: 503, message: `Service Unavailable: ${this.#limits.maxSessions} sessions are open (maxSessions)`, headers: { "retry-after": "1" } };
+    const { maxSessions, maxSessionsPerPrincipal } = this.#limits;
+    if (this.#sessions.size >= maxSessions) return unavailable(`${maxSessions} sessions are open (maxSessions)`);
+    if (principal !== undefined && (this.#byPrincipal.get(principal.id) ?? 0) >= maxSessionsPerPrincipal) {
+      return unavailable(`${maxSessionsPerPrincipal} sessions of this principal are open (maxSessionsPerPrincipal)`);
+    }
+    return undefined;
   }
 
   add(session: S): void {
+    // One held under the same id (a session continued from a registry, raced) no longer counts.
+    const replaced = this.#sessions.get(session.sessionId)?.principal?.id;
+    if (replaced !== undefined) this.#count(replaced, -1);
     this.#sessions.set(session.sessionId, session);
+    const owner = session.principal?.id;
+    if (owner !== undefined) this.#count(owner, 1);
     this.touch(session);
   }
 
   /** The session ended: it leaves the table (if it is the one held under its id). */
   remove(session: S): void {
-    if (this.#sessions.get(session.sessionId) === session) this.#sessions.delete(session.sessionId);
+    if (this.#sessions.get(session.sessionId) === session) {
+      this.#sessions.delete(session.sessionId);
+      const owner = session.principal?.id;
+      if (owner !== undefined) this.#count(owner, -1);
+    }
     const expiry = this.#expiries.get(session);
     if (expiry?.timer !== undefined) clearTimeout(expiry.timer);
     this.#expiries.delete(session);
@@ -103,6 +126,13 @@ export class SessionTable<S extends TableSession> {
     await Promise.all([...this.#sessions.values()].map((session) => session.end()));
   }
 
+  /** One session more or fewer of a principal; an id leaves the map with its last session. */
+  #count(owner: string, change: 1 | -1): void {
+    const held = (this.#byPrincipal.get(owner) ?? 0) + change;
+    if (held > 0) this.#byPrincipal.set(owner, held);
+    else this.#byPrincipal.delete(owner);
+  }
+
   #arm(session: S, expiry: Expiry, delay: number): void {
     const timer = setTimeout(() => {
       if (session.ended || this.#expiries.get(session) !== expiry) return;
@@ -115,4 +145,9 @@ export class SessionTable<S extends TableSession> {
     unref(timer);
     expiry.timer = timer;
   }
+}
+
+/** A 503 with Retry-After naming the bound (the session servers' refusal of one more session). */
+function unavailable(what: string): Refusal {
+  return { status: 503, message: `Service Unavailable: ${what}`, headers: { "retry-after": "1" } };
 }

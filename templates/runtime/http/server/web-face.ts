@@ -6,12 +6,19 @@
 
 import { readBounded, TOO_LARGE as READ_TOO_LARGE } from "../fetch.js";
 import { answer, INTERNAL_ERROR } from "./replies.js";
-import { BROKEN, TOO_LARGE, type BodyRead, type CallHandler, type HeaderView, type HttpCall, type ResponseBody, type ResponseHeaders } from "./call.js";
+import { BROKEN, peerKey, TOO_LARGE, type BodyRead, type CallHandler, type HeaderView, type HttpCall, type ResponseBody, type ResponseHeaders } from "./call.js";
 
 /** What the runtime knows of the connection a request came on (the node adapter of a foreign web handler fills it). */
 export interface HttpRequestInfo {
   /** The local address the request arrived at; a loopback address turns on the loopback Host/Origin check. */
   readonly localAddress?: string | undefined;
+  /**
+   * The client's address and port (Deno's `info.remoteAddr`, Bun's `server.requestIP(request)`):
+   * the quotas of anonymous requests are kept per connection by them (`ctx.http.peer`). Without
+   * them, every anonymous request of the handler shares one quota.
+   */
+  readonly remoteAddress?: string | undefined;
+  readonly remotePort?: number | undefined;
 }
 
 /** A web-standard HTTP handler; the second argument is optional. */
@@ -29,6 +36,7 @@ class WebCall implements HttpCall {
   readonly url: string;
   readonly headers: HeaderView;
   readonly localAddress: string | undefined;
+  readonly peer: string | undefined;
   readonly response: Promise<Response>;
   onclose: (() => void) | undefined = undefined;
   readonly #request: Request;
@@ -44,6 +52,7 @@ class WebCall implements HttpCall {
     this.url = request.url;
     this.headers = request.headers;
     this.localAddress = info?.localAddress;
+    this.peer = info === undefined ? undefined : peerKey(info.remoteAddress, info.remotePort);
     this.response = new Promise((resolve) => (this.#resolve = resolve));
     // The call is its own listener (handleEvent): no closure per request.
     if (request.signal.aborted) this.#gone = true;

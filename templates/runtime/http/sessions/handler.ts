@@ -13,6 +13,7 @@
 // negotiate is the server's generated `sessionBinding` (versions.ts).
 
 import { isObject } from "../../core/json.js";
+import { earlyCancelOptions } from "../../core/early-cancels.js";
 import { numberOption } from "../../core/options.js";
 import { describeValue, type JsonObject, type RequestId } from "../../core/protocol.js";
 import { choiceOption, flagOption, pathOption, readServerOptions, type HttpServerOptions } from "../server/options.js";
@@ -20,6 +21,7 @@ import { authenticateStage, CallState, envelopeStage, hostOriginStage, runPipeli
 import { pathStage } from "../server/routes.js";
 import { SessionTable } from "../server/session-table.js";
 import { withFaces, type ServedHandler } from "../server/web-face.js";
+import { EventStoreBudget } from "./event-budget.js";
 import type { EventStore } from "./event-store.js";
 import { SessionLookup, type NamedSession } from "./lookup.js";
 import { SessionRoutes, type RouteSettings } from "./routes.js";
@@ -42,8 +44,17 @@ export interface SessionHttpHandlerOptions extends HttpServerOptions {
   /** Sessions open at most (default 1024); one more `initialize` is refused with 503 naming this option. */
   readonly maxSessions?: number | undefined;
   /**
+   * Sessions open at most of one principal (`authenticate`'s `id`; default 64), so that one
+   * client cannot take every session; one more `initialize` is refused with 503 naming this
+   * option, and no other principal notices. Without `authenticate` each session is its own
+   * (only maxSessions bounds them).
+   */
+  readonly maxSessionsPerPrincipal?: number | undefined;
+  /**
    * A session with nothing in flight and no stream open for this long (ms) ends, as by DELETE
-   * (default 1 800 000, 30 minutes; Infinity: never).
+   * (default 1 800 000, 30 minutes; Infinity: never). A session whose handlers wait on the
+   * client (an elicitation, a sampling request unanswered) counts as idle: it ends sessionIdleMs
+   * after the client last sent anything, or was last asked something, and its handlers abort.
    */
   readonly sessionIdleMs?: number | undefined;
   /** Requests of one session in flight at most (default 64); one more is refused with 429 naming this option. */
@@ -55,8 +66,22 @@ export interface SessionHttpHandlerOptions extends HttpServerOptions {
    * event ids, no priming events, no resumption).
    */
   readonly eventStore?: EventStore | null | undefined;
+  /**
+   * Cancels for request ids not (yet) seen that a session remembers (default 64): two POSTs may
+   * arrive in either order, and a request that arrives after its cancel is cancelled at once
+   * (its handler never runs, no response is sent). One more forgets the oldest.
+   */
+  readonly maxEarlyCancels?: number | undefined;
+  /** How long (ms) such a cancel is remembered (default 10 000); a request arriving later runs. */
+  readonly earlyCancelWindowMs?: number | undefined;
   /** Events the default store keeps per session (default 1000; its bytes are bounded at 4 MiB). */
   readonly maxStoredEvents?: number | undefined;
+  /**
+   * Bytes of event data the default stores keep over all sessions together, counted as UTF-16
+   * code units × 2 (default 256 MiB; Infinity: no bound beyond each session's 4 MiB). Past it
+   * the oldest events of all sessions are evicted first; a resumption from one is answered 400.
+   */
+  readonly maxEventStoreBytes?: number | undefined;
   /** The `retry:` (ms) sent with priming events: how long a client waits before it resumes (default 1000). */
   readonly retryMs?: number | undefined;
   /**
@@ -78,6 +103,8 @@ export interface SessionHttpHandlerOptions extends HttpServerOptions {
 export type SessionHttpHandler = ServedHandler & {
   /** Sessions open now. */
   readonly sessionCount: number;
+  /** Bytes of event data the default stores keep now, over all sessions (at most maxEventStoreBytes). */
+  readonly storedEventBytes: number;
   /** The protocol versions its sessions may negotiate, oldest first (the server's sessionBinding). */
   readonly versions: readonly string[];
   /** The path it serves; undefined: any. */
@@ -109,6 +136,9 @@ export class SessionState extends CallState implements NamedSession {
 
 const DEFAULTS = {
   maxSessions: 1024,
+  // A sixteenth of maxSessions (a user's many clients, IDE windows and agents, fit; 16 principals
+  // at their quota are needed to fill the server), and as many as its listen streams may be.
+  maxSessionsPerPrincipal: 64,
   sessionIdleMs: 30 * 60 * 1000,
   maxInFlightPerSession: 64,
   maxStoredEvents: 1000,
@@ -139,13 +169,19 @@ function readOptions(server: SessionServable, options: SessionHttpHandlerOptions
   const shared: SessionShared = {
     server,
     versions: new VersionTable(server.sessionBinding),
-    table: new SessionTable<Session>({ maxSessions: numberOption("maxSessions", options.maxSessions, DEFAULTS.maxSessions, { min: 1, infinity: true }), idleMs }),
+    table: new SessionTable<Session>({
+      maxSessions: numberOption("maxSessions", options.maxSessions, DEFAULTS.maxSessions, { min: 1, infinity: true }),
+      maxSessionsPerPrincipal: numberOption("maxSessionsPerPrincipal", options.maxSessionsPerPrincipal, DEFAULTS.maxSessionsPerPrincipal, { min: 1, infinity: true }),
+      idleMs,
+    }),
     store: eventStoreOption(options.eventStore),
     maxStoredEvents: numberOption("maxStoredEvents", options.maxStoredEvents, DEFAULTS.maxStoredEvents, { min: 1, infinity: true }),
+    eventBudget: new EventStoreBudget({ maxBytes: options.maxEventStoreBytes }, "maxEventStoreBytes"),
     retryMs: numberOption("retryMs", options.retryMs, DEFAULTS.retryMs, { min: 0 }),
     limits: { keepAliveMs: settings.keepAliveMs, maxBuffered: settings.maxStreamBufferBytes },
     sseAlways: choiceOption("responses", options.responses, ["auto", "sse"], "auto") === "sse",
     onError: settings.onError,
+    earlyCancels: earlyCancelOptions(options),
   };
   const routes: RouteSettings = {
     stateful: flagOption("sessions", options.sessions, true),
@@ -169,7 +205,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
     admission: [
       ...(path === undefined ? [] : [pathStage([path])]),
       hostOriginStage(settings.guards),
-      authenticateStage(settings.authenticate),
+      authenticateStage(settings.authenticate, settings.logger),
       envelopeStage(routes.stateful ? STATEFUL : STATELESS, "the MCP endpoint"),
       // Stateless: no session to name (an Mcp-Session-Id is ignored).
       ...(routes.stateful ? [lookup.stage()] : []),
@@ -203,7 +239,8 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
       close: (): Promise<void> => table.closeAll(),
     },
   );
-  // sessionCount is read live (Object.assign would copy the getter's value once).
+  // sessionCount and storedEventBytes are read live (Object.assign would copy a getter's value once).
   Object.defineProperty(handler, "sessionCount", { get: () => table.size, enumerable: true });
+  Object.defineProperty(handler, "storedEventBytes", { get: () => shared.eventBudget.bytes, enumerable: true });
   return handler as SessionHttpHandler;
 }

@@ -86,7 +86,7 @@ export class SessionLookup {
     if (record === undefined || record.principal !== principal?.id) return undefined;
     const raced = table.get(id);
     if (raced !== undefined) return raced;
-    const full = table.full();
+    const full = table.full(principal);
     if (full !== undefined) return full;
     const session = new Session(this.#shared, id, principal, call);
     session.version = record.protocolVersion;

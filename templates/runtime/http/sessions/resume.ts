@@ -42,7 +42,17 @@ export function openGet(session: Session, call: HttpCall): Promise<void> | void 
  * GET with Last-Event-ID: the events of that stream after the id, on a new SSE response that
  * then carries the stream on: the GET stream, or a request's stream still unanswered (replacing a
  * connection the server still believes open). A stream already finished ends after its replay.
- * Unknown ids, and ids of another session's streams: 404, the event is none of this session's.
+ *
+ * An id the store no longer holds (evicted: the per-session bounds, or maxEventStoreBytes over
+ * all sessions), never issued, or of another session's stream: 400, and nothing is replayed.
+ * Not 404: "the server MUST respond to requests containing that session ID with HTTP 404" only
+ * once it has terminated the session, and a client that gets 404 "MUST start a new session"
+ * (Session Management 3-4), while this session lives on. Not what remains of the stream: the
+ * server may replay "messages that would have been sent after the last event ID" (Resumability
+ * and Redelivery), and those after an evicted id are no longer all there, so a replay would
+ * skip some without the client knowing (a lost response would leave its request waiting). The
+ * request that stream answers fails on the client's side; its session and other streams do not.
+ * (The TypeScript SDK's server, too, answers 400 to an event id it cannot map to a stream.)
  */
 export async function resume(session: Session, call: HttpCall, lastEventId: string): Promise<void> {
   const store = session.store;
@@ -55,7 +65,7 @@ export async function resume(session: Session, call: HttpCall, lastEventId: stri
     replay = undefined;
   }
   if (replay === undefined || typeof replay.streamId !== "string" || !replay.streamId.startsWith(`${session.sessionId}/`) || !Array.isArray(replay.events)) {
-    return answer(call, refusal(session, 404, `Not Found: no stream of this session has event ${describeValue(lastEventId)}`));
+    return answer(call, refusal(session, 400, `Bad Request: no stream of this session can be resumed from event ${describeValue(lastEventId)} (evicted from the event store, or never issued here)`));
   }
   const events = replay.events.filter((e: StoredEvent) => isObject(e) && typeof e.id === "string" && VALID_EVENT_ID.test(e.id) && typeof e.data === "string" && e.data !== "");
   const replayInto = (out: SseStream): void => {

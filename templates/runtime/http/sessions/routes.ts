@@ -85,7 +85,7 @@ export class SessionRoutes {
     if (!initialize) return named(state);
     if (call.headers.has(SESSION_HEADER)) return { status: 400, id: read.id, message: "Invalid Request: initialize opens a new session and carries no Mcp-Session-Id" };
     const table = this.#shared.table;
-    const full = table.full();
+    const full = table.full(state.principal);
     if (full !== undefined) return { ...full, id: read.id };
     // Session Management: the id "SHOULD be globally unique and cryptographically secure".
     const session = new Session(this.#shared, crypto.randomUUID(), state.principal, call);

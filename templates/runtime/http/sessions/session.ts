@@ -9,12 +9,13 @@
 // (abbreviated "HTTP"), and basic/utilities/cancellation.mdx.
 
 import type { Connection } from "../../core/endpoint.js";
-import { ErrorCode, type HttpRequestContext, type JsonObject, type JsonRpcMessage, type Principal, type RequestId, type Transport, type TransportSendOptions } from "../../core/protocol.js";
+import { ErrorCode, type EarlyCancelBounds, type HttpRequestContext, type JsonObject, type JsonRpcMessage, type Principal, type RequestId, type Transport, type TransportSendOptions } from "../../core/protocol.js";
 import { report as guarded } from "../fetch.js";
 import type { HeaderView, HttpCall } from "../server/call.js";
 import { errorText, JSON_HEADERS } from "../server/replies.js";
 import type { SessionTable } from "../server/session-table.js";
 import { sseEventWithId, SseStream, type SseLimits } from "../server/sse-stream.js";
+import type { EventStoreBudget } from "./event-budget.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import type { SessionServable, SessionVersionRules, VersionTable } from "./versions.js";
 
@@ -28,10 +29,14 @@ export interface SessionShared {
   readonly table: SessionTable<Session>;
   readonly store: EventStore | null | undefined;
   readonly maxStoredEvents: number;
+  /** The bound of the default stores' events over all sessions (maxEventStoreBytes). */
+  readonly eventBudget: EventStoreBudget;
   readonly retryMs: number;
   readonly limits: SseLimits;
   readonly sseAlways: boolean;
   readonly onError: ((error: Error) => void) | undefined;
+  /** The cancels a session remembers for requests not yet arrived (maxEarlyCancels, earlyCancelWindowMs). */
+  readonly earlyCancels: EarlyCancelBounds;
   /** Runs after a successful initialize, before its response is written (the session registry records it). */
   opened?: ((session: Session) => Promise<void>) | undefined;
 }
@@ -107,6 +112,12 @@ export class Session implements Transport {
   streamTag: string = "";
   /** The client's capabilities (its initialize), for the session registry. */
   clientCapabilities: JsonObject = {};
+  /**
+   * Two POSTs of a session travel on two connections, so a client's cancel may arrive before the
+   * request it names: the connection remembers it (core/early-cancels.ts). Stateless: none, a
+   * cancel only reaches a request of its own POST.
+   */
+  readonly earlyCancels: EarlyCancelBounds | undefined;
 
   readonly requests: Map<RequestId, RequestStream> = new Map();
   /** The request streams by stream id (a resumption names one by an event of it). */
@@ -131,8 +142,9 @@ export class Session implements Transport {
     this.rules = shared.versions.oldest;
     this.headers = id === undefined ? {} : { [SESSION_HEADER]: id };
     // Stateless: nothing to resume from (there is no GET to resume with).
-    this.store = id === undefined ? null : shared.store === undefined ? new InMemoryEventStore({ maxEvents: shared.maxStoredEvents }) : shared.store;
+    this.store = id === undefined ? null : shared.store === undefined ? new InMemoryEventStore({ maxEvents: shared.maxStoredEvents, budget: shared.eventBudget }) : shared.store;
     this.getStreamId = `${this.sessionId}/0`;
+    this.earlyCancels = id === undefined ? undefined : shared.earlyCancels;
     this.connection = shared.server.openConnection(this);
   }
 
@@ -140,9 +152,14 @@ export class Session implements Transport {
     return this.#ended;
   }
 
-  /** In use: a request in flight or the GET stream open (the table's idle expiry waits). */
+  /**
+   * In use: a request in flight or the GET stream open (the table's idle expiry waits), unless
+   * the server waits on its client (a request of its own unanswered): a session is idle when
+   * nothing arrives from its client, so one whose client never answers an elicitation or a
+   * sampling request ends at sessionIdleMs, its handlers aborted, instead of staying pinned.
+   */
   busy(): boolean {
-    return this.requests.size > 0 || this.getSse?.open === true;
+    return (this.requests.size > 0 || this.getSse?.open === true) && this.connection.inFlight.sent === 0;
   }
 
   start(): Promise<void> {
@@ -157,11 +174,16 @@ export class Session implements Transport {
    * come) ends that request's stream: HTTP closes it after the response, and none will come.
    */
   deliver(message: JsonRpcMessage): void {
+    this.touch();
     const event = this.connection.receive(message);
     if (event?.type === "received") this.#cancelled(event.requestId);
   }
 
-  /** A request: its stream, then the message. The caller checked its id is not in flight here. */
+  /**
+   * A request: its stream, then the message. The caller checked its id is not in flight here. A
+   * request whose cancel came first is cancelled as it arrives ("received"): its stream ends as
+   * for any cancel.
+   */
   begin(id: RequestId, message: JsonRpcMessage, call: HttpCall | undefined, isInitialize: boolean, collect?: (text: string | undefined) => void): void {
     const stream = new RequestStream(id, `${this.sessionId}/${this.streamTag}${++this.#streams}`, call, isInitialize, collect);
     this.requests.set(id, stream);
@@ -169,7 +191,7 @@ export class Session implements Transport {
     this.touch();
     if (isInitialize) this.#expect(message);
     if (this.shared.sseAlways && collect === undefined) this.queue(stream, () => this.openSse(stream));
-    this.connection.receive(message);
+    if (this.connection.receive(message)?.type === "received") this.#cancelled(id);
   }
 
   #cancelled(id: RequestId): void {
@@ -198,6 +220,8 @@ export class Session implements Transport {
       this.queue(stream, () => this.#write(stream, text, true));
       return RESOLVED;
     }
+    // A request to the client: it has sessionIdleMs from now to answer (busy() then waits on it).
+    if ("id" in message) this.touch();
     const related = options?.relatedRequestId;
     const stream = related === undefined ? undefined : this.requests.get(related);
     if (stream !== undefined && stream.state !== "done") this.queue(stream, () => this.#write(stream, text, false));
@@ -222,6 +246,8 @@ export class Session implements Transport {
     this.byStream.clear();
     this.getSse?.close();
     this.getSse = undefined;
+    // The session's own store: its events go with it (a resumption of an ended session is 404).
+    if (this.shared.store === undefined && this.store instanceof InMemoryEventStore) this.store.clear();
     return RESOLVED;
   }
 

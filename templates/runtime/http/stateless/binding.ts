@@ -34,4 +34,9 @@ export interface HttpBinding {
 export interface HttpServable {
   openConnection(transport: Transport): Connection;
   readonly httpBinding: HttpBinding;
+  /**
+   * How many times the list a method answers has changed (McpServer.listChanges); undefined, or
+   * absent: the server cannot tell, and what was read of the list is kept for its `ttlMs`.
+   */
+  listChanges?(method: string): number | undefined;
 }

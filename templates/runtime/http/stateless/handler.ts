@@ -29,9 +29,10 @@ export interface HttpHandlerOptions extends HttpServerOptions {
   /** The path of the MCP endpoint; another path is answered 404. Default: any path. */
   readonly path?: string | undefined;
   /**
-   * How long (ms) the `x-mcp-header` annotations read from the server's own tools/list handler are
+   * How long (ms) the `x-mcp-header` annotations read from a tools/list handler of your own are
    * reused (an integer ≥ 0). Default: the `ttlMs` that handler's result gives (0: read again for
-   * every tools/call).
+   * every tools/call). Registrations (registerTool) are read again when they change instead
+   * (McpServer.listChanges), whatever this says.
    */
   readonly toolHeadersTtlMs?: number | undefined;
   /**
@@ -44,7 +45,8 @@ export interface HttpHandlerOptions extends HttpServerOptions {
   /**
    * Requests in flight at most of one principal (`authenticate`'s `id`), so that one client
    * cannot take every slot (default 256); one more is refused like maxInFlight's, naming this
-   * option, and no other principal notices. Requests without a principal share one quota.
+   * option, and no other principal notices. Requests without a principal have this quota per
+   * connection (`ctx.http.peer`; a web handler not told the client's address: one shared quota).
    */
   readonly maxInFlightPerPrincipal?: number | undefined;
 }
@@ -85,12 +87,16 @@ function statusTable(binding: HttpBinding): (code: number) => number {
   return (code) => statuses.get(code) ?? 200;
 }
 
-/** The in-flight quota, counted before the body is read; the exchange that answers releases the slot. */
+/**
+ * The in-flight quota, counted before the body is read; the exchange that answers releases the
+ * slot. A request without a principal counts against its connection's (`call.peer`), so that one
+ * anonymous client cannot take every other's slots.
+ */
 function quotaStage(quota: InFlightQuota): Stage<StatelessState> {
   return {
     name: "in-flight quota",
-    run(_call, state) {
-      const slot = quota.acquire(state.principal?.id);
+    run(call, state) {
+      const slot = quota.acquire(state.principal?.id ?? call.peer);
       if (!(slot instanceof Slot)) return slot;
       state.slot = slot;
       state.held = slot;
@@ -126,7 +132,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     admission: [
       ...(path === undefined ? [] : [pathStage([path])]),
       hostOriginStage(settings.guards),
-      authenticateStage(settings.authenticate),
+      authenticateStage(settings.authenticate, settings.logger),
       envelopeStage(METHODS, "the MCP endpoint"),
       quotaStage(quota),
     ],

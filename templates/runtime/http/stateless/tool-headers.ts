@@ -2,7 +2,10 @@
 // basic/transports/streamable-http, "Server Behavior for Custom Headers"): a tools/call's
 // `Mcp-Param-*` headers are checked against the arguments its tool maps to them, so the server
 // reads its own tools/list (through a connection of its own, as any client would) and keeps the
-// annotations for the list's `ttlMs` (or `toolHeadersTtlMs`).
+// annotations in a map by tool name: a tools/call looks its tool up there, in constant time.
+// The map is read again when the list changes: when the server counts its list's changes
+// (McpServer.listChanges: registrations), as soon as that count moves; else (a tools/list handler
+// of your own) after the list's `ttlMs`, or `toolHeadersTtlMs`.
 
 import { isObject } from "../../core/json.js";
 import { describeValue, type JsonObject, type Transport } from "../../core/protocol.js";
@@ -56,9 +59,11 @@ const MAX_TOOLS = 10_000;
 const RETRY_FAILED_LIST_MS = 1000;
 
 /**
- * The `x-mcp-header` annotations of the server's tools, by tool name, read from its own tools/list
- * handler and reused for `toolHeadersTtlMs` or the `ttlMs` of that handler's result. Reads are
- * shared while one is under way; the annotations of an inputSchema object are scanned once.
+ * The `x-mcp-header` annotations of the server's tools, by tool name (at most MAX_TOOLS), read
+ * from its own tools/list handler and reused until the list changes (HttpServable.listChanges),
+ * or, when the server cannot tell, for `toolHeadersTtlMs` or the `ttlMs` of that handler's
+ * result. Reads are shared while one is under way; the annotations of an inputSchema object are
+ * scanned once.
  */
 export class ToolHeaders {
   readonly #server: HttpServable;
@@ -70,6 +75,10 @@ export class ToolHeaders {
   readonly #scanned = new WeakMap<object, readonly ToolHeader[]>();
   #byTool: ReadonlyMap<string, readonly ToolHeader[]> = new Map();
   #expires = 0;
+  /** The server's count of the list's changes when the map was read (undefined: it counts none, or nothing was read). */
+  #readAtChange: number | undefined;
+  /** Whether the last read failed (kept for RETRY_FAILED_LIST_MS at most, even when the list does not change). */
+  #failed = false;
   #reading: Promise<void> | undefined;
 
   constructor(server: HttpServable, binding: HttpBinding, list: string, ttlMs: number | undefined, onError: ((error: Error) => void) | undefined) {
@@ -82,18 +91,36 @@ export class ToolHeaders {
 
   /** A tool's annotations while the last read is fresh; undefined when they must be read again first (of). */
   fresh(tool: string): readonly ToolHeader[] | undefined {
-    return Date.now() < this.#expires ? this.#byTool.get(tool) ?? NONE : undefined;
+    return this.#isFresh() ? this.#byTool.get(tool) ?? NONE : undefined;
   }
 
   async of(tool: string): Promise<readonly ToolHeader[]> {
-    if (Date.now() >= this.#expires) {
+    if (!this.#isFresh()) {
       this.#reading ??= this.#read().finally(() => (this.#reading = undefined));
       await this.#reading;
     }
     return this.#byTool.get(tool) ?? NONE;
   }
 
+  /** The server's count of the list's changes; undefined when it counts none (a handler of yours). */
+  #changes(): number | undefined {
+    return this.#server.listChanges?.(this.#list);
+  }
+
+  /**
+   * Whether the map read last still holds. When the server counts its list's changes: until the
+   * count moves (a failed read: until then or RETRY_FAILED_LIST_MS, whichever comes first); else
+   * until its time runs out (the list's ttlMs, or toolHeadersTtlMs).
+   */
+  #isFresh(): boolean {
+    const changes = this.#changes();
+    if (changes === undefined) return Date.now() < this.#expires;
+    return changes === this.#readAtChange && (!this.#failed || Date.now() < this.#expires);
+  }
+
   async #read(): Promise<void> {
+    // Counted before the read: a change made while it runs makes the next call read again.
+    const changes = this.#changes();
     const meta = this.#binding.meta;
     const byTool = new Map<string, readonly ToolHeader[]>();
     let ttlMs = 0;
@@ -125,6 +152,8 @@ export class ToolHeaders {
     }
     this.#byTool = byTool;
     this.#expires = Date.now() + (this.#ttlMs ?? (failed ? RETRY_FAILED_LIST_MS : ttlMs));
+    this.#readAtChange = changes;
+    this.#failed = failed;
   }
 
   /**

@@ -2,13 +2,15 @@
  * The `ajv` add-on (templates/runtime/addons/ajv/validator.ts) as the validator of registrations
  * and of the client's check: keywords the built-in validator refuses work, the first error's
  * instance path is the pointer, patterns go through the linear-time matcher (a pathological one
- * answers over a long string; lookaround is refused at registration), and `regExp: "native"`
- * hands patterns to RegExp.
+ * answers over a long string; lookaround is refused at registration), one validation's patterns
+ * share a budget (20 patternProperties over 2,000 long keys: refused, budgetExceeded, in under
+ * 50 ms), and `regExp: "native"` hands patterns to RegExp.
  */
 import { describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { createAjvValidator } from "../../../../templates/runtime/addons/ajv/validator.js";
 import { connectPair } from "../../../helpers/harness.js";
+import { blockingMs } from "../../../helpers/blocking.js";
 
 const STRICT = {
   type: "object",
@@ -44,6 +46,16 @@ describe("the ajv add-on", () => {
     const schema = createAjvValidator().compile({ type: "object", properties: { a: { pattern: "^a$" }, b: { pattern: "^b$" } } });
     expect(schema.validate({ a: "a", b: "b" })).toMatchObject({ valid: true });
     expect(schema.validate({ a: "a", b: "a" })).toEqual({ valid: false, issue: { pointer: "/b", message: 'must match pattern "^b$"' } });
+  });
+
+  it("shares one budget of work among a validation's patterns: 20 patternProperties over 2,000 long keys are refused within 50 ms", () => {
+    const patternProperties = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`(k|kk)+x${i}`, { type: "number" }]));
+    const compiled = createAjvValidator().compile({ type: "object", patternProperties });
+    const keys = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`${"k".repeat(1024)}${i}`, i]));
+    const { ms, result } = blockingMs(() => compiled.validate(keys));
+    expect(result).toEqual({ valid: false, issue: { pointer: "", message: "more than 1000000 units of work (maxWork)", budgetExceeded: true } });
+    expect(ms).toBeLessThan(50);
+    expect(() => createAjvValidator({ maxWork: 10 })).toThrow(/maxWork/);
   });
 
   it("uses RegExp with regExp: native, and an ajv instance of the caller's", () => {

@@ -1,13 +1,19 @@
 /**
  * Real parts for the MCPx network tests: the example gateway bin as a child process
- * (examples/mcpx-gateway.ts through tsx), tokens signed with its secret, and a raw WebSocket
- * participant that records every frame it is sent (to see refusals and what reaches whom).
+ * (examples/mcpx-gateway.ts through tsx) or a gateway in this process, tokens signed with its
+ * secret (with chosen time claims too), and a raw WebSocket participant that records every frame
+ * it is sent (to see refusals and what reaches whom).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { SignJWT } from "jose";
 import WebSocket from "ws";
 import { PACKAGE_ROOT } from "../../../../generator/project.js";
-import { signMcpxToken } from "../../../../templates/runtime/addons/mcpx-ws/token.js";
+import { attachMcpxGateway } from "../../../../templates/runtime/addons/mcpx-ws/gateway.js";
+import { createMcpxTokenVerifier, signMcpxToken } from "../../../../templates/runtime/addons/mcpx-ws/token.js";
+import type { McpxRefusal } from "../../../../templates/runtime/transports/mcpx-hub.js";
 import { waitFor } from "../../../helpers/async.js";
 
 export const SECRET = "mcpx-network-test-secret-0123456789abcdef";
@@ -15,6 +21,41 @@ export const TOPIC = "room";
 
 export const token = (participantId: string, capabilities: readonly string[] = ["mcp", "mcp/*", "chat"], topic = TOPIC) =>
   signMcpxToken(SECRET, { participantId, topic, capabilities });
+
+/** Now, in the seconds of JWT time claims. */
+export const seconds = (): number => Math.floor(Date.now() / 1000);
+
+/** A token of `id` (capabilities chat, topic TOPIC) with exactly these time claims (seconds). */
+export function timed(id: string, claims: { iat?: number; exp?: number }): Promise<string> {
+  const jwt = new SignJWT({ participantId: id, topic: TOPIC, capabilities: ["chat"] }).setProtectedHeader({ alg: "HS256" });
+  if (claims.iat !== undefined) jwt.setIssuedAt(claims.iat);
+  if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
+  return jwt.sign(new TextEncoder().encode(SECRET));
+}
+
+/** A gateway in this process (attachMcpxGateway on a node:http server on 127.0.0.1) and what it refused. */
+export interface InProcessGateway {
+  readonly url: string;
+  readonly refusals: McpxRefusal[];
+  close(): Promise<void>;
+}
+
+/** Starts an in-process gateway verifying SECRET's tokens (with `maxLifetimeMs` when given). */
+export async function startInProcessGateway(maxLifetimeMs?: number): Promise<InProcessGateway> {
+  const refusals: McpxRefusal[] = [];
+  const http = createServer();
+  const gateway = attachMcpxGateway(http, { verify: createMcpxTokenVerifier({ secret: SECRET }, { maxLifetimeMs }), onRefusal: (r) => refusals.push(r) });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `ws://127.0.0.1:${(http.address() as AddressInfo).port}/ws`,
+    refusals,
+    async close() {
+      await gateway.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
 
 export interface GatewayProcess {
   readonly url: string;

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { RedisTaskStore } from "../../../../templates/runtime/addons/redis/task-store.js";
 import { InMemoryTaskStore } from "../../../../templates/runtime/features/memory-task-store.js";
 import type { StoredTask, TaskRemovalReason } from "../../../../templates/runtime/features/task-store.js";
+import { defaultPrincipalScenario } from "../../features/tasks/default-principal.js";
 import { redisPairs } from "./support.js";
 
 /** Two connections under one fresh prefix: two instances of one server. */
@@ -187,4 +188,9 @@ describe("RedisTaskStore", () => {
     await a.command(["SET", `${a.prefix}task:other`, JSON.stringify({ taskId: "someone-else", status: "working" })]);
     expect(await store.get("other")).toBeUndefined();
   });
+});
+
+// Issue 41: a task started without { principal } is its creator's, with this store behind the manager (the in-memory run is in features/tasks/principals.test.ts).
+describe("a task started without { principal }, RedisTaskStore", () => {
+  defaultPrincipalScenario("native", async () => new RedisTaskStore((await pair())[0]));
 });

@@ -4,6 +4,9 @@
  * throws while reading a value (an in-process getter) becoming a problem, not an exception.
  */
 import { describe, expect, it } from "vitest";
+import { DEFAULT_VALIDATION_WORK } from "../../../../templates/runtime/core/work-budget.js";
+import { compilePattern } from "../../../../templates/runtime/features/pattern.js";
+import { blockingMs } from "../../../helpers/blocking.js";
 import {
   anyOf,
   at,
@@ -80,6 +83,20 @@ describe("values", () => {
   it("checkValue: a value that throws while it is read is a problem like any other", () => {
     const hostile = { get a(): unknown { throw new Error("boom"); } };
     expect(checkValue(hasA, hostile)).toEqual({ pointer: "", expected: "a JSON value", got: "a value that could not be read" });
+  });
+
+  it("checkValue: the patterns of one message share one budget (as the generated checks test them): 20 over 2,000 long keys end within 50 ms", () => {
+    // What validators.ts writes for patternProperties: each key against each pattern, no budget handed.
+    const patterns = Array.from({ length: 20 }, (_, i) => compilePattern(`(k|kk)+x${i}`, { maxLength: 100, maxProgram: 2000 }));
+    const keysMatch: Check = (value) => {
+      for (const key of Object.keys(value as object)) for (const pattern of patterns) if (pattern.test(key)) return fail("keys that match no pattern", key);
+      return undefined;
+    };
+    const keys = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`${"k".repeat(1024)}${i}`, i]));
+    const { ms, result } = blockingMs(() => checkValue(keysMatch, keys));
+    expect(result).toEqual({ pointer: "", expected: `a value checked within ${DEFAULT_VALIDATION_WORK} units of work`, got: "more (validation budget exceeded)" });
+    expect(ms).toBeLessThan(50);
+    expect(checkValue(keysMatch, { kkx3: 1 })).toMatchObject({ expected: "keys that match no pattern" });
   });
 });
 

@@ -81,6 +81,35 @@ describeFaces("requestState and the principal, over HTTP", (face) => {
     expect(JSON.parse(payload)).toHaveProperty("p");
   });
 
+  // What docs/security.md says of a requestState (issue 41): signed, not encrypted, so the client
+  // reads the handler's state; an anonymous one (issued without a principal) serves any request
+  // without a principal, and no request with one.
+  it("the client can read the handler's state in it (signed, not encrypted)", async () => {
+    served = await serve(face, confirming({ count: 0 }), { authenticate: bearer });
+    const payload = JSON.parse(Buffer.from((await first("alice")).split(".")[1]!, "base64url").toString("utf8")) as Record<string, unknown>;
+    expect(payload["s"]).toEqual({ tool: "t" });
+    expect(Object.keys(payload).sort()).toEqual(["b", "e", "p", "s"]);
+  });
+
+  it("an anonymous state (issued to a request without a principal) is refused from a principal's request, and served to any request without one", async () => {
+    const runs = { count: 0 };
+    // Two servers with one key: one without authenticate (its requests have no principal), one with it.
+    served = await serve(face, confirming(runs));
+    const anonymous = await first("anyone");
+    const open = served;
+    const guarded = await serve(face, confirming(runs), { authenticate: bearer });
+    try {
+      const byAlice = await call(guarded.url, 2, "tools/call", { name: "t", arguments: {}, _meta: CAPS_META, inputResponses: { confirm: elicit({ ok: "yes" }) }, requestState: anonymous }, as("alice"));
+      expect(byAlice.json).toEqual({ jsonrpc: "2.0", id: 2, error: INVALID });
+      expect(runs.count).toBe(0);
+      expect((await retry("someone-else", anonymous)).json).toMatchObject({ id: 2, result: { content: [{ text: "done for nobody" }] } });
+      expect(runs.count).toBe(1);
+    } finally {
+      served = open;
+      await guarded.close();
+    }
+  });
+
   it("a principal option returning undefined leaves states unbound (the opt-out)", async () => {
     const runs = { count: 0 };
     served = await serve(face, { ...confirming(runs), requestState: { key: KEY, principal: () => undefined } }, { authenticate: bearer });

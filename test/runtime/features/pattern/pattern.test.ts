@@ -1,12 +1,17 @@
 /**
- * features/pattern.ts: JSON Schema patterns matched without backtracking. The same answers as
- * RegExp (`u` flag) on the recommended subset, checked over a grid of patterns and inputs; refusal
- * of what cannot run in linear time (lookaround, backreferences) and of oversized programs; and
- * the patterns that make RegExp backtrack for seconds answered over long inputs (no timing in the
- * test: if the matcher backtracked, these would not finish).
+ * features/pattern.ts: JSON Schema patterns matched without blocking. The same answers as RegExp
+ * (`u` flag) on the recommended subset, on both engines (RegExp where it runs in linear time, and
+ * the linear matcher forced with `regexp: false`), checked over a grid of patterns and inputs;
+ * refusal of what cannot run in linear time (lookaround, backreferences) and of oversized
+ * programs; the patterns that make RegExp backtrack for seconds answered over long inputs; and
+ * the budget (issue 41: a 4 MiB string blocked the event loop for 2.3–4.7 s): the linear matcher
+ * charges it as it goes, RegExp its worst case before it starts, so a test past the default
+ * budget ends in under 50 ms with BudgetExceededError.
  */
 import { describe, expect, it } from "vitest";
+import { BudgetExceededError, DEFAULT_VALIDATION_WORK, WorkBudget, withBudget } from "../../../../templates/runtime/core/work-budget.js";
 import { compilePattern, PatternError } from "../../../../templates/runtime/features/pattern.js";
+import { blockingMs } from "../../../helpers/blocking.js";
 
 const LIMITS = { maxLength: 1000, maxProgram: 20_000 };
 
@@ -41,6 +46,11 @@ const PATTERNS = [
   "[😀-😂]",
   "a+?b",
   "^a{1,3}?$",
+  "^[^a-c]*$",
+  "^.{2,3}$",
+  "^[😀-😂]+x?$",
+  "^(a)+b?$",
+  "^\\D\\s*\\w$",
 ];
 
 const INPUTS = [
@@ -49,14 +59,25 @@ const INPUTS = [
   "_", "5", " \t", "a\nb", "\n", "😀", "😁x", "é", "ééé", "acd", "abcd", "aabbb", "b", "aaab", "/path/*", "a\tb", "]", "aaab",
 ];
 
-describe("pattern matching agrees with RegExp on the recommended subset", () => {
+describe("pattern matching agrees with RegExp on the recommended subset, on both engines", () => {
   for (const source of PATTERNS) {
     it(JSON.stringify(source), () => {
-      const pattern = compilePattern(source, LIMITS);
+      const chosen = compilePattern(source, LIMITS);
+      const linear = compilePattern(source, { ...LIMITS, regexp: false });
+      expect(linear.onRegExp).toBe(false);
       const regexp = new RegExp(source, "u");
-      for (const input of INPUTS) expect(pattern.test(input), JSON.stringify(input)).toBe(regexp.test(input));
+      for (const input of INPUTS) {
+        expect(chosen.test(input), JSON.stringify(input)).toBe(regexp.test(input));
+        expect(linear.test(input), JSON.stringify(input)).toBe(regexp.test(input));
+      }
     });
   }
+
+  it("some of the grid runs on RegExp, some on the linear matcher", () => {
+    const engines = PATTERNS.map((source) => compilePattern(source, LIMITS).onRegExp);
+    expect(engines.filter((onRegExp) => onRegExp).length).toBeGreaterThanOrEqual(5);
+    expect(engines.filter((onRegExp) => !onRegExp).length).toBeGreaterThanOrEqual(5);
+  });
 });
 
 describe("what the matcher refuses", () => {
@@ -106,5 +127,50 @@ describe("hostile patterns run in linear time", () => {
     ["(a+)+$", long, true],
   ])("%s over %#", (source, input, expected) => {
     expect(compilePattern(source, LIMITS).test(input)).toBe(expected);
+  });
+});
+
+describe("the budget of work (4 MiB strings)", () => {
+  const big = "a".repeat(4 * 1024 * 1024);
+
+  it.each([
+    ["^(\\w+\\s?)*$", `${big}!`],
+    ["[a-z]+@", big],
+    ["(a|aa)+$", `${big}!`],
+    ["\\bb\\b", big],
+  ])("the linear matcher charges %s as it goes and stops at the default budget within 50 ms", (source, input) => {
+    const pattern = compilePattern(source, LIMITS);
+    expect(pattern.onRegExp).toBe(false);
+    const { ms, result } = blockingMs(() => {
+      const budget = new WorkBudget(DEFAULT_VALIDATION_WORK);
+      try {
+        pattern.test(input, budget);
+        return budget.used;
+      } catch (error) {
+        return error;
+      }
+    });
+    expect(result).toBeInstanceOf(BudgetExceededError);
+    expect(ms).toBeLessThan(50);
+  });
+
+  it("RegExp is charged its worst case before it runs: a 4 MiB string is refused at once, a short one runs", () => {
+    const pattern = compilePattern("^[a-z]+$", LIMITS);
+    expect(pattern.onRegExp).toBe(true);
+    const budget = new WorkBudget(DEFAULT_VALIDATION_WORK);
+    const { ms } = blockingMs(() => expect(() => pattern.test(big, budget)).toThrow(BudgetExceededError), 1);
+    expect(ms).toBeLessThan(50);
+    const fresh = new WorkBudget(DEFAULT_VALIDATION_WORK);
+    expect(pattern.test("a".repeat(100_000), fresh)).toBe(true);
+    expect(fresh.used).toBeGreaterThanOrEqual(50_000); // two passes of 100 000 code units, a quarter unit each
+  });
+
+  it("a budget the test is not handed is the ambient one (the wire's generated checks), else a fresh default one", () => {
+    const pattern = compilePattern("^(a|b)+$", LIMITS);
+    const ambient = new WorkBudget(DEFAULT_VALIDATION_WORK);
+    withBudget(ambient, () => expect(pattern.test("ab".repeat(1000))).toBe(true));
+    expect(ambient.used).toBeGreaterThan(2000);
+    expect(() => withBudget(new WorkBudget(1000), () => pattern.test("ab".repeat(1000)))).toThrow(BudgetExceededError);
+    expect(() => pattern.test(big)).toThrow(BudgetExceededError);
   });
 });

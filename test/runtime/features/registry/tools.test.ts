@@ -3,13 +3,17 @@
  * in-memory pair: tools/list shows them with their schemas, tools/call validates arguments before
  * the handler (an invalid call is a tool execution error naming the JSON pointer, SEP-1303), a
  * structured result that breaks outputSchema is never a success, pagination, list_changed on each
- * change, capabilities declared when the client initializes.
+ * change, capabilities declared when the client initializes; arguments the validator's budget
+ * does not suffice to check (a 4 MiB string against a pattern, 20 patternProperties over 2,000
+ * long keys) are refused with -32602 "validation budget exceeded", with less than 50 ms of CPU
+ * per call (test/helpers/blocking.ts; the old code blocked for 2.3 s to 28 s).
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as R from "../../../generated/2025-11-25/index.js";
 import { connectPair, settle } from "../../../helpers/harness.js";
 import { INITIALIZE_PARAMS } from "../../../helpers/fixtures.js";
+import { loopBlockMs } from "../../../helpers/blocking.js";
 
 const ADD_INPUT = {
   type: "object",
@@ -169,5 +173,30 @@ describe("registered tools on the wire (2025-11-25)", () => {
     const own = await connectPair({ server: { handlers: { "tools/list": () => ({ tools: [] }) } } });
     withAdd(own.server);
     expect(await own.client.listTools({})).toEqual({ tools: [] });
+  });
+});
+
+describe("the validation budget of tools/call (issue 41)", () => {
+  it.each([
+    ["a 4 MiB string against a pattern", { type: "object", properties: { s: { type: "string", pattern: "^(\\w+\\s?)*$" } } }, () => ({ s: `${"a".repeat(4 * 1024 * 1024)}!` })],
+    [
+      "20 patternProperties over 2,000 keys of 1 KiB",
+      { type: "object", patternProperties: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`(k|kk)+x${i}`, { type: "number" }])) },
+      () => Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`${"k".repeat(1024)}${i}`, i])),
+    ],
+  ] as const)("%s: -32602 validation budget exceeded (not a tool error), the handler never runs, < 50 ms of event-loop block", async (_what, inputSchema, args) => {
+    const { client, server } = await connectPair();
+    let ran = 0;
+    server.registerTool("hostile", { inputSchema }, () => {
+      ran++;
+      return { content: [] };
+    });
+    const value = args();
+    const { cpuMs, loopMs, result } = await loopBlockMs(() => client.callTool({ name: "hostile", arguments: value }).catch((error: unknown) => error));
+    expect(result).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid arguments for tool hostile: validation budget exceeded at /) });
+    expect(ran).toBe(0);
+    // The whole call's CPU time bounds its longest block; the loop's own delay is wall time, other processes' share included.
+    expect(cpuMs).toBeLessThan(50);
+    expect(loopMs).toBeLessThan(250);
   });
 });

@@ -4,11 +4,13 @@
  * node:http and web-standard, test/helpers/faces.ts), principal A opening streams until refused
  * stops at its own quota (maxStreamsPerPrincipal, default 64) with an error naming it, while
  * principal B still opens streams; the global maxStreams still holds; a stream that ends gives
- * its slot back to its owner.
+ * its slot back to its owner. Without `authenticate` the quota is the connection's (issue 41,
+ * finding 6: one anonymous client used to lock every other one out with 64 listen streams).
  */
 import { afterEach, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { describeFaces, headersFor, META, serve, type Served } from "../../http/stateless/support.js";
+import { waitFor } from "../../../helpers/async.js";
+import { describeFaces, headersFor, META, pipelined, serve, type Served } from "../../http/stateless/support.js";
 
 const LISTEN = { notifications: { toolsListChanged: true } };
 
@@ -119,11 +121,32 @@ describeFaces("listen streams per principal", (face) => {
     expect((await listen(served.url, 21, "alice")).first).toMatchObject({ error: quotaError(2) });
   });
 
-  it("requests without a principal share one anonymous quota", async () => {
+  it("issue 41: without authenticate the quota is per connection: one anonymous client holding 64 listen streams on its connection does not lock another out", async () => {
+    const hub = new R.Subscriptions({ maxStreams: 1000 });
+    let received = 0;
+    served = await serve(face, withHub(hub), {}, { wrap: (listener) => (request, response) => (received++, listener(request, response)) });
+    // 65 listens on one connection (pipelined): 64 (the default maxStreamsPerPrincipal) open, the 65th is refused.
+    const hog = pipelined(served.url, Array.from({ length: 65 }, (_, i) => ({ id: i + 1, method: "subscriptions/listen", params: LISTEN })));
+    await waitFor("the hog's 64 streams", () => (received === 65 && hub.size === 64 && served!.server.inFlight.received === 64 ? true : undefined));
+    // aa78207: one anonymous quota for everyone, so this listen was refused naming maxStreamsPerPrincipal.
+    const other = await listen(served.url, 1000, "whoever");
+    open.push(other);
+    expect(other.first.method).toBe(ACKNOWLEDGED);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hub.size).toBe(65);
+    hog.socket.destroy();
+  });
+
+  it("without authenticate the quota is per connection: maxStreamsPerPrincipal 2, a third listen on one connection is refused", async () => {
     const hub = new R.Subscriptions({ maxStreamsPerPrincipal: 2 });
     served = await serve(face, withHub(hub));
-    const anonymous = await fill(served.url, "whoever", 1, 3);
-    expect(anonymous.opened).toBe(2);
-    expect(anonymous.refusal).toMatchObject({ error: quotaError(2) });
+    const one = pipelined(served.url, [1, 2, 3].map((id) => ({ id, method: "subscriptions/listen", params: LISTEN })));
+    await waitFor("two streams and the third answered", () => (hub.size === 2 && served!.server.inFlight.received === 2 ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hub.size).toBe(2);
+    // Connections of their own (fetch opens one per stream held open) each get their quota.
+    const others = await fill(served.url, "whoever", 10, 3);
+    expect(others.opened).toBe(3);
+    one.socket.destroy();
   });
 });

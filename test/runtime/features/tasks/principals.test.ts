@@ -10,6 +10,7 @@ import { afterEach, expect, it } from "vitest";
 import * as R from "../../../generated-tasks/2026-07-28/index.js";
 import { describeFaces, listen, type Face } from "../../../helpers/faces.js";
 import { call, type Answer } from "../../http/stateless/support.js";
+import { defaultPrincipalScenario } from "./default-principal.js";
 
 const DECLARED = { "io.modelcontextprotocol/clientCapabilities": { extensions: { [R.TASKS_EXTENSION]: {} } } };
 
@@ -102,3 +103,6 @@ describeFaces("a task is its creator's", (face) => {
     expect((await callTool("alice")).json).toMatchObject({ result: { resultType: "task", status: "working" } });
   });
 });
+
+// Issue 41: a task started without { principal } is its creator's (defaultPrincipalScenario; the Redis store's run is in addons/redis/task-store.test.ts).
+describeFaces("a task started without { principal }, in-memory store", (face) => defaultPrincipalScenario(face, async () => new R.InMemoryTaskStore()));

@@ -153,6 +153,18 @@ describe("HttpClientTransport: hostile servers", () => {
     await second.client.close();
   });
 
+  it("an event nested deeper than maxJsonDepth (2 M arrays) breaks the request, unparsed", async () => {
+    const url = await hostile((_req, res, id) => {
+      res.writeHead(200, SSE);
+      res.end(`data: {"jsonrpc":"2.0","id":${id},"result":{"a":${"[".repeat(2_000_000)}${"]".repeat(2_000_000)}}}\n\n`);
+    });
+    const { client } = await connectClient(url);
+    const error = await client.callTool({ name: "x", arguments: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(R.RequestStreamBrokenError);
+    expect((error as Error).message).toContain("the server sent a message that nests deeper than 1000 levels (maxJsonDepth)");
+    await client.close();
+  });
+
   it("not JSON in an event breaks the request", async () => {
     const url = await hostile((_req, res) => {
       res.writeHead(200, SSE);

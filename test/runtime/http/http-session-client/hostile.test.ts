@@ -1,11 +1,12 @@
 /**
  * A hostile server against the session HTTP client transport: every body, line and event is
- * bounded (maxMessageBytes), garbage goes to onerror and is dropped, and nothing crashes, hangs
- * or grows without bound. A stream that broke the bounds is not resumed.
+ * bounded (maxMessageBytes), and its JSON nesting (maxJsonDepth) before it is parsed; garbage goes
+ * to onerror and is dropped, and nothing crashes, hangs or grows without bound. A stream that
+ * broke the bounds is not resumed.
  */
 import { describe, expect, it } from "vitest";
 import * as R from "../../../generated/2025-11-25/index.js";
-import { event, handshake, json, openTransport, scriptedFetch, sessionScript, sse, waitFor, within } from "./support.js";
+import { event, handshake, json, openTransport, scriptedFetch, SESSION, sessionScript, sse, waitFor, within } from "./support.js";
 
 const CALL = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } } as const;
 const CALL_RESULT = { jsonrpc: "2.0", id: 1, result: { content: [] } };
@@ -60,6 +61,32 @@ describe("SessionHttpClientTransport: hostile server", () => {
       expect.stringContaining("not JSON-RPC 2.0; dropped"),
       expect.stringContaining("not JSON-RPC 2.0; dropped"),
     ]);
+    await transport.close();
+  });
+
+  it("an event nested deeper than maxJsonDepth (2 M arrays) is dropped unparsed; the stream goes on to the response", async () => {
+    const stream = sse();
+    const { fetch } = scriptedFetch(sessionScript(() => stream.response));
+    const { transport, received, errors } = openTransport(fetch);
+    await handshake(transport);
+    const sent = transport.send(CALL).catch((e: unknown) => e);
+    stream.write(`data: {"jsonrpc":"2.0","method":"notifications/message","params":{"data":${"[".repeat(2_000_000)}${"]".repeat(2_000_000)}}}\n\n`);
+    stream.write(event(CALL_RESULT));
+    expect(await within("the call", sent)).toBeUndefined();
+    expect(received.slice(1)).toEqual([CALL_RESULT]);
+    expect(errors.map((e) => e.message)).toEqual([expect.stringContaining("the server sent an SSE event that nests deeper than 1000 levels (maxJsonDepth); dropped")]);
+    await transport.close();
+  });
+
+  it("a JSON body nested deeper than maxJsonDepth rejects the request, unparsed", async () => {
+    const deep = `{"jsonrpc":"2.0","id":1,"result":{"a":${"[".repeat(20)}${"]".repeat(20)}}}`;
+    const { fetch } = scriptedFetch(sessionScript(() => new Response(deep, { status: 200, headers: { "content-type": "application/json", "mcp-session-id": SESSION } })));
+    const { transport } = openTransport(fetch, { maxJsonDepth: 16 });
+    await handshake(transport);
+    const error = await within("the call", transport.send(CALL).catch((e: unknown) => e));
+    expect(error).toBeInstanceOf(R.RequestStreamBrokenError);
+    expect((error as Error).message).toContain("the server sent a body that nests deeper than 16 levels (maxJsonDepth)");
+    expect(() => openTransport(fetch, { maxJsonDepth: 7 })).toThrow(/maxJsonDepth/);
     await transport.close();
   });
 

@@ -1,7 +1,8 @@
 /**
  * What our HTTP+SSE client (2024-11-05) does with a hostile or broken server, at the wire: an
  * `endpoint` on another origin, a stream that never names an endpoint (bounded wait), a GET that
- * is no stream, events over maxMessageBytes, messages that are not JSON-RPC, a second endpoint,
+ * is no stream, events over maxMessageBytes or nested deeper than maxJsonDepth, messages that are
+ * not JSON-RPC, a second endpoint,
  * refused POSTs and the stream's end. The server is a raw node:http server the test scripts.
  */
 import type { ServerResponse } from "node:http";
@@ -114,7 +115,7 @@ describe("HTTP+SSE client: the stream", () => {
     const errors: Error[] = [];
     const received: unknown[] = [];
     let closes = 0;
-    const transport = R.createLegacySseClientTransport({ url: `${server.origin}/sse`, maxMessageBytes: 1024 });
+    const transport = R.createLegacySseClientTransport({ url: `${server.origin}/sse`, maxMessageBytes: 1024, maxJsonDepth: 8 });
     transport.onerror = (e) => errors.push(e);
     transport.onmessage = (m) => received.push(m);
     transport.onclose = () => closes++;
@@ -124,6 +125,7 @@ describe("HTTP+SSE client: the stream", () => {
     res.write("event: endpoint\ndata: /messages?sessionId=1\n\n");
     await within("start", started);
     res.write("data: {not json\n\n");
+    res.write(`data: {"jsonrpc":"2.0","method":"deep","params":{"a":${"[".repeat(10)}${"]".repeat(10)}}}\n\n`);
     res.write(`data: ${JSON.stringify({ jsonrpc: "1.0", id: 1, result: {} })}\n\n`);
     res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "ok" } })}\n\n`);
     await waitFor("the valid message", () => (received.length === 1 ? true : undefined));
@@ -131,6 +133,7 @@ describe("HTTP+SSE client: the stream", () => {
     expect(errors.map((e) => e.message)).toEqual([
       expect.stringMatching(/before the endpoint/),
       expect.stringMatching(/not JSON/),
+      expect.stringMatching(/an event that nests deeper than 8 levels \(maxJsonDepth\); dropped/),
       expect.stringMatching(/not JSON-RPC/),
     ]);
     res.write(`data: ${"x".repeat(4096)}\n\n`);

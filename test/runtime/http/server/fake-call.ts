@@ -60,6 +60,8 @@ export interface FakeCallInit {
   readonly url?: string;
   readonly headers?: Record<string, string>;
   readonly localAddress?: string;
+  /** The connection's key (HttpCall.peer); default none. */
+  readonly peer?: string;
   /** The body: its bytes (a string is UTF-8 encoded), or what its read gives instead. */
   readonly body?: string | Uint8Array | typeof TOO_LARGE | typeof BROKEN;
 }
@@ -70,6 +72,7 @@ export class FakeCall implements HttpCall {
   readonly url: string;
   readonly headers: HeaderView;
   readonly localAddress: string | undefined;
+  readonly peer: string | undefined;
   onclose: (() => void) | undefined = undefined;
   gone = false;
   readonly answers: Answered[] = [];
@@ -81,6 +84,7 @@ export class FakeCall implements HttpCall {
     this.url = init.url ?? "http://127.0.0.1/mcp";
     this.headers = new Headers({ host: new URL(this.url).host, ...init.headers });
     this.localAddress = init.localAddress;
+    this.peer = init.peer;
     this.#body = init.body;
   }
 

@@ -18,8 +18,8 @@ class FakeRequest extends EventEmitter implements NodeIncomingMessage {
   method: string | undefined;
   url: string | undefined;
   headers: Record<string, string | string[] | undefined>;
-  socket: { localAddress?: string; encrypted?: boolean } | null;
-  constructor(init: { method?: string | undefined; url?: string | undefined; headers?: Record<string, string | string[]>; socket?: { localAddress?: string; encrypted?: boolean } | null } = {}) {
+  socket: { localAddress?: string; remoteAddress?: string; remotePort?: number; encrypted?: boolean } | null;
+  constructor(init: { method?: string | undefined; url?: string | undefined; headers?: Record<string, string | string[]>; socket?: { localAddress?: string; remoteAddress?: string; remotePort?: number; encrypted?: boolean } | null } = {}) {
     super();
     this.method = "method" in init ? init.method : "POST";
     this.url = "url" in init ? init.url : "/mcp";
@@ -94,6 +94,13 @@ describe("the head", () => {
     expect(nodeCall({ url: "http://proxy.example/mcp" }).call.url).toBe("http://proxy.example/mcp");
     const none = nodeCall({ method: undefined, url: undefined, socket: null }).call;
     expect([none.method, none.url, none.path, none.localAddress]).toEqual(["GET", "http://127.0.0.1:3000/", "/", undefined]);
+  });
+
+  it("peer: the socket's remote address and port (IPv6 in brackets), the address alone without a port; none without a socket or an address", () => {
+    expect(nodeCall({ socket: { remoteAddress: "203.0.113.7", remotePort: 52311 } }).call.peer).toBe("203.0.113.7:52311");
+    expect(nodeCall({ socket: { remoteAddress: "::1", remotePort: 52311 } }).call.peer).toBe("[::1]:52311");
+    expect(nodeCall({ socket: { remoteAddress: "203.0.113.7" } }).call.peer).toBe("203.0.113.7");
+    expect([nodeCall({ socket: null }).call.peer, nodeCall({ socket: {} }).call.peer]).toEqual([undefined, undefined]);
   });
 
   it("path: as URL.pathname gives it: a plain path as sent, the query and fragment cut, dot segments resolved, other bytes escaped", () => {

@@ -6,6 +6,7 @@
  * flagOption, choiceOption and pathOption likewise. The handlers' own use of them: their tests.
  */
 import { describe, expect, it } from "vitest";
+import { defaultLogger } from "../../../../templates/runtime/core/protocol.js";
 import { choiceOption, flagOption, pathOption, readServerOptions, type HttpServerOptions } from "../../../../templates/runtime/http/server/options.js";
 
 const read = (options: HttpServerOptions) => readServerOptions(options, { maxStreamBufferBytes: 2048 });
@@ -13,7 +14,7 @@ const read = (options: HttpServerOptions) => readServerOptions(options, { maxStr
 describe("readServerOptions", () => {
   it("the defaults; maxStreamBufferBytes is the handler's own", () => {
     const settings = read({});
-    expect({ ...settings, guards: undefined }).toEqual({ authenticate: undefined, guards: undefined, maxBodyBytes: 4 * 1024 * 1024, maxJsonDepth: 128, keepAliveMs: 15_000, maxStreamBufferBytes: 2048, onError: undefined });
+    expect({ ...settings, guards: undefined }).toEqual({ authenticate: undefined, guards: undefined, maxBodyBytes: 4 * 1024 * 1024, maxJsonDepth: 128, keepAliveMs: 15_000, maxStreamBufferBytes: 2048, onError: undefined, logger: defaultLogger });
   });
 
   it("the values given, at their bounds (keepAliveMs 0: off), and the functions and guard options as they are", () => {
@@ -24,6 +25,8 @@ describe("readServerOptions", () => {
     expect(settings).toMatchObject({ authenticate, onError, maxBodyBytes: 128, maxJsonDepth: 8, keepAliveMs: 0, maxStreamBufferBytes: 1024 });
     expect(settings.guards).toBe(options);
     expect(read({ maxJsonDepth: 100_000, keepAliveMs: 1000 })).toMatchObject({ maxJsonDepth: 100_000, keepAliveMs: 1000 });
+    const logger = () => undefined;
+    expect([read({ logger }).logger, read({ logger: null }).logger]).toEqual([logger, null]);
   });
 
   it.each([
@@ -31,6 +34,7 @@ describe("readServerOptions", () => {
     ["options that are a string", "x", TypeError, 'options must be an object, got "x"'],
     ["an authenticate that is no function", { authenticate: { id: "a" } }, TypeError, "authenticate must be a function, got an object"],
     ["an onError that is no function", { onError: "log" }, TypeError, 'onError must be a function, got "log"'],
+    ["a logger that is no function", { logger: "stderr" }, TypeError, 'logger must be a function or null, got "stderr"'],
     ["maxBodyBytes below 128", { maxBodyBytes: 127 }, RangeError, "maxBodyBytes must be an integer ≥ 128, got 127"],
     ["maxBodyBytes not whole", { maxBodyBytes: 1024.5 }, RangeError, "maxBodyBytes must be an integer ≥ 128, got 1024.5"],
     ["maxBodyBytes NaN (an unset environment variable)", { maxBodyBytes: Number(undefined) }, RangeError, "maxBodyBytes must be an integer ≥ 128, got NaN"],

@@ -269,6 +269,25 @@ describe("the shared stages", () => {
     expect(later.principal).toEqual({ id: "bob" });
   });
 
+  it("authenticateStage without authenticate: the first request that arrived at an address other than loopback logs one warning; loopback, unknown addresses and a null logger log none", () => {
+    const lines: string[] = [];
+    const anonymous = authenticateStage(undefined, (line) => lines.push(line));
+    for (const localAddress of ["127.0.0.1", "::1", "::ffff:127.0.0.1", undefined]) expect(anonymous.run(new FakeCall(localAddress === undefined ? {} : { localAddress }), new CallState())).toBeUndefined();
+    expect(lines).toEqual([]);
+    for (const localAddress of ["192.0.2.2", "10.0.0.1", "192.0.2.2"]) expect(anonymous.run(new FakeCall({ localAddress }), new CallState())).toBeUndefined();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("without authenticate serves requests arriving at 192.0.2.2, not a loopback address");
+    // Once per stage (per handler); a throwing logger does not fail the request; with authenticate, nothing.
+    const throwing = authenticateStage(undefined, () => {
+      throw new Error("log down");
+    });
+    expect(throwing.run(new FakeCall({ localAddress: "192.0.2.2" }), new CallState())).toBeUndefined();
+    const authenticated = authenticateStage(() => ({ id: "a" }), (line) => lines.push(line));
+    expect(authenticated.run(new FakeCall({ localAddress: "192.0.2.2" }), new CallState())).toBeUndefined();
+    expect(authenticateStage(undefined, null).run(new FakeCall({ localAddress: "192.0.2.2" }), new CallState())).toBeUndefined();
+    expect(lines).toHaveLength(1);
+  });
+
   it.each([
     ["nothing", undefined, "undefined"],
     ["null", null, "null"],

@@ -3,7 +3,8 @@
  * session-table.ts: the session handler's and HTTP+SSE's), with fake sessions and a fake clock:
  * a session unused for idleMs ends, each use starts its idle time again, a busy one (a request in
  * flight, a stream open) is looked at again a period later instead, a removed one is forgotten;
- * maxSessions bounds what opens (503 naming it, with Retry-After), closeAll ends every session and
+ * maxSessions bounds what opens (503 naming it, with Retry-After), and maxSessionsPerPrincipal what
+ * one principal opens (anonymous sessions are each their own); closeAll ends every session and
  * refuses new ones; a session belongs to its principal (find).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -39,8 +40,8 @@ class FakeSession implements TableSession {
 
 const IDLE = 1000;
 
-function tableOf(limits: { maxSessions?: number; idleMs?: number } = {}): SessionTable<FakeSession> {
-  return new SessionTable<FakeSession>({ maxSessions: limits.maxSessions ?? Infinity, idleMs: limits.idleMs ?? IDLE });
+function tableOf(limits: { maxSessions?: number; maxSessionsPerPrincipal?: number; idleMs?: number } = {}): SessionTable<FakeSession> {
+  return new SessionTable<FakeSession>({ maxSessions: limits.maxSessions ?? Infinity, maxSessionsPerPrincipal: limits.maxSessionsPerPrincipal ?? Infinity, idleMs: limits.idleMs ?? IDLE });
 }
 
 function opened(table: SessionTable<FakeSession>, id: string, principal?: Principal): FakeSession {
@@ -151,21 +152,21 @@ describe("SessionTable: idle expiry", () => {
 describe("SessionTable: bounds and owners", () => {
   it("maxSessions: full() is the 503 naming the bound (Retry-After: 1) once that many are open, and none once one leaves", () => {
     const table = tableOf({ maxSessions: 2 });
-    expect(table.full()).toBeUndefined();
+    expect(table.full(undefined)).toBeUndefined();
     const first = opened(table, "a");
     opened(table, "b");
-    expect(table.full()).toEqual({ status: 503, message: "Service Unavailable: 2 sessions are open (maxSessions)", headers: { "retry-after": "1" } });
+    expect(table.full(undefined)).toEqual({ status: 503, message: "Service Unavailable: 2 sessions are open (maxSessions)", headers: { "retry-after": "1" } });
     first.end();
     expect(table.size).toBe(1);
-    expect(table.full()).toBeUndefined();
+    expect(table.full(undefined)).toBeUndefined();
   });
 
   it("a session expired by idleness frees its place", () => {
     const table = tableOf({ maxSessions: 1 });
     opened(table, "a");
-    expect(table.full()?.status).toBe(503);
+    expect(table.full(undefined)?.status).toBe(503);
     vi.advanceTimersByTime(IDLE);
-    expect(table.full()).toBeUndefined();
+    expect(table.full(undefined)).toBeUndefined();
   });
 
   it("closeAll ends every session and refuses new ones (503: the server is closing)", async () => {
@@ -174,7 +175,7 @@ describe("SessionTable: bounds and owners", () => {
     await table.closeAll();
     expect(sessions.map((s) => s.endedAt)).toEqual([[0], [0]]);
     expect([table.size, table.closed]).toEqual([0, true]);
-    expect(table.full()).toEqual({ status: 503, message: "Service Unavailable: the server is closing" });
+    expect(table.full(undefined)).toEqual({ status: 503, message: "Service Unavailable: the server is closing" });
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -193,6 +194,41 @@ describe("SessionTable: bounds and owners", () => {
     expect(table.find("a", { id: "alice" })).toBeUndefined();
     // get() is the table's own lookup, whoever it belongs to.
     expect(table.get("a")).toBe(alices);
+  });
+
+  it("maxSessionsPerPrincipal: a principal at its quota gets the 503 naming it, another principal and anonymous sessions still open; an ended one frees its place", () => {
+    const table = tableOf({ maxSessions: 10, maxSessionsPerPrincipal: 2 });
+    const alice = { id: "alice" };
+    const first = opened(table, "a1", alice);
+    opened(table, "a2", alice);
+    expect(table.full(alice)).toEqual({ status: 503, message: "Service Unavailable: 2 sessions of this principal are open (maxSessionsPerPrincipal)", headers: { "retry-after": "1" } });
+    expect(table.full({ id: "alice" })?.status).toBe(503); // by id, not by object
+    expect(table.full({ id: "bob" })).toBeUndefined();
+    for (let i = 0; i < 5; i++) opened(table, `n${i}`);
+    expect(table.full(undefined)).toBeUndefined(); // each anonymous session is its own
+    first.end();
+    expect(table.full(alice)).toBeUndefined();
+    // maxSessions still comes first once everything is open.
+    opened(table, "a3", alice);
+    for (const id of ["b1", "b2", "b3"]) opened(table, id, { id: "bob" });
+    expect(table.size).toBe(10);
+    expect(table.full({ id: "carol" })?.message).toBe("Service Unavailable: 10 sessions are open (maxSessions)");
+  });
+
+  it("maxSessionsPerPrincipal: an idle expiry frees the principal's place; a session replaced under its id counts once", () => {
+    const table = tableOf({ maxSessionsPerPrincipal: 1 });
+    const alice = { id: "alice" };
+    const first = opened(table, "a", alice);
+    expect(table.full(alice)?.status).toBe(503);
+    vi.advanceTimersByTime(IDLE);
+    expect(table.full(alice)).toBeUndefined();
+    const again = opened(table, "b", alice);
+    const raced = opened(table, "b", alice); // the same id again (a session continued from a registry, raced)
+    table.remove(again);
+    expect(table.full(alice)?.status).toBe(503);
+    table.remove(raced);
+    expect(table.full(alice)).toBeUndefined();
+    expect(first.endedAt).toEqual([IDLE]);
   });
 
   it("remove takes out only the session held under its id", () => {

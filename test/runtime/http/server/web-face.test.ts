@@ -72,6 +72,15 @@ describe("the request as an HttpCall", () => {
     expect([post.localAddress, post.hasBody, get.localAddress, get.hasBody]).toEqual(["127.0.0.1", true, undefined, false]);
   });
 
+  it("peer: the client's address and port from info (Deno's remoteAddr, Bun's requestIP); none without them", async () => {
+    const { handler, calls } = face((call) => call.respond(200, {}));
+    await handler(new Request("http://example.test/mcp"), { remoteAddress: "203.0.113.7", remotePort: 52311 });
+    await handler(new Request("http://example.test/mcp"), { remoteAddress: "2001:db8::1", remotePort: 443 });
+    await handler(new Request("http://example.test/mcp"), { localAddress: "127.0.0.1" });
+    await handler(new Request("http://example.test/mcp"));
+    expect((calls as HttpCall[]).map((call) => call.peer)).toEqual(["203.0.113.7:52311", "[2001:db8::1]:443", undefined, undefined]);
+  });
+
   it("readBody: the bytes within the bound; past it TOO_LARGE; a declared length past it is not read at all; none: empty; a failing stream: BROKEN", async () => {
     const reads: unknown[] = [];
     const { handler } = face(async (call) => {

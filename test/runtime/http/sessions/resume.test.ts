@@ -3,7 +3,7 @@
  * from the EventStore; GET with `Last-Event-ID` replays the events of that stream after it and
  * carries the stream on. The 2025-11-25 polling pattern (the server closes a request's stream
  * early, handler.closeStream), a request stream and a GET stream broken by the client, unknown
- * and foreign event ids, and the in-memory store's bounds.
+ * and foreign event ids (400: the session lives on), and the in-memory store's bounds.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2025-11-25/index.js";
@@ -107,16 +107,16 @@ describeFaces("resumption", (face) => {
     expect(priming.id).not.toBe(first.id);
   });
 
-  it("an unknown Last-Event-ID is 404, and so is another session's event id in a shared store", async () => {
+  it("an unknown Last-Event-ID is 400 (not 404: the session lives on), and so is another session's event id in a shared store", async () => {
     const store = new R.InMemoryEventStore();
     served = await serve(face, {}, { eventStore: store });
     const a = await open(served.url);
     const b = await open(served.url);
-    expect((await getStream(served.url, a.sessionId, "no-such-event")).status).toBe(404);
+    expect((await getStream(served.url, a.sessionId, "no-such-event")).status).toBe(400);
     const get = await getStream(served.url, a.sessionId);
     const priming = (await get.next())!;
     expect(priming.id).toBeDefined();
-    expect((await getStream(served.url, b.sessionId, priming.id)).status).toBe(404);
+    expect((await getStream(served.url, b.sessionId, priming.id)).status).toBe(400);
   });
 
   it("a store that throws or gives an unusable id: the events go without ids, the failure is reported, the session lives on", async () => {

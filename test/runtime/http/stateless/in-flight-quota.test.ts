@@ -4,11 +4,14 @@
  * past maxInFlightPerPrincipal (default 256) gets 429 with a JSON-RPC error naming the option while
  * another principal is served; the global maxInFlight still holds; a slot comes back when its
  * response ends, and an SSE response (a listen stream) holds its slot until the stream closes; a
- * client that leaves while `authenticate` is pending gives its slot back.
+ * client that leaves while `authenticate` is pending gives its slot back. Without `authenticate`
+ * the quota per principal is the connection's (issue 41, finding 6: one anonymous client used to
+ * lock every other one out with 256 calls in flight), or one shared quota where the web handler
+ * is not told the connection.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { call, deferred, describeFaces, headersFor, META, rawRequest, serve, type Answer, type Served } from "./support.js";
+import { call, deferred, describeFaces, headersFor, META, pipelined, rawRequest, serve, type Answer, type Served } from "./support.js";
 
 const bearer: R.Authenticate = (request) => {
   const token = /^Bearer (\w+)-token$/.exec(request.headers.get("authorization") ?? "");
@@ -127,16 +130,34 @@ describeFaces("requests in flight", (face) => {
       expect((await call(url, 3, "tools/call", tool("quick"), as("alice"))).status).toBe(200);
     });
 
-    it("requests without a principal share one quota", async () => {
+    it("without authenticate the quota is per connection: a third request on one connection is refused, another connection is served", async () => {
       const g = gated();
       served = await serve(face, g.options, { maxInFlightPerPrincipal: 2 });
-      const slow = [1, 2].map((id) => call(served!.url, id, "tools/call", tool("slow")));
+      const one = pipelined(served.url, [1, 2, 3].map((id) => ({ id, method: "tools/call", params: tool(id === 3 ? "quick" : "slow") })));
       await g.running(2);
-      const refused = await call(served.url, 3, "tools/call", tool("quick"));
-      expect(refused.status).toBe(429);
-      expect(refused.json).toEqual(tooMany(PER_PRINCIPAL(2)));
+      const other = await call(served.url, 4, "tools/call", tool("quick"));
+      expect([other.status, other.json]).toMatchObject([200, { id: 4, result: { content: [{ text: "quick" }] } }]);
       g.release();
-      await Promise.all(slow);
+      const answers = await one.responses(3);
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
+      expect(JSON.parse(answers[2]!.text)).toEqual(tooMany(PER_PRINCIPAL(2)));
+      one.socket.destroy();
+    });
+
+    it("issue 41: one anonymous client holding 256 calls in flight on its connection does not lock another anonymous client out", async () => {
+      const g = gated();
+      served = await serve(face, g.options);
+      // 257 calls on one connection: 256 (the default maxInFlightPerPrincipal) run, the 257th is refused.
+      const hog = pipelined(served.url, Array.from({ length: 257 }, (_, i) => ({ id: i + 1, method: "tools/call", params: tool(i === 256 ? "quick" : "slow") })));
+      await g.running(256);
+      // aa78207: one anonymous quota for everyone, so this was 429 naming maxInFlightPerPrincipal.
+      const other = await call(served.url, 1000, "tools/call", tool("quick"));
+      expect([other.status, other.json]).toMatchObject([200, { id: 1000, result: { content: [{ text: "quick" }] } }]);
+      g.release();
+      const answers = await hog.responses(257);
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(256);
+      expect([answers[256]!.status, JSON.parse(answers[256]!.text)]).toEqual([429, tooMany(PER_PRINCIPAL(256))]);
+      hog.socket.destroy();
     });
   });
 
@@ -182,5 +203,21 @@ describeFaces("requests in flight", (face) => {
       expect(() => R.createHttpHandler(server, { [name]: 1 })).not.toThrow();
       expect(() => R.createHttpHandler(server, { [name]: Number.POSITIVE_INFINITY })).not.toThrow();
     });
+  });
+});
+
+describe("the web face told nothing of the connection", () => {
+  it("a web handler told nothing of the connection (no HttpRequestInfo) keeps one anonymous quota", async () => {
+    const g = gated();
+    const handler = R.createHttpHandler(new R.McpServer({ logger: null, ...g.options }), { maxInFlightPerPrincipal: 2 });
+    const request = (id: number, name: string) =>
+      new Request("http://127.0.0.1/mcp", { method: "POST", headers: headersFor("tools/call", tool(name)), body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { ...tool(name), _meta: META } }) });
+    const slow = [handler(request(1, "slow")), handler(request(2, "slow"))];
+    await g.running(2);
+    expect((await handler(request(3, "quick"))).status).toBe(429);
+    // Told the client's address and port, each connection has its own.
+    expect((await handler(request(4, "quick"), { remoteAddress: "192.0.2.7", remotePort: 50_000 })).status).toBe(200);
+    g.release();
+    expect((await Promise.all(slow)).map((r) => r.status)).toEqual([200, 200]);
   });
 });

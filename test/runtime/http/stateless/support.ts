@@ -216,3 +216,57 @@ export function rawRequest(
   answer.catch(() => undefined);
   return { socket, answer, closed, write: (more) => void socket.write(more) };
 }
+
+/** Requests written back to back on one socket (HTTP/1.1 pipelining): node:http runs their handlers at once, and answers them in order. */
+export interface Pipelined {
+  readonly socket: Socket;
+  /** The first `count` responses on the socket, in order (each read by its Content-Length). */
+  responses(count: number): Promise<RawAnswer[]>;
+}
+
+/**
+ * One connection carrying many requests at once: each `{ id, method, params }` POSTed with the
+ * conformant headers and `_meta`, all written before any answer. What one client holding many
+ * requests in flight on one connection looks like (HTTP/1.1 has no other way to).
+ */
+export function pipelined(url: string, requests: ReadonlyArray<{ readonly id: number; readonly method: string; readonly params: Record<string, unknown> }>): Pipelined {
+  const target = new URL(url);
+  const socket = connect(Number(target.port), target.hostname);
+  socket.on("error", () => undefined);
+  socket.write(
+    requests
+      .map(({ id, method, params }) => {
+        const body = JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META } });
+        const headers = { host: target.host, ...headersFor(method, params), "content-length": String(Buffer.byteLength(body)) };
+        return `POST ${target.pathname} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${body}`;
+      })
+      .join(""),
+  );
+  let bytes = Buffer.alloc(0);
+  socket.on("data", (chunk: Buffer) => (bytes = Buffer.concat([bytes, chunk])));
+  const responses = (count: number): Promise<RawAnswer[]> =>
+    new Promise((resolve, reject) => {
+      const parse = (): void => {
+        const answers: RawAnswer[] = [];
+        let at = 0;
+        while (answers.length < count) {
+          const end = bytes.indexOf("\r\n\r\n", at);
+          if (end < 0) return;
+          const [statusLine, ...lines] = bytes.subarray(at, end).toString("latin1").split("\r\n");
+          const headers: Record<string, string> = {};
+          for (const line of lines) headers[line.slice(0, line.indexOf(":")).trim().toLowerCase()] = line.slice(line.indexOf(":") + 1).trim();
+          const length = Number(headers["content-length"] ?? Number.NaN);
+          if (Number.isNaN(length)) return reject(new Error(`a response without Content-Length: ${statusLine}`));
+          if (bytes.length - end - 4 < length) return;
+          answers.push({ status: Number(statusLine!.split(" ")[1]), headers, text: bytes.subarray(end + 4, end + 4 + length).toString("utf8") });
+          at = end + 4 + length;
+        }
+        socket.off("data", parse);
+        resolve(answers);
+      };
+      socket.on("data", parse);
+      socket.once("close", () => reject(new Error(`the socket closed after ${bytes.length} bytes`)));
+      parse();
+    });
+  return { socket, responses };
+}

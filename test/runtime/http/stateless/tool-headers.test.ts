@@ -243,3 +243,93 @@ describeFaces("createHttpHandler", (face) => {
     });
   });
 });
+
+/**
+ * Issue 41, finding 7: with 10,000 tools, every tools/call read the whole tools/list again (the
+ * registrations' list says `ttlMs: 0`): about 160 ms a call. The annotations are a map by tool
+ * name, read again only when a registration changes (McpServer.listChanges).
+ */
+describe("createHttpHandler with 10,000 registered tools", () => {
+  const TOOLS = 10_000;
+  const annotated = (header: string) => ({ type: "object" as const, properties: { region: { type: "string" as const, "x-mcp-header": header } } });
+
+  /** A server of TOOLS tools, each expecting Mcp-Param-Region, behind a handler on a servable that counts the connections it opens (one per tools/call, one per tools/list page read). */
+  function tenThousand() {
+    const server = new R.McpServer({ logger: null });
+    const registered = Array.from({ length: TOOLS }, (_, i) => server.registerTool(`t${i}`, { inputSchema: annotated("Region") }, () => ({ content: [] })));
+    let opened = 0;
+    const servable: R.HttpServable = {
+      httpBinding: server.httpBinding,
+      openConnection: (transport) => (opened++, server.openConnection(transport)),
+      listChanges: (method) => server.listChanges(method),
+    };
+    const handler = R.createHttpHandler(servable);
+    const request = (name: string, headers: Record<string, string>) =>
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { ...headersFor("tools/call", { name }), ...headers },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { region: "eu" }, _meta: META } }),
+      });
+    const callTool = async (name: string, headers: Record<string, string> = { "mcp-param-region": "eu" }) => {
+      const response = await handler(request(name, headers));
+      return { status: response.status, json: (await response.json()) as unknown };
+    };
+    return { server, registered, handler, request, callTool, opened: () => opened };
+  }
+
+  it("a tools/call takes < 1 ms (median of 300, after warm-up), and opens one connection: the list is not read again", async () => {
+    const { handler, request, callTool, opened } = tenThousand();
+    // The first call reads the list (100 pages of 100), the next ones only look their tool up.
+    expect((await callTool("t9999")).status).toBe(200);
+    expect(opened()).toBe(101);
+    for (let i = 0; i < 100; i++) await callTool(`t${i}`);
+    const times: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const made = request(`t${(i * 37) % TOOLS}`, { "mcp-param-region": "eu" });
+      const started = performance.now();
+      const response = await handler(made);
+      await response.text();
+      times.push(performance.now() - started);
+      expect(response.status).toBe(200);
+    }
+    times.sort((a, b) => a - b);
+    expect(times[150]!).toBeLessThan(1);
+    expect(opened()).toBe(101 + 100 + 300);
+  });
+
+  it("a registration updated, disabled, removed or added is seen by the next tools/call (the list is read once again)", async () => {
+    const { server, registered, callTool, opened } = tenThousand();
+    expect(await callTool("t1", {})).toEqual(mismatch("the Mcp-Param-Region header is missing; the body carries region"));
+    const base = opened();
+    // Updated: the new annotation is expected, not the old one; the list is read again once (100
+    // pages; a call refused for its headers opens no connection of its own).
+    registered[5]!.update({ inputSchema: annotated("Zone") });
+    expect(await callTool("t5")).toEqual(mismatch("the Mcp-Param-Zone header is missing; the body carries region"));
+    expect(opened()).toBe(base + 100);
+    expect((await callTool("t5", { "mcp-param-zone": "eu" })).status).toBe(200);
+    expect(opened()).toBe(base + 101);
+    // Disabled, then removed: no header is expected for it any more (and tools/call answers Unknown tool).
+    registered[6]!.disable();
+    expect(await callTool("t6", {})).toMatchObject({ status: 200, json: { error: { code: -32602, message: "Unknown tool: t6" } } });
+    registered[6]!.enable();
+    expect((await callTool("t6", {})).status).toBe(400);
+    registered[6]!.remove();
+    expect(await callTool("t6", {})).toMatchObject({ status: 200, json: { error: { code: -32602, message: "Unknown tool: t6" } } });
+    // Added after the reads (in t6's place: the map holds 10,000 tools at most): its annotation is expected at once.
+    server.registerTool("late", { inputSchema: annotated("Late") }, () => ({ content: [] }));
+    expect(await callTool("late")).toEqual(mismatch("the Mcp-Param-Late header is missing; the body carries region"));
+    expect((await callTool("late", { "mcp-param-late": "eu" })).status).toBe(200);
+  });
+
+  it("a change made while the list is being read makes the next call read it again", async () => {
+    const { server, registered, callTool, opened } = tenThousand();
+    registered[0]!.remove(); // room in the map for one more
+    const first = callTool("t1");
+    // The read is under way (its first page asked); this registration comes after that page.
+    await new Promise((resolve) => setImmediate(resolve));
+    server.registerTool("during", { inputSchema: annotated("During") }, () => ({ content: [] }));
+    expect((await first).status).toBe(200);
+    expect(await callTool("during")).toEqual(mismatch("the Mcp-Param-During header is missing; the body carries region"));
+    expect(opened()).toBeGreaterThan(200);
+  });
+});

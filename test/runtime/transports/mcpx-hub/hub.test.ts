@@ -3,11 +3,14 @@
  * presence, the `from` check, reserved kinds, capabilities, directed and broadcast delivery, the
  * topic cap, a duplicate id replacing the old connection, the bounds, and two hubs sharing a topic
  * through the in-process GatewayBus (presence, directed delivery, a dead gateway timed out).
- * The sinks are plain recorders of what a socket would be sent.
+ * The sinks are plain recorders of what a socket would be sent. A frame nested deeper than
+ * `maxJsonDepth` is refused before it is parsed (issue 41: JSON.parse of millions of levels takes
+ * seconds), in under 50 ms of CPU.
  */
 import { describe, expect, it } from "vitest";
 import { createInProcessGatewayBus, createMcpxHub, MCPX_CLOSE, type GatewayBus, type McpxHubOptions, type McpxRefusal } from "../../../../templates/runtime/transports/mcpx-hub.js";
 import { waitFor } from "../../../helpers/async.js";
+import { blockingMs } from "../../../helpers/blocking.js";
 
 interface Sink {
   frames: Array<{ [key: string]: unknown }>;
@@ -103,6 +106,23 @@ describe("one hub", () => {
     expect(errors(a.s)).toEqual(["invalid_json", "invalid_envelope", "invalid_envelope", "invalid_envelope", "invalid_envelope", "invalid_envelope", "invalid_envelope", "invalid_envelope", "frame_too_large"]);
     expect(kinds(b.s)).toEqual(["system/welcome"]);
     expect(a.s.closed).toBeUndefined();
+    await hub.close();
+  });
+
+  it("a frame nested deeper than maxJsonDepth (500 000 arrays in 1 MiB) is refused invalid_json before any parse, in under 50 ms, not forwarded", async () => {
+    const { hub, join, refusals } = setup();
+    const a = await join("a");
+    const b = await join("b");
+    const deep = env("a", { extra: "@" }).replace('"@"', `${"[".repeat(500_000)}${"]".repeat(500_000)}`);
+    expect(deep.length).toBeLessThanOrEqual(1024 * 1024);
+    const { ms } = blockingMs(() => a.member.receive(deep), 1);
+    expect(ms).toBeLessThan(50);
+    expect(errors(a.s)).toEqual(["invalid_json"]);
+    expect(refusals.map((r) => r.detail)).toEqual(["the frame nests deeper than 1000 levels (maxJsonDepth)"]);
+    expect(kinds(b.s)).toEqual(["system/welcome"]);
+    a.member.receive(env("a", { payload: [[[["within the bound"]]]] }));
+    expect(kinds(b.s)).toEqual(["system/welcome", "chat"]);
+    expect(() => createMcpxHub({ maxJsonDepth: 7 })).toThrow(/maxJsonDepth/);
     await hub.close();
   });
 

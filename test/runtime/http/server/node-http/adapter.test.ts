@@ -38,18 +38,18 @@ function raw(port: number, text: string): Promise<string> {
 }
 
 describe("toNodeListener of a plain web handler (the bridge)", () => {
-  it("builds the web Request: URL from Host, every header (repeated ones too), the body of a POST, none for GET", async () => {
+  it("builds the web Request: URL from Host, every header (repeated ones too), the body of a POST, none for GET; info: the socket's local and remote addresses and remote port", async () => {
     const seen: Array<Record<string, unknown>> = [];
     const port = await serve(async (request, context) => {
-      seen.push({ url: request.url, method: request.method, cookie: request.headers.get("cookie"), x: request.headers.get("x-two"), cookies: request.headers.get("set-cookie"), body: request.body === null ? null : await request.text(), local: context?.localAddress });
+      seen.push({ url: request.url, method: request.method, cookie: request.headers.get("cookie"), x: request.headers.get("x-two"), cookies: request.headers.get("set-cookie"), body: request.body === null ? null : await request.text(), local: context?.localAddress, remote: context?.remoteAddress, port: typeof context?.remotePort });
       return new Response("ok", { status: 200, headers: { "content-type": "text/plain" } });
     });
     const posted = await fetch(`http://127.0.0.1:${port}/mcp?a=1`, { method: "POST", body: "hello", headers: { cookie: "c=1" } });
     expect([posted.status, await posted.text(), posted.headers.get("content-length")]).toEqual([200, "ok", "2"]);
     await raw(port, "GET /g HTTP/1.1\r\nHost: example.test:8080\r\nX-Two: a\r\nX-Two: b\r\nSet-Cookie: s=1\r\nSet-Cookie: t=2\r\nConnection: close\r\n\r\n");
     expect(seen).toEqual([
-      { url: `http://127.0.0.1:${port}/mcp?a=1`, method: "POST", cookie: "c=1", x: null, cookies: null, body: "hello", local: "127.0.0.1" },
-      { url: "http://example.test:8080/g", method: "GET", cookie: null, x: "a, b", cookies: "s=1, t=2", body: null, local: "127.0.0.1" },
+      { url: `http://127.0.0.1:${port}/mcp?a=1`, method: "POST", cookie: "c=1", x: null, cookies: null, body: "hello", local: "127.0.0.1", remote: "127.0.0.1", port: "number" },
+      { url: "http://example.test:8080/g", method: "GET", cookie: null, x: "a, b", cookies: "s=1, t=2", body: null, local: "127.0.0.1", remote: "127.0.0.1", port: "number" },
     ]);
   });
 
