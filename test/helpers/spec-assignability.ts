@@ -40,7 +40,7 @@ export function checkAssignability(inputs: readonly { revision: string; specTs: 
     useInMemoryFileSystem: true,
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, noEmit: true, types: [], lib: ["lib.es2022.d.ts"] },
   });
-  const checks: { revision: string; file: string; lines: { name: string; direction: AssignabilityFailure["direction"] }[]; names: number }[] = [];
+  const checks: { revision: string; file: string; lines: { name: string; direction: AssignabilityFailure["direction"] }[]; names: number; constants: number }[] = [];
   for (const { revision, specTs, oursTs } of inputs) {
     const dir = `/${revision}`;
     project.createSourceFile(`${dir}/spec.ts`, specTs);
