@@ -235,7 +235,7 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
       : REEXPORTED_RUNTIME_FILES.map((path): [string, string] => [`${posix.basename(path)}.ts`, render("reexport.ts", { path })]);
   const input = model.inputRequests;
   return new Map([
-    ["types.ts", render("types.ts", { body })],
+    ["types.ts", render("types.ts", { body, extensionUnions: (model.typeSource.extensions ?? []).length > 0, constants: model.constants.map(({ name, value, source }) => ({ name, literal: constType(value), source })) })],
     ["catalog.ts", render("catalog.ts", catalogView(model))],
     ["validators.ts", render("validators.ts", validatorsView(model.validation))],
     ...runtimePart,

@@ -16,9 +16,10 @@ import { lifecycleModel, type LifecycleModel } from "./lifecycle.js";
 import { mergeExtension } from "./merge-extension.js";
 import { resultDefaultsModel, type ResultDefaultsRecord } from "./result-defaults.js";
 import { buildModel, unionMethods, type ModelExtension, type SchemaModel } from "./model.js";
-import { checkPolicy, resolvePolicy, schemaBatches, schemaEra, sessionVersions, type RevisionPolicy } from "./policy.js";
+import { checkPolicy, KNOWN_REVISIONS, resolvePolicy, schemaBatches, schemaEra, sessionVersions, type RevisionPolicy } from "./policy.js";
 import { revisionRules, type RevisionRules } from "./rules.js";
 import { subscriptionTable, type SubscriptionTable } from "./subscriptions.js";
+import { specConstants, type SpecConstant } from "./spec-constants.js";
 import { registryFacts, type RegistryFacts } from "./registry-facts.js";
 import { validationModel, type ValidationModel } from "./validation.js";
 
@@ -108,6 +109,8 @@ export interface RevisionModel extends SchemaModel {
    * one emitter that reads schema nodes. The document itself (its root, file, bytes) stays here.
    */
   readonly typeSource: DefinitionTable;
+  /** The value constants of the spec's schema.ts (LATEST_PROTOCOL_VERSION, error codes…), for types.ts. */
+  readonly constants: readonly SpecConstant[];
 }
 
 /** Refuses an extension that extends none of the selected revisions (it would be dropped silently). Pure. */
@@ -189,6 +192,7 @@ export function finishModel({ doc, model, policy, basis }: LoadedRevision): Revi
     resultDefaults: resultDefaultsModel(doc, model, inputRequests?.methods),
     registry: registryFacts(doc),
     validation: validationModel(doc, model, inputRequests, policy.taskResultType),
+    constants: specConstants(doc, model.revision, KNOWN_REVISIONS),
     typeSource: { defsKey: doc.defsKey, defs: doc.defs, ...(doc.extensions !== undefined ? { extensions: doc.extensions } : {}) },
   };
 }
