@@ -5,4 +5,4 @@ import { registerAll } from "./registrations.js";
 
 const server = new McpServers({ serverInfo: { name: "every-era-stdio", version: "1.0.0" }, logger: null });
 registerAll(server);
-await server.connect(new StdioTransport());
+await server.connect(new StdioTransport({ input: process.stdin, output: process.stdout }));
