@@ -56,8 +56,9 @@ export function createEveryEraRouter(revisions: readonly EraRevision[], serverOf
     if (revision.stateless || !revision.sessionVersions.includes(revision.revision)) continue;
     sessions[revision.revision] = createSessionHttpHandler(serverOf(revision) as SessionServable, { ...shared, path, ...sessionOptions });
   }
-  // HTTP+SSE: the session revision whose own version has no Streamable HTTP (2024-11-05).
-  const legacy = revisions.find((r) => !r.stateless && !r.sessionVersions.includes(r.revision));
+  // HTTP+SSE: the session revision whose own version has no Streamable HTTP (2024-11-05); where it
+  // is not generated, the newest session revision's server answers that transport too.
+  const legacy = revisions.find((r) => !r.stateless && !r.sessionVersions.includes(r.revision)) ?? preferred(revisions, false);
   const legacySse = legacy === undefined ? undefined : createLegacySseHandler(serverOf(legacy), { ...shared, ...legacyOptions });
   const router = createEraRouter({
     ...(modern === undefined ? {} : { modern }),

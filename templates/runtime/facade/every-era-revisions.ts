@@ -32,13 +32,14 @@ export interface EraModule {
  * is made on the revisions that have it only, and the others are named when it is registered
  * (EveryEraServer).
  */
-export type EraFeature = "inputRequired" | "tasks" | "structuredContent" | "resourceTemplates";
+export type EraFeature = "inputRequired" | "tasks" | "structuredContent" | "resourceTemplates" | "serverRequests";
 
 /** Each feature: how a revision's module shows it, and what a revision without it lacks (for the warning). */
 const FEATURES: { readonly [F in EraFeature]: { readonly has: (module: EraModule) => boolean; readonly lacks: string } } = {
   inputRequired: { has: (m) => m.INPUT_REQUIRED !== undefined, lacks: "no multi round-trip requests (InputRequiredResult, basic/patterns/mrtr)" },
   tasks: { has: (m) => m.TASKS_EXTENSION !== undefined, lacks: "the Tasks extension is not generated into it" },
   structuredContent: { has: (m) => m.REGISTRY.structuredContent, lacks: "tools have no outputSchema (structuredContent: 2025-06-18 and later)" },
+  serverRequests: { has: (m) => m.ERA.era === "session", lacks: "no server-to-client requests outside a request's input rounds (sampling/createMessage, elicitation/create, roots/list: the session era's)" },
   resourceTemplates: { has: (m) => typeof (m.McpServer.prototype as { registerResourceTemplate?: unknown }).registerResourceTemplate === "function", lacks: "no resource templates" },
 };
 

@@ -33,8 +33,12 @@ export interface EveryEraServerOptions {
   /** Handlers by method, given to each revision whose catalog has the method (a registration's handler loses to it). */
   readonly handlers?: Readonly<Record<string, AnyRequestHandler>> | undefined;
   readonly notificationHandlers?: Readonly<Record<string, (params: never, ...rest: never[]) => unknown>> | undefined;
-  /** Options of one revision's McpServer only, by revision (`subscriptions`, `tasks`, `resultDefaults`, `capabilities`, …). */
-  readonly revisions?: { readonly [revision: string]: object } | undefined;
+  /**
+   * Options of one revision's McpServer only (`subscriptions`, `tasks`, `resultDefaults`,
+   * `capabilities`, its own `handlers`, …): by revision, or a function of the revision and its era
+   * (called once, when that revision's server is made).
+   */
+  readonly revisions?: { readonly [revision: string]: object } | ((revision: string, era: { readonly stateless: boolean }) => object | undefined) | undefined;
   /** The registrations a revision cannot have are named here, one line each (default: stderr; null: silent). */
   readonly logger?: Logger | null | undefined;
   readonly onError?: ((error: Error) => void) | undefined;
@@ -97,7 +101,9 @@ export class EveryEraServer {
     this.#revisions = readRevisions(revisions);
     this.#options = options;
     this.#log = options.logger === undefined ? defaultLogger : options.logger;
-    for (const revision of Object.keys(options.revisions ?? {})) {
+    const given = options.revisions;
+    if (given !== undefined && typeof given !== "function" && (given === null || typeof given !== "object")) throw new TypeError(`revisions must be an object or a function, got ${describeValue(given)}`);
+    for (const revision of typeof given === "function" ? [] : Object.keys(given ?? {})) {
       if (!this.#revisions.some((r) => r.revision === revision)) throw new RangeError(`revisions: ${JSON.stringify(revision)} is not a served revision (${this.served.join(", ")})`);
     }
   }
@@ -123,15 +129,18 @@ export class EveryEraServer {
     if (made !== undefined) return made;
     const { handlers, notificationHandlers } = this.#options;
     const methods = new Set(((revision.module as { METHODS?: ReadonlyArray<{ method: string }> }).METHODS ?? []).map((m) => m.method));
+    const given = this.#options.revisions;
+    const revisionOwn = (typeof given === "function" ? given(revision.revision, { stateless: revision.stateless }) : given?.[revision.revision]) ?? {};
     const own = (table: object | undefined) => (table === undefined ? undefined : Object.fromEntries(Object.entries(table).filter(([method]) => methods.has(method))));
     const options = {
       ...(this.#options.serverInfo === undefined ? {} : { serverInfo: this.#options.serverInfo }),
       ...(this.#options.instructions === undefined ? {} : { instructions: this.#options.instructions }),
-      handlers: own(handlers),
-      notificationHandlers: own(notificationHandlers),
       onError: this.#options.onError,
-      ...this.#statelessVersions(revision),
-      ...this.#options.revisions?.[revision.revision],
+      protocolVersions: this.protocolVersions(revision.revision),
+      ...revisionOwn,
+      // The revision's own handlers win over the shared ones.
+      handlers: { ...own(handlers), ...(revisionOwn as { handlers?: object }).handlers },
+      notificationHandlers: { ...own(notificationHandlers), ...(revisionOwn as { notificationHandlers?: object }).notificationHandlers },
     };
     const server = new revision.module.McpServer(options as never) as EraServer;
     this.#servers.set(revision.revision, server);
@@ -140,14 +149,23 @@ export class EveryEraServer {
   }
 
   /**
-   * The router has one stateless route (createHttpHandler): the preferred stateless revision's
-   * server, which accepts the other stateless revisions' versions too (a `draft` client reaches
-   * 2026-07-28's server over HTTP; over stdio and in memory each has its own).
+   * The protocol versions the server of `revision` negotiates, newest first: its own, and
+   * - a session revision: the older session versions its catalog's ERA says its sessions may
+   *   negotiate that no served revision of their own answers (2025-11-25 answers a 2025-06-18
+   *   initialize when 2025-06-18 is not generated);
+   * - the preferred stateless revision: the other stateless revisions' too, since the router has
+   *   one stateless route (a `draft` client reaches 2026-07-28's server over HTTP; over stdio and
+   *   in memory each has its own).
    */
-  #statelessVersions(revision: EraRevision): { protocolVersions?: readonly string[] } {
-    const stateless = this.#revisions.filter((r) => r.stateless);
-    if (stateless.length < 2 || preferred(this.#revisions, true) !== revision) return {};
-    return { protocolVersions: [revision.revision, ...stateless.filter((r) => r !== revision).map((r) => r.revision)] };
+  protocolVersions(label: string): readonly string[] {
+    const revision = this.#revision(label);
+    const own = new Set(this.served);
+    if (revision.stateless) {
+      if (preferred(this.#revisions, true) !== revision) return [revision.revision];
+      return [revision.revision, ...this.#revisions.filter((r) => r.stateless && r !== revision).map((r) => r.revision)];
+    }
+    const older = revision.sessionVersions.filter((version) => version < revision.revision && !own.has(version)).sort().reverse();
+    return [revision.revision, ...older];
   }
 
   /** Makes `registration` on `server`, brought up to date (its updates, disabled, removed). */

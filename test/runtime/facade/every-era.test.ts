@@ -16,7 +16,7 @@ import * as R0618 from "../../generated/2025-06-18/index.js";
 import * as R25 from "../../generated/2025-11-25/index.js";
 import * as R26 from "../../generated/2026-07-28/index.js";
 import * as RDraft from "../../generated/draft/index.js";
-import { McpServers, REVISIONS } from "../../generated/every-era/index.js";
+import { EveryEraServer, McpServers, REVISIONS } from "../../generated/every-era/index.js";
 import { StdioClientTransport } from "../../generated/2025-11-25/stdio-spawn.js";
 import { within } from "../../helpers/async.js";
 import { registerAll, TOOL_NAMES } from "./every-era/registrations.js";
@@ -204,3 +204,54 @@ describe("a registration a revision cannot have is reported when it is registere
     expect(() => new McpServers({ revisions: { "1999-01-01": {} } })).toThrow(/"1999-01-01" is not a served revision/);
   });
 });
+
+describe("fewer revisions: the newest session revision's server answers the session versions not generated", () => {
+  it("2025-11-25 and 2026-07-28 only: the 2025-11-25 server negotiates 2025-06-18 and 2025-03-26 too, and serves HTTP+SSE", async () => {
+    const server = new EveryEraServer([R25, R26], { logger: null });
+    open.push(server);
+    expect(server.protocolVersions("2025-11-25")).toEqual(["2025-11-25", "2025-06-18", "2025-03-26"]);
+    expect(server.protocolVersions("2026-07-28")).toEqual(["2026-07-28"]);
+    const [a, b] = R0618.createInMemoryTransportPair();
+    await server.connect(b);
+    const client = new R0618.McpClient({ logger: null });
+    open.push(client);
+    await client.connect(a);
+    expect((await client.initialize({ protocolVersion: "2025-06-18", capabilities: {}, clientInfo: CLIENT_INFO })).protocolVersion).toBe("2025-06-18");
+    const handler = server.createHttpHandler();
+    open.push(handler);
+    expect(Object.keys(handler.sessions)).toEqual(["2025-11-25"]);
+    expect(handler.legacySse?.ssePath).toBe("/sse");
+  });
+
+  it("all six: each session revision negotiates its own version only; 2026-07-28's server also accepts draft (the router's one stateless route)", () => {
+    const server = everyEra();
+    expect(server.protocolVersions("2025-11-25")).toEqual(["2025-11-25"]);
+    expect(server.protocolVersions("2025-06-18")).toEqual(["2025-06-18"]);
+    expect(server.protocolVersions("2026-07-28")).toEqual(["2026-07-28", "draft"]);
+    expect(server.protocolVersions("draft")).toEqual(["draft"]);
+  });
+
+  it("`revisions` as a function is asked once per revision whose server is made, with its era", async () => {
+    const asked: Array<[string, boolean]> = [];
+    const server = new McpServers({ logger: null, revisions: (revision, { stateless }) => (asked.push([revision, stateless]), { instructions: `for ${revision}` }) });
+    open.push(server);
+    registerAll(server);
+    const [a, b] = R0326.createInMemoryTransportPair();
+    await server.connect(b);
+    const client = new R0326.McpClient({ logger: null });
+    open.push(client);
+    await client.connect(a);
+    expect((await client.initialize({ protocolVersion: "2025-03-26", capabilities: {}, clientInfo: CLIENT_INFO })).instructions).toBe("for 2025-03-26");
+    expect(asked).toEqual([["2025-03-26", false]]);
+  });
+});
+
+describe("a session-era-only registration (requires serverRequests)", () => {
+  it("is not served on the stateless revisions, and says so at registration", () => {
+    const lines: string[] = [];
+    everyEra((line) => lines.push(line)).registerTool("sample", { requires: ["serverRequests"] }, () => ({ content: [] }));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^mcp: registerTool\("sample"\) is not served on draft \(no server-to-client requests.*\); 2026-07-28 \(no server-to-client requests/);
+  });
+});
+
