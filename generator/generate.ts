@@ -173,8 +173,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   const output = new Map<string, FileSet>();
   if (shared) output.set(RUNTIME_DIR, await finishFiles(renderRuntime(addons), finish));
-  // Inline: a shared runtime left from an earlier run goes, unless revisions not generated now still import it.
-  else if (sharedRuntimeUsers(outDir, [...revisionOutput.keys()]).length === 0) output.set(RUNTIME_DIR, new Map());
+  // Inline: a shared runtime left from an earlier run goes, unless revisions not generated now still
+  // import it; so does the every-era entry of that run, which imports it.
+  else if (sharedRuntimeUsers(outDir, [...revisionOutput.keys(), EVERY_ERA_DIR]).length === 0) {
+    output.set(RUNTIME_DIR, new Map());
+    output.set(EVERY_ERA_DIR, new Map());
+  }
   for (const [revision, files] of revisionOutput) output.set(revision, files);
   // Several revisions on the shared runtime: one server for all of them (<out>/every-era/index.ts).
   // Fewer: an entry left from an earlier run stays as it is (it serves the revisions it names).
