@@ -13,6 +13,7 @@ import { EXTENSION_POLICIES, type ExtensionPolicy } from "./extensions.js";
 import { httpBinding, type HttpBinding } from "./http-binding.js";
 import { inputRequestsModel, type InputRequestsModel } from "./input-requests.js";
 import { lifecycleModel, type LifecycleModel } from "./lifecycle.js";
+import { loggingModel, type LoggingModel } from "./logging.js";
 import { mergeExtension } from "./merge-extension.js";
 import { resultDefaultsModel, type ResultDefaultsRecord } from "./result-defaults.js";
 import { buildModel, unionMethods, type ModelExtension, type SchemaModel } from "./model.js";
@@ -94,6 +95,8 @@ export interface RevisionModel extends SchemaModel {
   readonly lifecycle: LifecycleModel | null;
   /** The stateless Streamable HTTP binding (`SERVER.http` of server.ts); null: the revision has none. */
   readonly http: HttpBinding | null;
+  /** How a client asks for log messages (SERVER.logging of server.ts); null: the server sends none. */
+  readonly logging: LoggingModel | null;
   /** subscriptions/listen (SUBSCRIPTIONS of server.ts); null: the revision has none. */
   readonly subscriptions: SubscriptionTable | null;
   /** Multi round-trip requests (INPUT_REQUIRED of catalog.ts); null: no InputRequest union. */
@@ -187,6 +190,7 @@ export function finishModel({ doc, model, policy, basis }: LoadedRevision): Revi
     rules,
     lifecycle: lifecycleModel(doc, model),
     http,
+    logging: loggingModel(doc, model, policy),
     subscriptions,
     inputRequests,
     resultDefaults: resultDefaultsModel(doc, model, inputRequests?.methods),
