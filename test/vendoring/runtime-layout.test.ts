@@ -30,7 +30,9 @@ describe('runtime "shared" (the default)', () => {
   it("writes exactly one copy of each runtime file, in <out>/runtime/, and none in the revision folders (stdio.ts there is a one-line re-export)", async () => {
     const out = fresh();
     const result = await generate({ revisions: REVS, out, cacheDir: TEST_CACHE_DIR });
-    expect(folders(out)).toEqual([...REVS, "runtime"].sort());
+    // every-era/: the one server of every revision generated (two here), beside them.
+    expect(folders(out)).toEqual([...REVS, "every-era", "runtime"].sort());
+    expect(filesBelow(join(out, "every-era"))).toEqual(["index.ts"]);
     expect(filesBelow(join(out, "runtime"))).toEqual(RUNTIME);
     expect([...result.runtime].sort()).toEqual(RUNTIME);
     for (const rev of REVS) {
