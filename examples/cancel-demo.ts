@@ -59,7 +59,7 @@ const client = new McpClient({
 });
 
 try {
-  await client.connect(new StdioTransport({ input: child.stdout, output: child.stdin }));
+  await client.connect(new StdioTransport({ input: child.stdout, output: child.stdin }), { initialize: false });
 
   const init = await client.initialize({
     protocolVersion: "2025-11-25",
