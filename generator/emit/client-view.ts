@@ -10,14 +10,32 @@ import { facadeView, tasksExtension } from "./facade-view.js";
 export function clientView(model: SchemaModel, policy: RevisionPolicy, answersInput: boolean) {
   const base = facadeView(model, policy, "client", answersInput);
   const taskRuntime = tasksExtension(model);
+  const lists = LIST_CACHE.filter((l) => has(model, l.method) && has(model, l.changed));
   return {
     ...base,
+    // The list requests go through the client's list cache (partials/facade-methods.hbs `cached`).
+    methods: base.methods.map((m) => ({ ...m, cached: lists.some((l) => l.method === m.method) })),
     answersInput,
     requestMeta: base.fillsMeta ? policy.requestMeta : null,
     tasks: taskRuntime === undefined ? null : { cancelRequest: taskRuntime.policy.cancelRequest },
     handshake: handshakeOf(model),
+    lists,
   };
 }
+
+const has = (model: SchemaModel, method: string) => model.methods.some((m) => m.method === method);
+
+/**
+ * The lists the client caches (CLIENT.lists, runtime features/list-cache.ts): each list request,
+ * the notification that says it changed and the capability that promises it (server/tools,
+ * server/prompts, server/resources: List Changed Notification); kept where the schema has both.
+ */
+const LIST_CACHE = [
+  { method: "tools/list", changed: "notifications/tools/list_changed", capability: "tools" },
+  { method: "prompts/list", changed: "notifications/prompts/list_changed", capability: "prompts" },
+  { method: "resources/list", changed: "notifications/resources/list_changed", capability: "resources" },
+  { method: "resources/templates/list", changed: "notifications/resources/list_changed", capability: "resources" },
+] as const;
 
 /**
  * What connect() sends (CLIENT.handshake, runtime facade/client-connect.ts), from the methods the
@@ -27,18 +45,17 @@ export function clientView(model: SchemaModel, policy: RevisionPolicy, answersIn
  * schema has neither (connect() then only attaches the transport).
  */
 function handshakeOf(model: SchemaModel) {
-  const has = (method: string) => model.methods.some((m) => m.method === method);
-  if (has("initialize")) {
+  if (has(model, "initialize")) {
     return {
       request: "initialize",
-      initialized: has("notifications/initialized") ? "notifications/initialized" : null,
+      initialized: has(model, "notifications/initialized") ? "notifications/initialized" : null,
       versionField: "protocolVersion",
       declaresInParams: true,
       serverInfo: { in: "result", key: "serverInfo" },
       listen: null,
     };
   }
-  if (has("server/discover")) {
+  if (has(model, "server/discover")) {
     return {
       request: "server/discover",
       initialized: null,
@@ -46,7 +63,7 @@ function handshakeOf(model: SchemaModel) {
       declaresInParams: false,
       serverInfo: { in: "meta", key: "io.modelcontextprotocol/serverInfo" },
       // basic/patterns/subscriptions: the filter field of each list_changed, by the capability offering it.
-      listen: has("subscriptions/listen")
+      listen: has(model, "subscriptions/listen")
         ? { request: "subscriptions/listen", filterParam: "notifications", fields: { toolsListChanged: "tools", promptsListChanged: "prompts", resourcesListChanged: "resources" } }
         : null,
     };
