@@ -19,7 +19,23 @@ export function clientView(model: SchemaModel, policy: RevisionPolicy, answersIn
     requestMeta: base.fillsMeta ? policy.requestMeta : null,
     tasks: taskRuntime === undefined ? null : { cancelRequest: taskRuntime.policy.cancelRequest },
     handshake: handshakeOf(model),
+    handshakeTypes: handshakeTypes(model),
     lists,
+  };
+}
+
+/**
+ * The types of connect()'s options and getters: the schema's ClientCapabilities, Implementation
+ * and ServerCapabilities where it defines them (every published revision does), else the
+ * shapes the spec gives them.
+ */
+function handshakeTypes(model: SchemaModel) {
+  const named = (name: string, otherwise: string) => (model.definitions.includes(name) ? `T.${name}` : otherwise);
+  const object = "{ [key: string]: unknown }";
+  return {
+    clientCapabilities: named("ClientCapabilities", object),
+    serverCapabilities: named("ServerCapabilities", object),
+    implementation: named("Implementation", "{ name: string; version: string; [key: string]: unknown }"),
   };
 }
 
