@@ -49,13 +49,14 @@ export interface ServerDescription {
 /** The server answered a protocol version this client cannot speak (basic/lifecycle, Version Negotiation); the client closed the transport. */
 export class UnsupportedProtocolVersionError extends Error {
   override readonly name: string = "UnsupportedProtocolVersionError";
-  constructor(
-    /** What the server offered: the version it chose, or the versions it supports. */
-    readonly offered: readonly string[],
-    /** The versions this client speaks. */
-    readonly supported: readonly string[],
-  ) {
+  /** What the server offered: the version it chose, or the versions it supports. */
+  readonly offered: readonly string[];
+  /** The versions this client speaks. */
+  readonly supported: readonly string[];
+  constructor(offered: readonly string[], supported: readonly string[]) {
     super(`the server speaks protocol version ${offered.length === 0 ? "(none)" : offered.join(", ")}; this client speaks ${supported.join(", ")}`);
+    this.offered = offered;
+    this.supported = supported;
   }
 }
 

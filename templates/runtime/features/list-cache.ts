@@ -41,7 +41,7 @@ export class ListCache {
   readonly #max: number;
   readonly #entries: Map<string, Entry> = new Map();
   /** Bumped by every list_changed: a page requested before one is not kept (it may predate the change). */
-  #generation = 0;
+  #generation: number = 0;
   /** The server's capabilities (from connect()); undefined: not known, no page is kept without a ttlMs. */
   capabilities: JsonObject | undefined;
 
