@@ -47,8 +47,8 @@ export interface ServerDescription {
 }
 
 /** The server answered a protocol version this client cannot speak (basic/lifecycle, Version Negotiation); the client closed the transport. */
-export class UnsupportedProtocolVersionError extends Error {
-  override readonly name: string = "UnsupportedProtocolVersionError";
+export class VersionNegotiationError extends Error {
+  override readonly name: string = "VersionNegotiationError";
   /** What the server offered: the version it chose, or the versions it supports. */
   readonly offered: readonly string[];
   /** The versions this client speaks. */
@@ -80,7 +80,7 @@ export const DEFAULT_CLIENT_INFO: { readonly name: string; readonly version: str
 /**
  * Runs the handshake over a connected client: sends the request, checks the version, sends the
  * initialized notification, and returns what the server said of itself. A version this client
- * cannot speak closes the client and rejects with UnsupportedProtocolVersionError; a failed
+ * cannot speak closes the client and rejects with VersionNegotiationError; a failed
  * request rejects as it failed (the client stays open: the caller may close it or retry).
  */
 export async function performHandshake(peer: HandshakePeer, rules: HandshakeRules, declared: HandshakeDeclarations): Promise<ServerDescription> {
@@ -91,7 +91,7 @@ export async function performHandshake(peer: HandshakePeer, rules: HandshakeRule
   try {
     const result = (await peer.request(rules.request, params)) as JsonObject;
     const version = negotiated(rules, result, ours);
-    if (version === undefined) throw new UnsupportedProtocolVersionError(offeredVersions(result[rules.versionField]), rules.versions);
+    if (version === undefined) throw new VersionNegotiationError(offeredVersions(result[rules.versionField]), rules.versions);
     if (rules.initialized !== null) await peer.notify(rules.initialized);
     return describe(rules, result, version);
   } catch (error) {

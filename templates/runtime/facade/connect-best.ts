@@ -8,7 +8,7 @@
 // once, as SDK v2 never falls back on those.
 
 import { McpError, type Transport } from "../core/protocol.js";
-import { UnsupportedProtocolVersionError } from "./client-connect.js";
+import { VersionNegotiationError } from "./client-connect.js";
 
 /** What connectBest needs of a generated McpClient (any revision's is assignable). */
 export interface NegotiatingClient {
@@ -51,7 +51,7 @@ const NOT_THIS_ERA_STATUSES: ReadonlySet<number> = new Set([400, 404, 405, 406, 
 
 /** Whether a connect() failure means "try an older era" rather than "give up". */
 export function isEraMismatch(error: unknown): boolean {
-  if (error instanceof UnsupportedProtocolVersionError) return true;
+  if (error instanceof VersionNegotiationError) return true;
   if (error instanceof McpError) return NOT_THIS_ERA_CODES.has(error.code);
   const status = (error as { status?: unknown } | null)?.status;
   return typeof status === "number" && NOT_THIS_ERA_STATUSES.has(status);

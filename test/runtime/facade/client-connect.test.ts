@@ -89,15 +89,15 @@ describe("connect() on a 2025-11-25 client", () => {
     expect(raw.received[0]!.params!["clientInfo"]).toEqual(R.DEFAULT_CLIENT_INFO);
   });
 
-  it("a protocolVersion this client cannot speak rejects with UnsupportedProtocolVersionError and closes the transport; no initialized is sent", async () => {
+  it("a protocolVersion this client cannot speak rejects with VersionNegotiationError and closes the transport; no initialized is sent", async () => {
     const raw = rawServer((m) => (m.method === "initialize" ? { ...INIT_RESULT, protocolVersion: "2099-01-01" } : {}));
     const client = new R.McpClient({ logger: null });
     clients.push(client);
     const transport = recordingClose(new StdioTransport({ input: raw.s2c, output: raw.c2s }));
     const error = await client.connect(transport).then(() => undefined, (e: unknown) => e);
-    expect(error).toBeInstanceOf(R.UnsupportedProtocolVersionError);
-    expect((error as R.UnsupportedProtocolVersionError).offered).toEqual(["2099-01-01"]);
-    expect((error as R.UnsupportedProtocolVersionError).supported).toContain("2025-11-25");
+    expect(error).toBeInstanceOf(R.VersionNegotiationError);
+    expect((error as R.VersionNegotiationError).offered).toEqual(["2099-01-01"]);
+    expect((error as R.VersionNegotiationError).supported).toContain("2025-11-25");
     await new Promise((resolve) => setImmediate(resolve));
     expect(raw.received.map((m) => m.method)).toEqual(["initialize"]);
     expect(transport.closed).toBe(true);
@@ -176,8 +176,8 @@ describe("connect() on a 2026-07-28 client", () => {
     clients.push(client);
     const transport = recordingClose(new StdioTransport26({ input: raw.s2c, output: raw.c2s }));
     const error = await client.connect(transport).then(() => undefined, (e: unknown) => e);
-    expect(error).toBeInstanceOf(R26.UnsupportedProtocolVersionError);
-    expect((error as R26.UnsupportedProtocolVersionError).offered).toEqual(["2025-11-25"]);
+    expect(error).toBeInstanceOf(R26.VersionNegotiationError);
+    expect((error as R26.VersionNegotiationError).offered).toEqual(["2025-11-25"]);
     expect(transport.closed).toBe(true);
   });
 });
