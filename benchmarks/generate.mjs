@@ -5,9 +5,13 @@
 // 2. Generation (generator-core issue): the CLI per revision with --force (fresh process each, as a
 //    build runs it), all revisions in one process, and warm in-process times.
 //    Targets: all six under 3 s, one revision under 1 s, on 2 cores.
+// 3. `--emit js` (issue 42): `generate -r REV --force --emit js` as a ratio to the same `generate -r REV
+//    --force` (fresh process each, interleaved), the project's emit cache warm (a rerun of an unchanged
+//    schema and generator: generator/emit/emit-js-cache.ts) and cold (the cache emptied before each
+//    run: TypeScript loaded and the revision's files transformed). Target: warm ≤ 1.5×; cold, no target.
 // Run with `npm run bench:generate` (it builds first). BENCH_RUNS sets the samples per case (default 5).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,6 +70,26 @@ rows.push([
   3000,
 ]);
 
+// 3. --emit js against plain generate, the same revision, one sample of each per round.
+const EMIT_REV = DIFF_TO;
+const emitCache = mkdtempSync(join(tmpdir(), "mcp-stubgen-bench-emit-cache-"));
+cpSync(cacheDir, emitCache, { recursive: true }); // the schemas, in a cache folder of its own whose .emit-js/ this part empties
+const emitJsDir = join(emitCache, ".emit-js");
+const plainArgs = ["generate", "-r", EMIT_REV, "--out", out, "--cache", emitCache, "--force"];
+const jsArgs = [...plainArgs.slice(0, 3), "--out", `${out}-js`, "--cache", emitCache, "--force", "--emit", "js"];
+cliRun(plainArgs);
+cliRun(jsArgs); // fills the emit cache
+const emitSamples = { plain: [], warm: [], cold: [] };
+for (let i = 0; i < RUNS; i++) {
+  emitSamples.plain.push(time(() => cliRun(plainArgs)));
+  emitSamples.warm.push(time(() => cliRun(jsArgs)));
+  rmSync(emitJsDir, { recursive: true, force: true });
+  emitSamples.cold.push(time(() => cliRun(jsArgs)));
+}
+rmSync(emitCache, { recursive: true, force: true });
+rmSync(`${out}-js`, { recursive: true, force: true });
+const emitPlain = median(emitSamples.plain);
+
 // Warm, in-process (a build script calling generate() repeatedly).
 await generate({ all: true, out, cacheDir, lockfile: false, force: true });
 for (const rev of revisions) {
@@ -92,3 +116,15 @@ console.log("\nGeneration (--force: every run renders and compares):\n");
 console.log("| case | wall ms | target ms | within target |");
 console.log("|---|---:|---:|---|");
 for (const [name, ms, target] of rows) console.log(`| ${name} | ${ms.toFixed(0)} | ${target} | ${ms < target ? "yes" : "NO"} |`);
+console.log(`\n--emit js against plain generate (-r ${EMIT_REV} --force, fresh process each, interleaved):\n`);
+console.log("| case | wall ms | ratio to plain generate | target | within target |");
+console.log("|---|---:|---:|---:|---|");
+console.log(`| generate -r ${EMIT_REV} --force | ${emitPlain.toFixed(0)} | 1.00× | - | - |`);
+for (const [name, samples, target] of [
+  ["generate --emit js --force, emit cache warm", emitSamples.warm, 1.5],
+  ["generate --emit js --force, emit cache cold (TypeScript loaded)", emitSamples.cold, undefined],
+]) {
+  const ms = median(samples);
+  const ratio = ms / emitPlain;
+  console.log(`| ${name} | ${ms.toFixed(0)} | ${ratio.toFixed(2)}× | ${target === undefined ? "-" : `≤ ${target}×`} | ${target === undefined ? "-" : ratio <= target ? "yes" : "NO"} |`);
+}

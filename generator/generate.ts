@@ -10,7 +10,8 @@ import { checkExtensions, finishModel, modelRevision, type ModelRevisionOptions 
 import { checkOutput, sharedRuntimeUsers, writeOutput, type CheckReport } from "./write/write-output.js";
 import { markerState, rootFiles, ROOT_FOLDER } from "./write/module-marker.js";
 import { stampKey, stampPath, upToDate, writeStamp } from "./write/stamp.js";
-import { outputOptions, RUNTIME_DIR, type EmitKind, type ImportExtension, type OutputOptions, type RuntimeLayout } from "./emit/output-options.js";
+import { defaultCacheDir } from "./project.js";
+import { EVERY_ERA_DIR, outputOptions, RUNTIME_DIR, type EmitKind, type ImportExtension, type OutputOptions, type RuntimeLayout } from "./emit/output-options.js";
 
 /** The model's options (model/revision.ts: schema, cache, manifest, extensions, result overrides) and the run's. */
 export interface GenerateOptions extends ModelRevisionOptions {
@@ -104,6 +105,9 @@ export function selectRevisions(options: GenerateOptions, pins: Pins): string[] 
  * (a `--schema` label such as `../x` would be written outside the output folder). Pure.
  */
 export function checkOutputLabels(revisions: readonly string[]): void {
+  for (const reserved of [EVERY_ERA_DIR]) {
+    if (revisions.includes(reserved)) throw new StubgenError(`a revision cannot be labelled "${reserved}": <out>/${reserved}/ holds the server of every revision; give the schema another label with --revision`);
+  }
   if (revisions.includes(RUNTIME_DIR)) {
     throw new StubgenError(
       `a revision cannot be labelled "${RUNTIME_DIR}": <out>/${RUNTIME_DIR}/ holds the runtime the revisions share; give the schema another label with --revision`,
@@ -121,15 +125,16 @@ export function checkOutputLabels(revisions: readonly string[]): void {
  * runtime itself and for an inline revision). The transforms load TypeScript, so they are
  * imported only when an option asks for them.
  */
-export async function finishFiles(files: FileSet, options: OutputOptions, runtime: ReadonlySet<string> = new Set()): Promise<FileSet> {
+export async function finishFiles(files: FileSet, options: OutputOptions, runtime: ReadonlySet<string> = new Set(), cacheDir?: string): Promise<FileSet> {
   let finished = files;
   if (options.importExtension !== ".js") {
     const { withImportExtension } = await import("./emit/import-specifiers.js");
     finished = withImportExtension(finished, options.importExtension, runtime);
   }
   if (options.emit === "js") {
-    const { emitJs } = await import("./emit/emit-js.js");
-    finished = emitJs(finished);
+    // From the build's table and the project's cache where they hold a text; TypeScript only for the rest.
+    const { emitJsCached } = await import("./emit/emit-js-cache.js");
+    finished = await emitJsCached(finished, cacheDir);
   }
   return finished;
 }
@@ -155,9 +160,11 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const stampFile = stampPath(options.cacheDir, outDir);
   const stamped = key === undefined ? undefined : upToDate(stampFile, outDir, key);
   if (stamped !== undefined) return { outDir, ...stamped, upToDate: true, packages, changed: [], ...(options.check ? { check: { stale: [], missing: [], extra: [] } } : {}) };
-  const { renderRevision, renderRuntime } = await import("./emit/render.js");
+  const { renderRevision, renderRuntime, renderEveryEra } = await import("./emit/render.js");
   const runtimeNames: ReadonlySet<string> = shared ? new Set(renderRuntime(addons).keys()) : new Set();
   const revisionOutput = new Map<string, FileSet>();
+  // --emit js keeps what it transformed in the cache folder (emit-js-cache.ts); a --check run writes nothing there.
+  const emitCache = options.check ? undefined : (options.cacheDir ?? defaultCacheDir(process.cwd()));
   const merged = new Map<string, string[]>();
   const rulesOf = new Map<string, string>();
   for (const revision of selected) {
@@ -166,13 +173,20 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     if (loaded.basis?.inherited === true) rulesOf.set(revision, loaded.basis.revision);
     if (!options.fragment) checkDirectionUnions(loaded.doc);
     const model = finishModel(loaded);
-    revisionOutput.set(revision, await finishFiles(await renderRevision(model, { layout: finish.runtime, strictObjects: options.strictObjects, addons }), finish, runtimeNames));
+    revisionOutput.set(revision, await finishFiles(await renderRevision(model, { layout: finish.runtime, strictObjects: options.strictObjects, addons }), finish, runtimeNames, emitCache));
   }
   const output = new Map<string, FileSet>();
-  if (shared) output.set(RUNTIME_DIR, await finishFiles(renderRuntime(addons), finish));
-  // Inline: a shared runtime left from an earlier run goes, unless revisions not generated now still import it.
-  else if (sharedRuntimeUsers(outDir, [...revisionOutput.keys()]).length === 0) output.set(RUNTIME_DIR, new Map());
+  if (shared) output.set(RUNTIME_DIR, await finishFiles(renderRuntime(addons), finish, new Set(), emitCache));
+  // Inline: a shared runtime left from an earlier run goes, unless revisions not generated now still
+  // import it; so does the every-era entry of that run, which imports it.
+  else if (sharedRuntimeUsers(outDir, [...revisionOutput.keys(), EVERY_ERA_DIR]).length === 0) {
+    output.set(RUNTIME_DIR, new Map());
+    output.set(EVERY_ERA_DIR, new Map());
+  }
   for (const [revision, files] of revisionOutput) output.set(revision, files);
+  // Several revisions on the shared runtime: one server for all of them (<out>/every-era/index.ts).
+  // Fewer: an entry left from an earlier run stays as it is (it serves the revisions it names).
+  if (shared && revisionOutput.size > 1) output.set(EVERY_ERA_DIR, await finishFiles(renderEveryEra([...revisionOutput.keys()]), finish, runtimeNames, emitCache));
   // JavaScript output: <out>/package.json says "type": "module" (module-marker.ts).
   const root = rootFiles(outDir, finish.emit, [...output.keys()]);
   if (root !== undefined) output.set(ROOT_FOLDER, root);

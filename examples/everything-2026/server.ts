@@ -5,8 +5,8 @@
  * client's capabilities in `_meta` (basic/index, _meta), and a multi round-trip request carries
  * its own state (basic/patterns/mrtr).
  *
- * The tools, resources and prompts are the tables of examples/everything/ where their content is
- * the same in both eras; what differs here:
+ * The resources and prompts are those of examples/everything/, registered once for both eras by
+ * examples/everything-server.ts; what differs here (the tools, the server's options):
  * - every result says `resultType` (Result: servers MUST include it);
  * - the lists and resources/read carry caching hints (server/utilities/caching);
  * - an unknown resource is -32602 with the URI in `data` (server/resources, Error Handling; SEP-2164);
@@ -19,17 +19,16 @@
  *   memory (behind a load balancer the TaskManager would be given a shared TaskStore).
  */
 import {
-  McpServer,
   Subscriptions,
   TaskManager,
   type LoggingLevel,
+  type McpServer,
+  type McpServerOptions,
   type ServerCapabilities,
   type TypedContextBase,
   type ServerNotificationMap,
   type ServerRequestMap,
 } from "../../out/2026-07-28/index.js";
-import { PROMPTS, promptRegistration } from "../everything/prompts.js";
-import { resourceRegistrations } from "../everything/resources.js";
 import { INPUT_PROMPT } from "./input.js";
 import { registerTools, type ListChanges, type ToolEnv } from "./tools.js";
 import type { SharedState } from "../everything/state.js";
@@ -83,7 +82,15 @@ export interface Everything2026Options {
   readonly state?: Pick<SharedState, "taskStore" | "bus" | "requestState"> | undefined;
 }
 
-export function createEverything2026Server(options: Everything2026Options = {}): McpServer {
+/** The 2026-07-28 half: the McpServer options of that revision, and what its own tools need. */
+export interface Everything2026 {
+  /** subscriptions, tasks, requestState, capabilities, instructions, resultDefaults: McpServers' `revisions["2026-07-28"]`. */
+  readonly options: McpServerOptions;
+  /** Registers the tools of this era (and the prompt that asks for input) on `server`: the tables of tools.ts and input.ts. */
+  readonly register: (server: McpServer) => void;
+}
+
+export function everything2026(options: Everything2026Options = {}): Everything2026 {
   // subscriptions/listen (basic/patterns/subscriptions): the hub acknowledges each stream, then
   // sends it only the list changes it asked for. Nothing here changes on its own: the trigger
   // tools announce a change, as a server whose tools or prompts changed would.
@@ -99,7 +106,7 @@ export function createEverything2026Server(options: Everything2026Options = {}):
     ...(options.state?.taskStore === undefined ? {} : { store: options.state.taskStore }),
     onError: (error) => options.onError?.(error instanceof Error ? error : new Error(String(error))),
   });
-  const server = new McpServer({
+  const serverOptions: McpServerOptions = {
     serverInfo: SERVER_INFO,
     capabilities: CAPABILITIES,
     subscriptions,
@@ -108,25 +115,17 @@ export function createEverything2026Server(options: Everything2026Options = {}):
     instructions: "The test_* tools, test:// resources and test_* prompts are those of the MCP conformance suite.",
     // The server fills resultType in every result, and these caching fields in the lists and in resources/read.
     resultDefaults: CACHE,
-    onError: options.onError,
-  });
-  registerTools(server, (ctx) => ({ ctx, log: requestLogger(ctx), changes, tasks }));
-  // Resources, Error Handling (SEP-2164): the registrations answer an unknown resource with
-  // Invalid Params and the URI in data, never an empty contents array.
-  const { resources, templates } = resourceRegistrations();
-  for (const { name, uri, config, contents } of resources) server.registerResource(name, uri, config, () => ({ contents }));
-  for (const { name, uriTemplate, config, read } of templates) server.registerResourceTemplate(name, uriTemplate, config, (uri, vars) => ({ contents: [read(uri, vars)] }));
-  for (const entry of PROMPTS) {
-    const { name, config } = promptRegistration(entry);
-    server.registerPrompt(name, config, (args) => ({ messages: entry.messages(args) }));
-  }
-  // prompts/get may answer an InputRequiredResult too (mrtr, Supported Requests).
-  const { name: inputPrompt, ...inputConfig } = INPUT_PROMPT.prompt;
-  server.registerPrompt(inputPrompt, inputConfig, (_args, ctx) => {
-    const got = ctx.input.responses(INPUT_PROMPT.ask);
-    if (got === undefined) return ctx.input.required(INPUT_PROMPT.ask);
-    const context = got.user_context.action === "accept" ? got.user_context.content?.["context"] : undefined;
-    return INPUT_PROMPT.render(String(context ?? "none"));
-  });
-  return server;
+  };
+  const register = (server: McpServer): void => {
+    registerTools(server, (ctx) => ({ ctx, log: requestLogger(ctx), changes, tasks }));
+    // prompts/get may answer an InputRequiredResult too (mrtr, Supported Requests).
+    const { name: inputPrompt, ...inputConfig } = INPUT_PROMPT.prompt;
+    server.registerPrompt(inputPrompt, inputConfig, (_args, ctx) => {
+      const got = ctx.input.responses(INPUT_PROMPT.ask);
+      if (got === undefined) return ctx.input.required(INPUT_PROMPT.ask);
+      const context = got.user_context.action === "accept" ? got.user_context.content?.["context"] : undefined;
+      return INPUT_PROMPT.render(String(context ?? "none"));
+    });
+  };
+  return { options: serverOptions, register };
 }

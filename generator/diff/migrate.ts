@@ -49,7 +49,9 @@ const REMOVED_REQUEST_TODO: Readonly<Record<string, string>> = {
   initialize:
     "there is no handshake: drop the initialize() call; server/discover (discover()) tells what the server offers, and each request carries the protocol version in _meta (the runtime adds it)",
   ping: "there is no ping: drop it, or call a cheap method (discover()) to check the server is there",
-  "logging/setLevel": "there is no log level request: drop the call",
+  "logging/setLevel":
+    'the level is per request now: instead of one setLevel() for the session, put the level in each request\'s _meta, `"io.modelcontextprotocol/logLevel": "info"` (RequestMetaObject; without it the server sends no notifications/message for that request); a server\'s ctx.log honours it, as it honoured setLevel',
+
   "resources/subscribe": "subscribe through subscriptions/listen instead",
   "resources/unsubscribe": "end the subscriptions/listen stream instead",
 };
@@ -85,6 +87,37 @@ const CHANGE_TODO: Readonly<Record<DefinitionChange["change"], string>> = {
   "additional-properties": "extra keys are no longer typed: move them under _meta",
   type: "update code that builds or reads values of this type",
 };
+
+/**
+ * What to do about a change of the revision's rules (model/policy.ts), by key; a key not here
+ * changes nothing in your code (the generated runtime follows it). `before`/`after` are the
+ * rules' values (null: the rules set none).
+ */
+const POLICY_TODO: Readonly<Record<string, (before: unknown, after: unknown) => { readonly title: string; readonly todo: string }>> = {
+  defaultTimeoutMs: (before, after) => ({
+    title: `default request timeout: ${timeoutText(before, TIMEOUT_FALLBACK)} → ${timeoutText(after, TIMEOUT_FALLBACK)} on every request that gives none`,
+    todo:
+      after === null
+        ? "requests no longer end on their own: pass timeoutMs where you want a limit (or the endpoint's defaultTimeoutMs option)"
+        : `the revision's rules now set it: a request that gives no timeout fails after ${timeoutText(after, TIMEOUT_FALLBACK)} (RequestTimeoutError), whatever the runtime's fallback was: pass timeoutMs on calls that may run longer, or set the endpoint's defaultTimeoutMs option (0: none); long-lived requests (subscriptions/listen) are exempt`,
+  }),
+  defaultMaxTotalTimeoutMs: (before, after) => ({
+    title: `default cap over a whole request, progress resets included: ${timeoutText(before, "none")} → ${timeoutText(after, "none")}`,
+    todo:
+      after === null
+        ? "progress now extends a request without limit: pass maxTotalTimeoutMs where you want one"
+        : `a request whose progress keeps resetting its timeout still ends after ${timeoutText(after, "none")}: pass maxTotalTimeoutMs (or the endpoint's defaultMaxTotalTimeoutMs option; 0: none) for work that runs longer`,
+  }),
+};
+
+/** What a request timeout is when the revision's rules set none. */
+const TIMEOUT_FALLBACK = "none set by the revision (the runtime's fallback applied: defaultTimeoutOf, core/endpoint-contract.ts)";
+
+/** A rules timeout for a reader: `60 s`, `10 min`, or `unset` when the rules set none (null). */
+function timeoutText(ms: unknown, unset: string): string {
+  if (typeof ms !== "number") return unset;
+  return ms % 60_000 === 0 && ms >= 120_000 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
 
 /** The transports the generated index exports, by how the revision speaks HTTP. */
 const TRANSPORTS: Readonly<Record<"stateless" | "session" | "legacy", { readonly client: string; readonly server: string; readonly name: string }>> = {
@@ -315,7 +348,12 @@ function otherGroups(diff: RevisionDiff, covered: ReadonlySet<unknown>): Migrati
     out.push({ title: `${names.length} definitions removed: ${names.map(code).join(", ")}`, count: names.length, examples: names, breaking: removedDefs.some((d) => d.breaking), todo: "stop using these types (the lines above say what replaced the methods they belonged to)" });
   }
   for (const c of diff.definitions.changed) if (!covered.has(c)) one(`${code(c.definition)}: ${definitionChangeText(c, "title")}`, c.breaking, todoFor(c), c.definition);
-  const policy = diff.cancellation.policy;
+  // Rule changes that change what your code sees (a default timeout) get a line of their own, with their values.
+  for (const p of diff.cancellation.policy) {
+    const hint = POLICY_TODO[p.key]?.(p.before, p.after);
+    if (hint !== undefined) out.push({ title: hint.title, count: 1, examples: [p.key], breaking: p.breaking, todo: hint.todo });
+  }
+  const policy = diff.cancellation.policy.filter((p) => POLICY_TODO[p.key] === undefined);
   if (policy.length > 0) {
     out.push({ title: `the revision's cancellation and timeout rules: ${policy.map((p) => code(p.key)).join(", ")} changed (\`mcp-stubgen diff\` shows the values)`, count: policy.length, examples: policy.map((p) => p.key), breaking: policy.some((p) => p.breaking), todo: "nothing in your code: the generated runtime follows them" });
   }
@@ -325,21 +363,22 @@ function otherGroups(diff: RevisionDiff, covered: ReadonlySet<unknown>): Migrati
 
 /** The guide as Markdown: a title, the count line, then the four sections (empty ones left out). */
 export function formatMigration(guide: MigrationGuide): string {
-  const lines = (groups: readonly MigrationGroup[]) =>
+  // Only a repeated change's title leaves its names out (they follow in parentheses); every other title names them itself.
+  const lines = (groups: readonly MigrationGroup[], named: boolean) =>
     groups.map((g) => {
-      const more = g.examples.length > 0 && g.title.startsWith(`${g.count} definitions`) ? ` (${g.examples.map(code).join(", ")}${g.count > g.examples.length ? ", …" : ""})` : "";
+      const more = named && g.examples.length > 0 ? ` (${g.examples.map(code).join(", ")}${g.count > g.examples.length ? ", …" : ""})` : "";
       const todo = g.todo === "" ? "" : `\n  - what to change: ${g.todo}`;
       return `- ${g.title}${more}${g.breaking ? " — **breaking**" : ""}${todo}`;
     });
   const groups = guide.api.length + guide.moves.length + guide.repeated.length + guide.other.length;
   const out = [`# Migrating from MCP ${guide.from} to ${guide.to}`, "", `${groups} lines for the diff's ${guide.changes} changes (\`mcp-stubgen diff\` without --migrate lists each one).`];
-  for (const [title, section] of [
-    ["The generated API", guide.api],
-    ["Moved and renamed", guide.moves],
-    ["Repeated changes", guide.repeated],
-    ["Other changes", guide.other],
+  for (const [title, section, named] of [
+    ["The generated API", guide.api, false],
+    ["Moved and renamed", guide.moves, false],
+    ["Repeated changes", guide.repeated, true],
+    ["Other changes", guide.other, false],
   ] as const) {
-    if (section.length > 0) out.push("", `## ${title}`, "", ...lines(section));
+    if (section.length > 0) out.push("", `## ${title}`, "", ...lines(section, named));
   }
   return `${out.join("\n")}\n`;
 }

@@ -63,22 +63,66 @@ const TYPE_ONLY: ReadonlySet<ts.SyntaxKind> = new Set([ts.SyntaxKind.InterfaceDe
 
 const isExported = (node: ts.Statement) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
 
+/** A literal as a constant's value: a string, a number, or a negative number (`-32700`). */
+const isLiteral = (node: ts.Expression): boolean =>
+  ts.isStringLiteral(node) || ts.isNumericLiteral(node) || (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand));
+
+/** A literal constant's statement and its one declaration (the parser sets no parent links). */
+interface LiteralConstant {
+  readonly statement: ts.Statement;
+  readonly declaration: ts.VariableDeclaration;
+}
+
 /**
- * Whether `text` holds nothing but exported interfaces and type aliases and type-only imports
- * and exports (types.ts): then it is its own declaration file, and its JavaScript is an empty
- * module. Parsed, not type-checked; a file with a syntax error, or when the parser does not
- * say, takes the full transforms, which report it.
+ * `export const NAME: <literal type> = <literal>;`, one name (types.ts's spec constants,
+ * `LATEST_PROTOCOL_VERSION`, `PARSE_ERROR`): its JavaScript and its declaration are the statement
+ * without the type, and with `declare` and without the value.
  */
-function typesOnly(path: string, text: string): boolean {
+function literalConstant(statement: ts.Statement): ts.VariableDeclaration | undefined {
+  if (!ts.isVariableStatement(statement) || !isExported(statement) || (statement.declarationList.flags & ts.NodeFlags.Const) === 0) return undefined;
+  const [declaration, ...more] = statement.declarationList.declarations;
+  if (declaration === undefined || more.length > 0 || !ts.isIdentifier(declaration.name)) return undefined;
+  const { type, initializer } = declaration;
+  return type !== undefined && ts.isLiteralTypeNode(type) && initializer !== undefined && isLiteral(initializer) ? declaration : undefined;
+}
+
+/**
+ * The statements of `text` when it holds nothing but exported interfaces and type aliases,
+ * type-only imports and exports, and literal constants (types.ts): then its declaration file is
+ * itself with the constants declared, and its JavaScript the constants alone. Parsed, not
+ * type-checked; a file with a syntax error, or when the parser does not say, is undefined and
+ * takes the full transforms, which report it.
+ */
+function typesOnly(path: string, text: string): { readonly source: ts.SourceFile; readonly constants: readonly LiteralConstant[] } | undefined {
   const source = ts.createSourceFile(path, text, { languageVersion: ts.ScriptTarget.ES2022, jsDocParsingMode: JSDOC }, false, ts.ScriptKind.TS);
   const parseDiagnostics = (source as unknown as { readonly parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics;
-  if (parseDiagnostics === undefined || parseDiagnostics.length > 0) return false;
-  return source.statements.every((statement) => {
+  if (parseDiagnostics === undefined || parseDiagnostics.length > 0) return undefined;
+  const constants: LiteralConstant[] = [];
+  const simple = source.statements.every((statement) => {
     if (TYPE_ONLY.has(statement.kind)) return isExported(statement);
     if (ts.isImportDeclaration(statement)) return statement.importClause?.isTypeOnly === true;
     if (ts.isExportDeclaration(statement)) return statement.isTypeOnly;
-    return false;
+    const constant = literalConstant(statement);
+    if (constant !== undefined) constants.push({ statement, declaration: constant });
+    return constant !== undefined;
   });
+  return simple ? { source, constants } : undefined;
+}
+
+/** The JavaScript and declarations of a file typesOnly accepts: written, not transformed. */
+function typesOnlyOutput(text: string, header: string, { source, constants }: NonNullable<ReturnType<typeof typesOnly>>): [js: string, dts: string] {
+  const js: string[] = [];
+  let dts = "";
+  let at = 0;
+  for (const { statement, declaration } of constants) {
+    const comment = text.slice(statement.getFullStart(), statement.getStart(source)).trim();
+    const name = declaration.name.getText(source);
+    js.push(`${comment === "" ? "" : `${comment}\n`}export const ${name} = ${declaration.initializer!.getText(source)};\n`);
+    dts += `${text.slice(at, statement.getStart(source))}export declare const ${name}: ${declaration.type!.getText(source)};`;
+    at = statement.getEnd();
+  }
+  dts += text.slice(at);
+  return [withHeader(header, js.length === 0 ? "export {};\n" : js.join("")), withHeader(header, dts.slice(header.length))];
 }
 
 /** One TypeScript file's JavaScript and declarations: `[name.js, text], [name.d.ts, text]`. */
@@ -86,10 +130,12 @@ export function emitJsFile(path: string, text: string): Array<[string, string]> 
   if (!path.endsWith(".ts") || path.endsWith(".d.ts")) throw new StubgenError(`cannot emit JavaScript for ${path}: expected a .ts file`);
   const base = path.slice(0, -".ts".length);
   const header = headerBlock(text);
-  if (typesOnly(path, text)) {
+  const simple = typesOnly(path, text);
+  if (simple !== undefined) {
+    const [js, dts] = typesOnlyOutput(text, header, simple);
     return [
-      [`${base}.js`, withHeader(header, "export {};\n")],
-      [`${base}.d.ts`, withHeader(header, text.slice(header.length))],
+      [`${base}.js`, js],
+      [`${base}.d.ts`, dts],
     ];
   }
   const js = ts.transpileModule(text, { compilerOptions: JS_OPTIONS, fileName: path, reportDiagnostics: true, jsDocParsingMode: JSDOC });
@@ -121,7 +167,7 @@ export const PREBUILT_URL: URL = new URL("./runtime-js.json", import.meta.url);
 
 /** What makes two emits of one text differ: the compiler's version and options, and this module's shaping. */
 export function emitterFingerprint(): string {
-  return sha256(JSON.stringify({ typescript: ts.version, js: JS_OPTIONS, dts: DTS_OPTIONS, shape: 1 }));
+  return sha256(JSON.stringify({ typescript: ts.version, js: JS_OPTIONS, dts: DTS_OPTIONS, shape: 2 }));
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");

@@ -2,6 +2,7 @@ import { compile, type JSONSchema } from "json-schema-to-typescript";
 import type { DefinitionTable, SchemaNode } from "../load/schema-document.js";
 import { isSchemaNode, refName } from "../load/schema-document.js";
 import { mapSubschemas } from "../load/schema-walk.js";
+import { separateExtensionUnions } from "./extension-unions.js";
 import { isTsObject, openDefinitions, specTypeFact } from "../model/spec-typing.js";
 
 /** Name of the throw-away root type json-schema-to-typescript needs; removed from the output. */
@@ -31,7 +32,9 @@ export interface EmitTypesOptions {
 export async function emitTypes(doc: DefinitionTable, revision: string, options: EmitTypesOptions = {}): Promise<string> {
   const definitions: Record<string, JSONSchema> = {};
   const open = options.strictObjects === true ? new Set<string>() : openDefinitions(doc);
-  for (const [name, node] of doc.defs) {
+  // With an extension merged: the spec's own direction unions, and `…WithExtensions` beside them.
+  const defs = separateExtensionUnions(doc);
+  for (const [name, node] of defs) {
     const schema = refsToTsType(doc, node) as JSONSchema;
     // Open in the spec's TypeScript (see spec-typing.ts): an index signature, as the spec has.
     if (open.has(name) && schema.additionalProperties === undefined) schema.additionalProperties = {};
@@ -54,7 +57,7 @@ export async function emitTypes(doc: DefinitionTable, revision: string, options:
       customName: (_schema, keyName) => keyName,
     },
   );
-  return inSchemaOrder(indent(rewriteDocComments(dropRoot(raw), doc, revision)), [...doc.defs.keys()]);
+  return inSchemaOrder(indent(rewriteDocComments(dropRoot(raw), doc, revision)), [...defs.keys()]);
 }
 
 /**
@@ -128,6 +131,8 @@ function rewriteDocComments(source: string, doc: DefinitionTable, revision: stri
     new RegExp(` \\* This interface was referenced by \`${ROOT}\`'s JSON-Schema\\n \\* via the \`definition\` "([^"]+)"\\.`, "g"),
     (_m, name: string) => {
       const ext = fromExtension.get(name);
+      // A union the schema does not have (extension-unions.ts: `…WithExtensions`).
+      if (!doc.defs.has(name)) return ` * Not a definition of the schema: made by mcp-stubgen for the merged extensions.`;
       return ext === undefined ? ` * MCP ${revision} schema: \`#/${doc.defsKey}/${name}\`` : ` * MCP extension ${ext.id} schema: \`#/${ext.defsKey}/${name}\``;
     },
   );

@@ -90,7 +90,8 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     const others = m.results.filter((r) => !handles.includes(r));
     const final = others.filter((r) => r !== INPUT_REQUIRED_RESULT);
     const answered = inputAnswered(others);
-    return { results: answered ?? formatResult(others, "T.")!, answered: answered !== null, task: `ClientTask<${formatResult(final.length > 0 ? final : ["Result"], "T.")}>` };
+    // ClientTask only where the client declared the extension (McpClient's `Capabilities`).
+    return { results: answered ?? formatResult(others, "T.")!, answered: answered !== null, task: `TaskIfDeclared<TasksDeclared<Capabilities>, ${formatResult(final.length > 0 ? final : ["Result"], "T.")}>` };
   };
   const names = new Map<string, string>();
   const methods = requests.map((m) => {

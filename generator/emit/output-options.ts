@@ -20,6 +20,9 @@ export const DEFAULT_IMPORT_EXTENSION: ImportExtension = ".js";
 export const DEFAULT_EMIT: EmitKind = "ts";
 /** The folder of the output folder the shared runtime is written to; no revision may take this label. */
 export const RUNTIME_DIR = "runtime";
+
+/** The folder of the cross-revision entry (<out>/every-era/index.ts): one server for every revision generated with the shared runtime. */
+export const EVERY_ERA_DIR = "every-era";
 export const RUNTIME_LAYOUTS: readonly RuntimeLayout[] = ["shared", "inline"];
 export const DEFAULT_RUNTIME: RuntimeLayout = "shared";
 

@@ -235,7 +235,7 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
       : REEXPORTED_RUNTIME_FILES.map((path): [string, string] => [`${posix.basename(path)}.ts`, render("reexport.ts", { path })]);
   const input = model.inputRequests;
   return new Map([
-    ["types.ts", render("types.ts", { body })],
+    ["types.ts", render("types.ts", { body, extensionUnions: (model.typeSource.extensions ?? []).length > 0, constants: model.constants.map(({ name, value, source }) => ({ name, literal: constType(value), source })) })],
     ["catalog.ts", render("catalog.ts", catalogView(model))],
     ["validators.ts", render("validators.ts", validatorsView(model.validation))],
     ...runtimePart,
@@ -244,3 +244,17 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
     ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.era.httpTransport), ...legacySseExports(model.era.httpTransport), inputRequired: input !== null, resultDefaults: model.resultDefaults.length > 0, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
   ]);
 }
+
+/**
+ * The cross-revision entry of a shared-runtime output with several revisions: `McpServers`
+ * (runtime/facade/every-era.ts) over each revision's generated module, typed with the newest
+ * dated revision's registrations (an undated label, `draft`, only when none is dated). Pure.
+ */
+export function renderEveryEra(revisions: readonly string[]): FileSet {
+  const dated = revisions.filter((label) => /^\d{4}-\d{2}-\d{2}$/.test(label)).sort();
+  const typing = dated.at(-1) ?? [...revisions].sort().at(-1)!;
+  const view = revisions.map((label, i) => ({ label, ident: `R${i}_${label.replace(/[^A-Za-z0-9]/g, "_")}` }));
+  const text = (templates().get("every-era.ts") as Template)({ toolVersion: TOOL_VERSION, revisions: view, typing: view.find((r) => r.label === typing)!.ident, typingLabel: typing });
+  return new Map([["index.ts", text]]);
+}
+

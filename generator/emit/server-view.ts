@@ -42,7 +42,7 @@ const DISCOVER_SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
  * MissingRequiredClientCapabilityError code (the Tasks extension refuses with it). Pure.
  */
 export function serverView(
-  model: SchemaModel & RegistryViewModel & Pick<RevisionModel, "era">,
+  model: SchemaModel & RegistryViewModel & Pick<RevisionModel, "era" | "logging">,
   policy: RevisionPolicy,
   lifecycle: LifecycleModel | null,
   http: HttpBinding | null,
@@ -85,6 +85,8 @@ export function serverView(
     sessionHttp: model.era.httpTransport === "session",
     subscriptions,
     inputRequired,
+    /** SERVER.logging: how the client asks for log messages (model/logging.ts); null: none. */
+    logging: model.logging,
     /** The result `_meta` key the server identifies itself under, where it has the `serverInfo` option. */
     serverInfoMetaKey: http !== null && lifecycle !== null && lifecycle.kind === "discover" ? http.serverInfoMetaKey : null,
     serverInfoType,

@@ -13,12 +13,14 @@ import { EXTENSION_POLICIES, type ExtensionPolicy } from "./extensions.js";
 import { httpBinding, type HttpBinding } from "./http-binding.js";
 import { inputRequestsModel, type InputRequestsModel } from "./input-requests.js";
 import { lifecycleModel, type LifecycleModel } from "./lifecycle.js";
+import { loggingModel, type LoggingModel } from "./logging.js";
 import { mergeExtension } from "./merge-extension.js";
 import { resultDefaultsModel, type ResultDefaultsRecord } from "./result-defaults.js";
 import { buildModel, unionMethods, type ModelExtension, type SchemaModel } from "./model.js";
-import { checkPolicy, resolvePolicy, schemaBatches, schemaEra, sessionVersions, type RevisionPolicy } from "./policy.js";
+import { checkPolicy, KNOWN_REVISIONS, resolvePolicy, schemaBatches, schemaEra, sessionVersions, type RevisionPolicy } from "./policy.js";
 import { revisionRules, type RevisionRules } from "./rules.js";
 import { subscriptionTable, type SubscriptionTable } from "./subscriptions.js";
+import { specConstants, type SpecConstant } from "./spec-constants.js";
 import { registryFacts, type RegistryFacts } from "./registry-facts.js";
 import { validationModel, type ValidationModel } from "./validation.js";
 
@@ -93,6 +95,8 @@ export interface RevisionModel extends SchemaModel {
   readonly lifecycle: LifecycleModel | null;
   /** The stateless Streamable HTTP binding (`SERVER.http` of server.ts); null: the revision has none. */
   readonly http: HttpBinding | null;
+  /** How a client asks for log messages (SERVER.logging of server.ts); null: the server sends none. */
+  readonly logging: LoggingModel | null;
   /** subscriptions/listen (SUBSCRIPTIONS of server.ts); null: the revision has none. */
   readonly subscriptions: SubscriptionTable | null;
   /** Multi round-trip requests (INPUT_REQUIRED of catalog.ts); null: no InputRequest union. */
@@ -108,6 +112,8 @@ export interface RevisionModel extends SchemaModel {
    * one emitter that reads schema nodes. The document itself (its root, file, bytes) stays here.
    */
   readonly typeSource: DefinitionTable;
+  /** The value constants of the spec's schema.ts (LATEST_PROTOCOL_VERSION, error codes…), for types.ts. */
+  readonly constants: readonly SpecConstant[];
 }
 
 /** Refuses an extension that extends none of the selected revisions (it would be dropped silently). Pure. */
@@ -184,11 +190,13 @@ export function finishModel({ doc, model, policy, basis }: LoadedRevision): Revi
     rules,
     lifecycle: lifecycleModel(doc, model),
     http,
+    logging: loggingModel(doc, model, policy),
     subscriptions,
     inputRequests,
     resultDefaults: resultDefaultsModel(doc, model, inputRequests?.methods),
     registry: registryFacts(doc),
     validation: validationModel(doc, model, inputRequests, policy.taskResultType),
+    constants: specConstants(doc, model.revision, KNOWN_REVISIONS),
     typeSource: { defsKey: doc.defsKey, defs: doc.defs, ...(doc.extensions !== undefined ? { extensions: doc.extensions } : {}) },
   };
 }

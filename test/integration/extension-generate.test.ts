@@ -41,10 +41,26 @@ describe("generate --extension tasks (2026-07-28, draft)", () => {
     const plain = mkdtempSync(join(tmpdir(), "mcp-stubgen-ext-plain-"));
     await generate({ revisions: ["2026-07-28"], out: plain, cacheDir: TEST_CACHE_DIR });
     const core = exported(readFileSync(join(plain, "2026-07-28", "types.ts"), "utf8"));
-    const merged = exported(readFileSync(join(out, "2026-07-28", "types.ts"), "utf8"));
-    expect(new Set(merged).size).toBe(merged.length);
+    const all = exported(readFileSync(join(out, "2026-07-28", "types.ts"), "utf8"));
+    // The direction unions with the extension's messages, each right after the core's (below).
+    expect(all.filter((n) => n.endsWith("WithExtensions"))).toEqual(["ClientRequestWithExtensions", "ServerNotificationWithExtensions"]);
+    expect(all[all.indexOf("ClientRequest") + 1]).toBe("ClientRequestWithExtensions");
+    const merged = all.filter((n) => !n.endsWith("WithExtensions"));
+    expect(new Set(all).size).toBe(all.length);
     expect(merged).toEqual([...core, ...merged.slice(core.length)]);
     expect([...merged.slice(core.length)].sort()).toEqual([...TASKS_NEW].sort());
+  });
+
+  it("keeps the spec's own direction unions; ClientRequestWithExtensions and ServerNotificationWithExtensions add the extension's messages", () => {
+    const types = readFileSync(join(out, "2026-07-28", "types.ts"), "utf8");
+    const union = (name: string) => new RegExp(`^export type ${name} = \\((.*)\\)$`, "m").exec(types)?.[1]?.split(" | ");
+    expect(union("ClientRequest")).not.toContain("GetTaskRequest");
+    expect(union("ClientRequest")).toContain("CallToolRequest");
+    expect(union("ClientRequestWithExtensions")).toEqual(["ClientRequest", "CancelTaskRequest", "GetTaskRequest", "UpdateTaskRequest"]);
+    expect(union("ServerNotification")).not.toContain("TaskStatusNotification");
+    expect(union("ServerNotificationWithExtensions")).toEqual(["ServerNotification", "TaskStatusNotification"]);
+    // The catalog (what the client and server send and handle) still has the extension's methods.
+    expect(readFileSync(join(out, "2026-07-28", "catalog.ts"), "utf8")).toContain('"tasks/get"');
   });
 
   it("names the extension's schema and sha256 in every file's header, and its types' source in their doc comments", () => {

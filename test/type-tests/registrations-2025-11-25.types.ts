@@ -96,5 +96,11 @@ server.registerPrompt("q", {}, () => ({}));
 // Resources and templates: the reader returns a ReadResourceResult; templates get their variables.
 server.registerResource("r", "x://r", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri, text: "" }] }));
 server.registerResourceTemplate("t", "x://{id}", {}, (uri, variables) => ({ contents: [{ uri, text: variables["id"] ?? "" }] }));
+// A template's list: the revision's Resource, typed (name and uri required).
+server.registerResourceTemplate("listed", "x://{id}", { list: async () => ({ resources: [{ uri: "x://1", name: "one", mimeType: "text/plain" }] }) }, (uri) => ({ contents: [{ uri, text: "" }] }));
+// @ts-expect-error a listed resource needs a name
+server.registerResourceTemplate("nameless", "x://{id}", { list: () => ({ resources: [{ uri: "x://1" }] }) }, (uri) => ({ contents: [{ uri, text: "" }] }));
+// @ts-expect-error list answers { resources }, not an array
+server.registerResourceTemplate("bare", "x://{id}", { list: () => [{ uri: "x://1", name: "one" }] }, (uri) => ({ contents: [{ uri, text: "" }] }));
 // @ts-expect-error contents is required
 server.registerResource("bad", "x://bad", {}, () => ({}));

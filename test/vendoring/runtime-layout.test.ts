@@ -30,7 +30,9 @@ describe('runtime "shared" (the default)', () => {
   it("writes exactly one copy of each runtime file, in <out>/runtime/, and none in the revision folders (stdio.ts there is a one-line re-export)", async () => {
     const out = fresh();
     const result = await generate({ revisions: REVS, out, cacheDir: TEST_CACHE_DIR });
-    expect(folders(out)).toEqual([...REVS, "runtime"].sort());
+    // every-era/: the one server of every revision generated (two here), beside them.
+    expect(folders(out)).toEqual([...REVS, "every-era", "runtime"].sort());
+    expect(filesBelow(join(out, "every-era"))).toEqual(["index.ts"]);
     expect(filesBelow(join(out, "runtime"))).toEqual(RUNTIME);
     expect([...result.runtime].sort()).toEqual(RUNTIME);
     for (const rev of REVS) {
@@ -142,7 +144,10 @@ describe("the runtime label and the CLI", () => {
     writeFileSync(join(cwd, "mcp-stubgen.config.json"), JSON.stringify({ runtime: "inline" }));
     const shared = await runCli([...base, "--runtime", "shared"], cwd);
     expect(shared.code, shared.stderr).toBe(0);
-    expect(lines(shared.stdout)[0]).toMatch(/^wrote gen\/runtime\/ \(core\/endpoint\.ts, core\/[a-z-]+\.ts, /);
+    // The runtime's files, core/ first (its endpoint among them), then the other folders.
+    const wrote = lines(shared.stdout)[0] ?? "";
+    expect(wrote).toMatch(/^wrote gen\/runtime\/ \(core\/[a-z-]+\.ts, core\/[a-z-]+\.ts, /);
+    expect(wrote).toContain("core/endpoint.ts");
     expect(folders(join(cwd, "gen"))).toEqual(["2024-11-05", "runtime"]);
     const fromConfig = await runCli(base, cwd);
     expect(fromConfig.code, fromConfig.stderr).toBe(0);

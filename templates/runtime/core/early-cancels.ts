@@ -73,7 +73,7 @@ export class EarlyCancels {
   /** Insertion order is arrival order (an id remembered again moves to the end). Made by the first cancel. */
   #ids: Map<RequestId, Early> | undefined;
 
-  constructor(bounds: Partial<EarlyCancelBounds>, now: () => number = () => performance.now()) {
+  constructor(bounds: Partial<EarlyCancelBounds>, now: () => number = Date.now) {
     this.#bounds = earlyCancelBounds(bounds);
     this.#now = now;
   }

@@ -3,6 +3,7 @@
 // transports see it. Types only; endpoint.ts is the behaviour.
 
 import type { ParamsCheck, WireChecks } from "./validation.js";
+import type { LogFunction, LogHook } from "./logging.js";
 import type {
   CancellationEvent,
   HttpRequestContext,
@@ -29,6 +30,14 @@ export interface HandlerContext {
   sendProgress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends a notification related to this request. */
   notify(method: string, params?: object): Promise<void>;
+  /**
+   * Sends a log message (notifications/message) related to this request, if `level` is at or
+   * above the level the client asked for: 2025 revisions, the level its logging/setLevel set for
+   * the connection (until then every level); 2026-07-28, the request's own `_meta` logLevel
+   * (none: nothing is sent). Nothing is sent by a server that does not declare the `logging`
+   * capability, nor by a client. `data` is any JSON value; `logger` names the source.
+   */
+  readonly log: LogFunction;
   /** Sends a request to the peer; its signal defaults to this handler's signal. */
   request(method: string, params?: object, options?: RequestOptions): Promise<unknown>;
   /**
@@ -112,6 +121,8 @@ export interface EndpointOptions {
   readonly logger?: Logger | null | undefined;
   /** Every cancellation event, sent, received or ignored. */
   readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
+  /** The rules of ctx.log (the server's, features/logging.ts); undefined: ctx.log sends nothing. */
+  readonly logging?: LogHook | undefined;
   /** Timeout of every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultTimeoutMs, else 60 s (REQUEST_TIMEOUT_MS). */
   readonly defaultTimeoutMs?: number | undefined;
   /** Hard cap over every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultMaxTotalTimeoutMs. */

@@ -584,7 +584,7 @@ export class Endpoint {
         if (!endpoint.#rules.endableByReceiver.includes(method)) return Promise.reject(new CancellationForbiddenError(method, "not-permitted"));
         return endpoint.#endReceived(id, entry, reason);
       },
-    }, input, params);
+    }, input, params, this.#options.logging);
   }
 
   #closed(): void {

@@ -2,6 +2,7 @@
 
 import type { InFlight } from "./incoming.js";
 import type { HandlerContext, InputContextApi, InputRequiredHook } from "./endpoint-contract.js";
+import { logFunction, type LogFunction, type LogHook } from "./logging.js";
 import type { HttpRequestContext, JsonObject, Principal, RequestId, Transport } from "./protocol.js";
 
 /** The functions of a HandlerContext: closures over one request, made by the endpoint. */
@@ -37,10 +38,27 @@ export class RequestContext implements HandlerContext {
     configurable: true,
   };
 
+  /** `log`: an accessor too, its closure made on the first read (core/logging.ts). */
+  static readonly #log: PropertyDescriptor = {
+    get(this: RequestContext): LogFunction {
+      return (this.#logFunction ??= logFunction(this.#logHook, this._meta, this.#transport, this.notify));
+    },
+    enumerable: true,
+    configurable: true,
+  };
+
+  /** The transport (the connection) a context's request came on; undefined for anything but a RequestContext. */
+  static connectionOf(ctx: object): Transport | undefined {
+    return #transport in ctx ? ctx.#transport : undefined;
+  }
+
   readonly #entry: InFlight;
   readonly #inputHook: InputRequiredHook | undefined;
   readonly #params: JsonObject | undefined;
+  readonly #transport: Transport | undefined;
+  readonly #logHook: LogHook | undefined;
   #inputContext: InputContextApi | undefined;
+  #logFunction: LogFunction | undefined;
   declare readonly signal: AbortSignal;
   declare readonly requestId: RequestId;
   declare readonly method: string;
@@ -51,6 +69,7 @@ export class RequestContext implements HandlerContext {
   declare readonly notify: ContextFunctions["notify"];
   declare readonly request: ContextFunctions["request"];
   declare readonly end: ContextFunctions["end"];
+  declare readonly log: LogFunction;
 
   constructor(
     entry: InFlight,
@@ -61,11 +80,15 @@ export class RequestContext implements HandlerContext {
     functions: ContextFunctions,
     input: InputRequiredHook | undefined,
     params: JsonObject | undefined,
+    logging: LogHook | undefined,
   ) {
     this.#entry = entry;
+    this.#transport = transport;
+    this.#logHook = logging;
     this.#inputHook = input;
     this.#params = input === undefined ? undefined : params;
     Object.defineProperty(this, "signal", RequestContext.#signal);
+    Object.defineProperty(this, "log", RequestContext.#log);
     this.requestId = requestId;
     this.method = method;
     this._meta = meta;

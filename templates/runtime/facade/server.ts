@@ -14,6 +14,7 @@ import { untypedHandlers, untypedNotificationHandlers, type FacadeOptions } from
 import { wireChecks, type WireValidators } from "../core/validation.js";
 import type { InputRequiredRules } from "../features/mrtr-rules.js";
 import type { RequestStateOptions } from "../features/mrtr-state.js";
+import { serverLogging, type LoggingRule } from "../features/logging.js";
 import { describeValue, type JsonObject, type Principal } from "../core/protocol.js";
 import { asPrincipal } from "../core/request-scope.js";
 import { copyOwn, isObject, isThenable } from "../core/json.js";
@@ -86,6 +87,8 @@ export interface ServerDescriptor<Http extends object | null = object | null> {
    * `cacheScope` and `ttlMs` from the `resultDefaults` option; null: none (earlier revisions).
    */
   readonly resultDefaults: { readonly complete: readonly string[]; readonly cacheable: readonly string[] } | null;
+  /** How a client asks for log messages (ctx.log; features/logging.ts); null: the revision has none. */
+  readonly logging: LoggingRule | null;
   /** The revision's wire validators (validators.ts's VALIDATORS). */
   readonly validators: WireValidators;
 }
@@ -411,6 +414,10 @@ function scopedHandlers(
 /** The server's endpoint options: its own, with the defaults above and the revision's rules wired in. */
 export function serverEndpointOptions(server: ServerDescriptor, options: ServerFacadeOptions): EndpointOptions {
   const defaults = defaultHandlers(server, options);
+  // A handler of the user's wins over a default one.
+  const merged = Object.keys(defaults).length === 0 ? untypedHandlers(options.handlers) : { ...untypedHandlers(defaults), ...untypedHandlers(options.handlers) };
+  // ctx.log's levels, and logging/setLevel answered (or the user's handler heard) where the server declares logging.
+  const logging = serverLogging(server.logging, declaredCapabilities(server, options), merged);
   return {
     ...options,
     // Servers SHOULD identify themselves in every result's `_meta` (basic/index, `_meta`).
@@ -419,18 +426,10 @@ export function serverEndpointOptions(server: ServerDescriptor, options: ServerF
       : { resultMeta: { [server.serverInfoMetaKey]: (options.serverInfo ?? DEFAULT_SERVER_INFO) as JsonObject } }),
     // Tasks extension: a result with resultType "task" is a task handle, cancelled with its cancel request.
     tasks: server.tasks === null ? undefined : { cancelRequest: server.tasks.cancelRequest },
-    // A handler of the user's wins over a default one.
     // Results completed where the handler left out what the server fills (completingHandlers).
     // With a task manager, each handler runs as its request's principal (scopedHandlers).
-    handlers: scopedHandlers(
-      server,
-      options,
-      completingHandlers(
-        server,
-        options,
-        Object.keys(defaults).length === 0 ? untypedHandlers(options.handlers) : { ...untypedHandlers(defaults), ...untypedHandlers(options.handlers) },
-      ),
-    ),
+    handlers: scopedHandlers(server, options, completingHandlers(server, options, logging.handlers)),
+    logging: logging.levels,
     notificationHandlers: untypedNotificationHandlers(options.notificationHandlers),
     // What the client sends is checked against the schema: its requests and notifications, the results.
     validate: wireChecks(server.validators, options.validate),

@@ -207,6 +207,8 @@ function inputContext(path: SendPath, job: InputJob, signal: AbortSignal): Handl
     principal: undefined,
     http: undefined,
     sendProgress: () => Promise.resolve(),
+    // A client sends no log messages (notifications/message is the server's).
+    log: () => Promise.resolve(),
     notify: (m, p) => path.notify(m, p),
     request: (m, p, o) => path.request(m, p, o?.signal === undefined ? { ...o, signal } : o),
     end: () => Promise.reject(new CancellationForbiddenError(job.method, "not-permitted")),

@@ -4,6 +4,7 @@
 // The generated server.ts fills them with the revision's types (Tool, CallToolResult, …).
 
 import type { HandlerContext } from "../core/endpoint.js";
+import type { JsonObject } from "../core/json.js";
 import type { Infer } from "./schema-input.js";
 
 /**
@@ -60,10 +61,19 @@ export type PromptHandler<Args, Result, Ctx = HandlerContext, Other = never> = (
   ctx: Ctx,
 ) => Filled<Result> | Other | Promise<Filled<Result> | Other>;
 
-/** A resource template's registration: its listed fields, and completers of its variables. */
-export type TemplateConfig<Template> = ItemConfig<Template, "name" | "uriTemplate"> & {
+/**
+ * A resource template's registration: its listed fields, completers of its variables, and `list`,
+ * the concrete resources of the template that resources/list shows (as the SDK's
+ * ResourceTemplate `list`): called on every resources/list, each resource listed after the fixed
+ * ones with the template's listed fields under its own (`name` and `uri` are the resource's).
+ */
+export type TemplateConfig<Template, Resource = JsonObject, Ctx = HandlerContext> = ItemConfig<Template, "name" | "uriTemplate"> & {
   readonly complete?: { readonly [variable: string]: Completer } | undefined;
+  readonly list?: TemplateLister<Resource, Ctx> | undefined;
 };
+
+/** A resource template's `list`: the resources it stands for now, as the SDK's list callback answers them. */
+export type TemplateLister<Resource, Ctx = HandlerContext> = (ctx: Ctx) => { readonly resources: readonly Resource[] } | Promise<{ readonly resources: readonly Resource[] }>;
 
 export type ResourceReader<Result, Ctx = HandlerContext, Other = never> = (uri: string, ctx: Ctx) => Filled<Result> | Other | Promise<Filled<Result> | Other>;
 export type TemplateReader<Result, Ctx = HandlerContext, Other = never> = (

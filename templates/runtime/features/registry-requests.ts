@@ -13,6 +13,7 @@ import type { ValidationIssue } from "./json-schema.js";
 import type { Completer } from "./registration-types.js";
 import { describeIssue, type PreparedSchema } from "./schema-input.js";
 import type { UriMatcher } from "./uri-template.js";
+import { pageOf } from "./pagination.js";
 
 /** A registration as the Registry keeps it: its name, whether it is enabled, and what the list shows of it. */
 export interface Entry {
@@ -43,6 +44,8 @@ export interface ResourceEntry extends Entry {
 export interface TemplateEntry extends Entry {
   matcher: UriMatcher;
   complete: { readonly [variable: string]: Completer } | undefined;
+  /** The template's concrete resources for resources/list (TemplateConfig.list); undefined: none listed. */
+  list: ((ctx: HandlerContext) => unknown) | undefined;
   read: (uri: string, variables: { [name: string]: string }, ctx: HandlerContext) => unknown;
 }
 
@@ -236,4 +239,38 @@ function thrownMessage(error: unknown): string {
     // fall through
   }
   return "the tool failed";
+}
+
+/**
+ * resources/list with resource templates that list their resources (TemplateConfig.list, as the
+ * SDK's ResourceTemplate `list`): `fixed` (the fixed resources' listed fields), then each
+ * template's resources, in registration order, with the template's listed fields under the
+ * resource's own; one page of them all (the cursor is the offset, as for every list). A
+ * resource without a string `uri` and `name` is the server's fault: an error naming the template.
+ */
+export async function listResources(
+  fixed: readonly JsonObject[],
+  templates: readonly TemplateEntry[],
+  params: JsonObject | undefined,
+  ctx: HandlerContext,
+  pageSize: number,
+): Promise<JsonObject> {
+  const lists = await Promise.all(templates.map((t) => t.list!(ctx)));
+  const items = [...fixed];
+  templates.forEach((template, i) => {
+    const listed = lists[i];
+    const resources = isObject(listed) ? listed["resources"] : undefined;
+    if (!Array.isArray(resources)) throw new McpError(ErrorCode.InternalError, `resource template ${describeValue(template.name)}: list must answer { resources: [...] }`);
+    const { name: _n, uriTemplate: _u, ...shared } = template.listed;
+    for (const resource of resources) {
+      if (!isObject(resource) || typeof resource["uri"] !== "string" || typeof resource["name"] !== "string") {
+        throw new McpError(ErrorCode.InternalError, `resource template ${describeValue(template.name)}: a listed resource needs a string uri and name`);
+      }
+      items.push({ ...shared, ...resource });
+    }
+  });
+  const page = pageOf(items, params?.["cursor"], pageSize);
+  const result: JsonObject = { resources: page.items };
+  if (page.nextCursor !== undefined) result["nextCursor"] = page.nextCursor;
+  return result;
 }

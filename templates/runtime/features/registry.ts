@@ -10,7 +10,7 @@
 // Revision-independent: what differs between revisions comes in as RegistryRules (server.ts's
 // REGISTRY), rendered from the catalog.
 
-import type { AnyRequestHandler } from "../core/endpoint.js";
+import type { AnyRequestHandler, HandlerContext } from "../core/endpoint.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import { ErrorCode, McpError, type JsonObject } from "../core/protocol.js";
@@ -21,6 +21,7 @@ import {
   callTool,
   complete,
   getPrompt,
+  listResources,
   notServed,
   readResource,
   servesResources,
@@ -200,13 +201,19 @@ export class Registry {
     this.#require("resources/read", "resources");
     const matcher = uriMatcher(uriTemplate);
     const split = (c: typeof config): JsonObject => {
-      const { complete: _c, ...fields } = c as JsonObject;
+      const { complete: _c, list: _l, ...fields } = c as JsonObject;
       return { name, uriTemplate, ...fields };
     };
-    const entry: TemplateEntry = { name, enabled: true, matcher, read, complete: config.complete, listed: split(config) };
+    const lister = (c: typeof config): TemplateEntry["list"] => {
+      if (c.list !== undefined && typeof c.list !== "function") throw new TypeError(`resource template ${JSON.stringify(name)}: list must be a function`);
+      return c.list as TemplateEntry["list"];
+    };
+    const entry: TemplateEntry = { name, enabled: true, matcher, read, complete: config.complete, list: lister(config), listed: split(config) };
     return this.#add("resources", this.#templates, entry, (next) => {
+      const list = lister({ ...config, ...next });
       config = { ...config, ...next };
       entry.complete = config.complete;
+      entry.list = list;
       entry.listed = split(config);
     });
   }
@@ -327,7 +334,7 @@ export class Registry {
       "tools/call": (params, ctx) => callTool(this.#tables, params, ctx, this.#serving),
       "prompts/list": (params) => this.#list("prompts", "prompts/list", "prompts", [this.#prompts], params),
       "prompts/get": (params, ctx) => getPrompt(this.#tables, params, ctx, this.#serving),
-      "resources/list": (params) => this.#list("resources", "resources/list", "resources", [this.#resources], params),
+      "resources/list": (params, ctx) => this.#listResources(params, ctx),
       "resources/templates/list": (params) => this.#list("resources", "resources/templates/list", "resourceTemplates", [this.#templates], params),
       "resources/read": (params, ctx) => readResource(this.#tables, params, ctx, this.#serving),
       "resources/subscribe": (params) => this.#subscribe(params, true),
@@ -349,6 +356,18 @@ export class Registry {
     const result: JsonObject = { [field]: page.items.map((e) => e.listed) };
     if (page.nextCursor !== undefined) result["nextCursor"] = page.nextCursor;
     return result;
+  }
+
+  /**
+   * resources/list: the fixed resources, then those the enabled templates' `list` callbacks give
+   * (asked on every request: they change without a registration changing), one page of them all.
+   */
+  #listResources(params: JsonObject | undefined, ctx: HandlerContext): JsonObject | Promise<JsonObject> {
+    const listers = [...this.#templates.values()].filter((t) => t.enabled && t.list !== undefined);
+    if (listers.length === 0) return this.#list("resources", "resources/list", "resources", [this.#resources], params);
+    if (!this.#has("resources")) throw notServed("resources/list");
+    const fixed = [...this.#resources.values()].filter((e) => e.enabled).map((e) => e.listed);
+    return listResources(fixed, listers, params, ctx, this.#pageSize);
   }
 
   #subscribe(params: JsonObject | undefined, on: boolean): JsonObject {

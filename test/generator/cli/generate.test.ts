@@ -203,7 +203,11 @@ describe("generate --all", () => {
       expect(header).toContain(`revision ${rev}.`);
       expect(header).toContain(manifestSha256(rev));
     }
-    expect(files.every((f) => [...REVISIONS, "runtime"].some((rev) => f.startsWith(`${rev}/`)))).toBe(true);
+    expect(files.every((f) => [...REVISIONS, "runtime", "every-era"].some((rev) => f.startsWith(`${rev}/`)))).toBe(true);
+    // The one server of every revision: one file, importing each revision folder's index.
+    expect(files.filter((f) => f.startsWith("every-era/"))).toEqual(["every-era/index.ts"]);
+    const entry = readFileSync(join(cwd, "OUT", "every-era", "index.ts"), "utf8");
+    for (const rev of REVISIONS) expect(entry).toContain(`from "../${rev}/index.js"`);
     // one copy of the runtime, shared: the revision folders hold none of it but the stdio re-export
     // every file of templates/runtime/ but the add-ons' (copied only when asked for)
     const sources = readdirSync(join(PACKAGE_ROOT, "templates", "runtime"), { recursive: true })

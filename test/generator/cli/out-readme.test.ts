@@ -10,7 +10,7 @@ import { buildModel } from "../../../generator/model/model.js";
 import { policyFor } from "../../../generator/model/policy.js";
 import { finishModel } from "../../../generator/model/revision.js";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
-import { renderRevision, renderRuntime } from "../../../generator/emit/render.js";
+import { renderEveryEra, renderRevision, renderRuntime } from "../../../generator/emit/render.js";
 import { readSchemaDocument } from "../../../generator/load/schema-document.js";
 import { cliFixture } from "./support.js";
 
@@ -22,7 +22,8 @@ beforeAll(async () => {
   const policy = policyFor("mini");
   const model = finishModel({ doc, model: buildModel(doc, { revision: "mini", policy }), policy });
   const revisionFiles = [...(await renderRevision(model, { layout: "shared" })).keys()];
-  generated = [...revisionFiles, ...[...renderRuntime().keys()].map((name) => `runtime/${name}`)].sort();
+  const everyEra = [...renderEveryEra(["2025-11-25", "2026-07-28"]).keys()].map((name) => `every-era/${name}`);
+  generated = [...revisionFiles, ...everyEra, ...[...renderRuntime().keys()].map((name) => `runtime/${name}`)].sort();
 });
 
 const read = (path: string) => readFileSync(join(PACKAGE_ROOT, path), "utf8");

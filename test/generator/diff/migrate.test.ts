@@ -72,6 +72,36 @@ describe("2025-11-25 → 2026-07-28 as a migration guide", () => {
     expect(guide.api.find((g) => g.examples.includes("tasks/get") && g.title.startsWith("McpClient `"))?.todo).toContain("--extension tasks");
   });
 
+  it("says logging/setLevel became the per-request logLevel of _meta, not just 'drop the call'", () => {
+    const setLevel = guide.api.find((g) => g.examples.includes("logging/setLevel"));
+    expect(setLevel?.todo).toContain('"io.modelcontextprotocol/logLevel"');
+    expect(setLevel?.todo).toContain("ctx.log honours it");
+  });
+
+  it("gives the new 60 s default timeout (and the 10 min cap) a line with its values and what to do, not 'nothing in your code'", () => {
+    const timeout = guide.other.find((g) => g.examples.includes("defaultTimeoutMs"));
+    expect(timeout?.title).toMatch(/^default request timeout: none set by the revision .* → 60 s on every request that gives none$/);
+    expect(timeout?.todo).toContain("fails after 60 s");
+    expect(timeout?.todo).toContain("timeoutMs");
+    expect(guide.other.find((g) => g.examples.includes("defaultMaxTotalTimeoutMs"))?.title).toBe("default cap over a whole request, progress resets included: none → 10 min");
+    // the catch-all line of the rules no longer names them
+    const rest = guide.other.find((g) => g.title.startsWith("the revision's cancellation and timeout rules"));
+    expect(rest?.examples).not.toContain("defaultTimeoutMs");
+    expect(rest?.examples).not.toContain("defaultMaxTotalTimeoutMs");
+    expect(rest?.todo).toBe("nothing in your code: the generated runtime follows them");
+  });
+
+  it("prints every name of the added and removed definitions once (not the list, then the list again in parentheses)", () => {
+    const added = text.split("\n").find((l) => l.startsWith("- 42 definitions added: "));
+    const removed = text.split("\n").find((l) => l.startsWith("- 32 definitions removed: "));
+    for (const [line, name] of [[added, "`CacheableResult`"], [removed, "`InitializeRequest`"]] as const) {
+      expect(line?.split(name).length, line).toBe(2);
+      expect(line).not.toContain("(");
+    }
+    // a repeated change still names its first definitions after the title
+    expect(text).toContain("→ `MetaObject` (`AudioContent`, ");
+  });
+
   it("prints Markdown: a title, the count line, the sections in order", () => {
     const headings = text.split("\n").filter((l) => l.startsWith("#"));
     expect(headings).toEqual(["# Migrating from MCP 2025-11-25 to 2026-07-28", "## The generated API", "## Moved and renamed", "## Repeated changes", "## Other changes"]);

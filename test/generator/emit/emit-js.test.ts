@@ -114,6 +114,22 @@ describe("a file of types only (types.ts)", () => {
     ]);
   });
 
+  it("with literal constants (the spec's LATEST_PROTOCOL_VERSION, error codes): the JavaScript is the constants, the declarations declare them, as the transforms would", () => {
+    const text = `${HEADER}\n/** The version. */\nexport const V: "2.0" = "2.0";\n/** A code. */\nexport const E: -32700 = -32700;\n\nexport type B = 1\n`;
+    const [[, js], [, dts]] = emitJsFile("types.ts", text) as [[string, string], [string, string]];
+    expect(js).toBe(`${HEADER}\n/** The version. */\nexport const V = "2.0";\n/** A code. */\nexport const E = -32700;\n`);
+    expect(dts).toBe(`${HEADER}\n/** The version. */\nexport declare const V: "2.0";\n/** A code. */\nexport declare const E: -32700;\n\nexport type B = 1\n`);
+    // The transforms give the same code and declarations, up to their formatting.
+    const [[, fullJs], [, fullDts]] = emitJsFile("types.ts", `${text}export const f = (): void => {};\n`) as [[string, string], [string, string]];
+    expect(fullJs).toContain(js.slice(HEADER.length + 1));
+    expect(fullDts).toContain('export declare const V: "2.0";\n/** A code. */\nexport declare const E: -32700;');
+  });
+
+  it("a constant that is not a literal of its literal type takes the full transforms", () => {
+    const [[, js]] = emitJsFile("types.ts", `${HEADER}\nexport const V: number = 1 + 1;\n`) as [[string, string], [string, string]];
+    expect(js).toBe(`${HEADER}\nexport const V = 1 + 1;\n`);
+  });
+
   it("takes the full transforms with a declaration that is not exported (a .d.ts would export it), marking the module", () => {
     const [, [, dts]] = emitJsFile("a.ts", `${HEADER}\ninterface Hidden {\n  a: 1\n}\nexport type A = Hidden\n`) as [[string, string], [string, string]];
     expect(dts).toBe(`${HEADER}\ninterface Hidden {\n    a: 1;\n}\nexport type A = Hidden;\nexport {};\n`);

@@ -6,11 +6,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { clientEndpointOptions, clientRequestMeta, DEFAULT_MAX_INPUT_ROUNDS, maxInputRounds, type ClientDescriptor } from "../../../templates/runtime/facade/client.js";
-import { asTask, taskRequester } from "../../../templates/runtime/facade/client-tasks.js";
+import { asTask, declaresTasks, taskRequester, UndeclaredTaskError, type ClientTaskRequester } from "../../../templates/runtime/facade/client-tasks.js";
+import { TASKS_EXTENSION } from "../../../templates/runtime/features/task-protocol.js";
 import { methodPolicies } from "../../../templates/runtime/facade/shared.js";
 import type { SendHook } from "../../../templates/runtime/core/endpoint.js";
 import type { AnswerInputOptions } from "../../../templates/runtime/features/mrtr-client.js";
-import { ClientTask, type TaskRequester } from "../../../templates/runtime/features/client-task.js";
+import { ClientTask } from "../../../templates/runtime/features/client-task.js";
 
 const KEYS = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
@@ -96,7 +97,8 @@ describe("clientEndpointOptions", () => {
 
 describe("task handles", () => {
   const requests: Array<[string, unknown]> = [];
-  const requester: TaskRequester = {
+  const requester: ClientTaskRequester = {
+    declared: true,
     request: (method, params) => {
       requests.push([method, params]);
       return Promise.resolve({});
@@ -107,6 +109,15 @@ describe("task handles", () => {
     const plain = { content: [] };
     expect(asTask(requester, plain, undefined)).toBe(plain);
     expect(asTask(requester, { resultType: "task", taskId: "t1" }, { afterTask: "detach" })).toBeInstanceOf(ClientTask);
+  });
+
+  it("a client whose capabilities do not declare the extension: a task handle is an UndeclaredTaskError, anything else is returned", () => {
+    const undeclared = { ...requester, declared: false };
+    const plain = { content: [] };
+    expect(asTask(undeclared, plain, undefined)).toBe(plain);
+    expect(() => asTask(undeclared, { resultType: "task", taskId: "t9" }, undefined)).toThrow(UndeclaredTaskError);
+    expect([declaresTasks(undefined), declaresTasks({}), declaresTasks({ extensions: { "x.example/other": {} } })]).toEqual([false, false, false]);
+    expect([declaresTasks({ extensions: { [TASKS_EXTENSION]: {} } }), declaresTasks({ extensions: Object.create({ [TASKS_EXTENSION]: {} }) })]).toEqual([true, false]);
   });
 
   it("aborting the call's signal cancels the task with the cancel request, unless detached", async () => {
@@ -134,6 +145,7 @@ describe("task handles", () => {
       },
     };
     const built = taskRequester(endpoint, { onError: (error) => errors.push(error) });
+    expect([built.declared, taskRequester(endpoint, { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } }).declared]).toEqual([false, true]);
     await built.request("tasks/get", { taskId: "t" });
     await built.answerInput?.({ a: {} }, undefined);
     built.onError?.("text");

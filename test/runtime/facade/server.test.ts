@@ -43,6 +43,7 @@ const INITIALIZE: ServerDescriptor = {
   validators: { requests: {}, notifications: {}, results: {}, inputs: {} },
   inputRequired: null,
   resultDefaults: null,
+  logging: null,
 };
 
 const DISCOVER: ServerDescriptor<Omit<HttpBinding, "revision" | "supportedVersions">> = {
@@ -61,6 +62,7 @@ const DISCOVER: ServerDescriptor<Omit<HttpBinding, "revision" | "supportedVersio
   tasks: { extension: TASKS_EXTENSION, cancelRequest: "tasks/cancel", missingCapabilityCode: -32021 },
   inputRequired: null,
   resultDefaults: { complete: ["server/discover", "tools/call", "tools/list"], cacheable: ["server/discover", "tools/list"] },
+  logging: null,
   validators: { requests: {}, notifications: {}, results: {}, inputs: {} },
 };
 

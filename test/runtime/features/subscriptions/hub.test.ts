@@ -35,6 +35,7 @@ function fakeCtx(requestId: string | number, overrides: Partial<HandlerContext> 
     principal: undefined,
     http: undefined,
     sendProgress: async () => {},
+    log: async () => {},
     notify: async (method, params) => void notified.push([method, params]),
     request: async () => undefined,
     end: async (reason) => {

@@ -76,6 +76,38 @@ describe("a call that became a task", () => {
     expect(await client.callTool({ name: "slow" })).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "sync" }] });
   });
 
+  it("a client that did not declare the extension never gets a task handle: a server that answers with one anyway makes the call reject with UndeclaredTaskError", async () => {
+    const [a, b] = R.createInMemoryTransportPair();
+    const clientWire = new TapTransport(a as never);
+    const tasks = new R.TaskManager({ pollIntervalMs: 10 });
+    // Breaks SEP-2663's MUST NOT: starts a task whatever the client declared.
+    const careless = () => new R.McpServer({ logger: null, tasks, handlers: { "tools/call": () => tasks.start(() => ({ content: [] })) } });
+    const server = careless();
+    const client = new R.McpClient({ logger: null, clientInfo: CLIENT_INFO });
+    await server.connect(b);
+    await client.connect(clientWire as unknown as Transport);
+    const error = await client.callTool({ name: "slow" }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(R.UndeclaredTaskError);
+    expect((error as R.UndeclaredTaskError).message).toBe(
+      `the server answered with a task (${(error as R.UndeclaredTaskError).taskId}), but this client did not declare the io.modelcontextprotocol/tasks extension in its capabilities`,
+    );
+    // The client never treated it as a task: no tasks/get polling, nothing cancelled.
+    await settle();
+    expect(requests(clientWire, "tasks/get")).toEqual([]);
+    expect(notifications(clientWire, "notifications/cancelled")).toEqual([]);
+    // The same server and a client that declares the extension: a ClientTask.
+    const [c, d] = R.createInMemoryTransportPair();
+    const declaring = new R.McpClient({ logger: null, clientInfo: CLIENT_INFO, capabilities: DECLARES_TASKS });
+    const second = careless();
+    await second.connect(d);
+    await declaring.connect(c);
+    asTask(await declaring.callTool({ name: "slow" }));
+    await Promise.all([client.close(), declaring.close(), server.close(), second.close()]);
+  });
+
   it("aborting the call's signal afterwards sends one tasks/cancel and never notifications/cancelled; the work's signal aborts; the task ends cancelled", async () => {
     const started = deferred<AbortSignal>();
     const { client, clientWire, clientEvents, tasks } = await pair({

@@ -168,7 +168,8 @@ describe("a cancel that overtakes its request (2025 session)", () => {
     });
     await within("every call to reject", Promise.all(workers), 30_000);
     expect(outcomes.filter((o) => !(o instanceof R.RequestCancelledError))).toEqual([]);
-    await waitFor("every handler that ran to see its cancel", () => (served!.server.inFlight.received === 0 ? true : undefined), 5000, () => `${served!.server.inFlight.received} handlers still running`);
+    // Generous: under a loaded machine the last cancels can queue for seconds; none may be lost.
+    await waitFor("every handler that ran to see its cancel", () => (served!.server.inFlight.received === 0 ? true : undefined), 20_000, () => `${served!.server.inFlight.received} handlers still running`);
     expect([...signals.values()].filter((signal) => !signal.aborted)).toEqual([]);
     release.resolve();
     await client.close();
