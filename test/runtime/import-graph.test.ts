@@ -41,8 +41,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   "http/legacy-sse": ["core", "http", "http/server"],
   transports: ["core"],
   features: ["core"],
-  // The generated McpClient/McpServer's behaviour: it wires the features into the endpoint.
-  facade: ["core", "features"],
+  // The generated McpClient/McpServer's behaviour: it wires the features into the endpoint; the
+  // every-era server (facade/every-era*.ts) also composes the HTTP handlers of every era behind
+  // the era router. Nothing below imports the facade.
+  facade: ["core", "features", "http", "http/server", "http/stateless", "http/sessions", "http/legacy-sse"],
 };
 
 describe("the runtime's import graph", () => {

@@ -38,7 +38,7 @@ export type EraFeature = "inputRequired" | "tasks" | "structuredContent" | "reso
 const FEATURES: { readonly [F in EraFeature]: { readonly has: (module: EraModule) => boolean; readonly lacks: string } } = {
   inputRequired: { has: (m) => m.INPUT_REQUIRED !== undefined, lacks: "no multi round-trip requests (InputRequiredResult, basic/patterns/mrtr)" },
   tasks: { has: (m) => m.TASKS_EXTENSION !== undefined, lacks: "the Tasks extension is not generated into it" },
-  structuredContent: { has: (m) => m.REGISTRY.structuredContent, lacks: "tools have no outputSchema (structuredContent: 2025-06-18 and later)" },
+  structuredContent: { has: (m) => m.REGISTRY.structuredContent, lacks: "tools have no outputSchema (no structuredContent in its schema)" },
   serverRequests: { has: (m) => m.ERA.era === "session", lacks: "no server-to-client requests outside a request's input rounds (sampling/createMessage, elicitation/create, roots/list: the session era's)" },
   resourceTemplates: { has: (m) => typeof (m.McpServer.prototype as { registerResourceTemplate?: unknown }).registerResourceTemplate === "function", lacks: "no resource templates" },
 };
