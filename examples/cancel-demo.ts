@@ -51,6 +51,7 @@ async function serverLine(prefix: string, timeoutMs = 5000): Promise<string> {
 }
 
 const client = new McpClient({
+  clientInfo: { name: "cancel-demo", version: "0.1.0" },
   logger: null, // printed below instead, with the event itself
   onCancellation: (event) => {
     console.log(`client: cancellation event ${JSON.stringify(event)}`);
@@ -59,15 +60,10 @@ const client = new McpClient({
 });
 
 try {
+  // connect() negotiates: initialize (the clientInfo below), then notifications/initialized.
   await client.connect(new StdioTransport({ input: child.stdout, output: child.stdin }));
-
-  const init = await client.initialize({
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "cancel-demo", version: "0.1.0" },
-  });
-  console.log(`client: initialized ${init.serverInfo.name} ${init.serverInfo.version}, protocol ${init.protocolVersion}, capabilities ${JSON.stringify(init.capabilities)}`);
-  await client.notify("notifications/initialized");
+  const info = client.serverVersion;
+  console.log(`client: initialized ${info?.name} ${info?.version}, protocol ${client.protocolVersion}, capabilities ${JSON.stringify(client.serverCapabilities)}`);
 
   const { tools } = await client.listTools();
   console.log(`client: tools ${tools.map((t) => t.name).join(", ")}`);

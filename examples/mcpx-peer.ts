@@ -66,10 +66,9 @@ if (role === "server") {
   });
 } else {
   while (!link.participants().some((p) => p.id === values.server)) await new Promise((resolve) => setTimeout(resolve, 50));
-  const client = new McpClient({ logger: null });
+  const client = new McpClient({ logger: null, clientInfo: { name: id, version: "0.1.0" } });
+  // connect() negotiates: initialize, then notifications/initialized.
   await client.connect(createMcpxTransport({ participantId: id, peerId: values.server, link }));
-  await client.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: id, version: "0.1.0" } });
-  await client.notify("notifications/initialized");
   const controller = new AbortController();
   setTimeout(() => controller.abort("the user pressed stop"), Number(values["abort-after-ms"]));
   try {

@@ -30,7 +30,7 @@ async function connect(
 ): Promise<McpClient> {
   // Transport errors (a GET stream the server does not offer, say) are not the scenario's.
   const client = new McpClient({ logger: null, defaultTimeoutMs: TIMEOUT_MS, onError: () => {}, ...options });
-  await client.connect(createSessionHttpClientTransport({ url, ...transport }));
+  await client.connect(createSessionHttpClientTransport({ url, ...transport }), { initialize: false });
   try {
     await client.initialize({ protocolVersion: PROTOCOL_VERSION, capabilities, clientInfo: CLIENT_INFO });
     await client.notify("notifications/initialized");

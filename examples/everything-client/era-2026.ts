@@ -19,7 +19,7 @@ const TIMEOUT_MS = 10_000;
 /** A 2026-07-28 McpClient connected to `url` over Streamable HTTP (no session, no handshake). */
 async function connect(url: string, options: McpClientOptions = {}, transport: Omit<HttpClientTransportOptions, "url"> = {}): Promise<McpClient> {
   const client = new McpClient({ clientInfo: CLIENT_INFO, logger: null, defaultTimeoutMs: TIMEOUT_MS, ...options });
-  await client.connect(createHttpClientTransport({ url, ...transport }));
+  await client.connect(createHttpClientTransport({ url, ...transport }), { initialize: false }); // the scenarios drive server/discover themselves (discover below)
   return client;
 }
 

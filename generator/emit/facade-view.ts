@@ -142,8 +142,6 @@ export function facadeView(model: SchemaModel, policy: RevisionPolicy, side: Sid
     taskResult: model.definitions.includes(policy.taskResultType) ? policy.taskResultType : "Result",
     fillsMeta,
     defaultTimeoutMs: policy.defaultTimeoutMs,
-    // Where RULES sets none, a server's requests still time out (the runtime's SERVER_REQUEST_TIMEOUT_MS).
-    serverRequestTimeout: side === "server",
     defaultMaxTotalTimeoutMs: policy.defaultMaxTotalTimeoutMs,
   };
 }

@@ -87,6 +87,8 @@ as.server.close();
 export const EXPECTED = [
   "server: POST without a token",
   "as: token request granted",
+  // connect()'s server/discover, then tools/list.
+  "server: POST with a token",
   "server: POST with a token",
   "server: tools/list by demo-client",
   "client: listed 0 tools",

@@ -100,7 +100,7 @@ async function main() {
     stderr: "ignore",
   });
   const client = new McpClient({ logger: null });
-  await client.connect(transport);
+  await client.connect(transport, { initialize: false });
   const init = await client.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "plain", version: "1.0.0" } });
   console.log("connected to " + init.serverInfo.name + " (pid " + (typeof transport.pid) + ")");
   const echoed = await client.callTool({ name: "echo", arguments: { text: "from a commonjs project" } });

@@ -48,7 +48,7 @@ describe("a consumer project set up as the README says", () => {
       // what the README says it prints, line for line
       expect(r.start).toBe(r.expectedStart);
       expect(r.start.split("\n")).toEqual([
-        "client: connected to demo-server",
+        "client: connected to demo-server (protocol 2025-11-25)",
         "server: slow started",
         "client: callTool rejected: AbortError",
         "server: ctx.signal aborted: the user pressed stop",

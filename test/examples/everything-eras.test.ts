@@ -24,7 +24,7 @@ const textOf = (result: V.CallToolResult): string | undefined => (result.content
 
 async function connected(transport: V.Transport, protocolVersion = "2025-11-25"): Promise<{ client: V.McpClient; version: string }> {
   const client = new V.McpClient({ logger: null });
-  await client.connect(transport);
+  await client.connect(transport, { initialize: false });
   const result = await within("initialize", client.initialize({ protocolVersion, capabilities: {}, clientInfo: CLIENT_INFO }));
   await client.notify("notifications/initialized");
   return { client, version: result.protocolVersion };

@@ -44,7 +44,7 @@ describe("examples/stdio-server.ts over real pipes", () => {
     const errors: Error[] = [];
     const client = new McpClient({ logger: null, onCancellation: (e) => events.push(e), onError: (e) => errors.push(e) });
     const wire = new TapTransport(new StdioTransport({ input: proc.stdout, output: proc.stdin }));
-    await client.connect(wire);
+    await client.connect(wire, { initialize: false });
 
     const init = await client.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "examples-test", version: "1.0.0" } });
     expect(init).toMatchObject({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "mcp-stubgen-example", version: "0.1.0" } });

@@ -40,7 +40,7 @@ export async function connectPair(options: PairOptions = {}): Promise<Pair> {
   const client = new R.McpClient({ logger: null, onCancellation: (e) => clientEvents.push(e), ...options.client });
   const server = new R.McpServer({ logger: null, onCancellation: (e) => serverEvents.push(e), ...options.server });
   await server.connect(serverWire);
-  await client.connect(clientWire);
+  await client.connect(clientWire, { initialize: false });
   return {
     client,
     server,
@@ -92,7 +92,7 @@ export async function clientWithRawPeer(options: R.McpClientOptions = {}) {
   const events: CancellationEvent[] = [];
   const client = new R.McpClient({ logger: null, onCancellation: (e) => events.push(e), ...options });
   const peer = await rawPeer(b);
-  await client.connect(wire);
+  await client.connect(wire, { initialize: false });
   return { client, wire, peer, events };
 }
 

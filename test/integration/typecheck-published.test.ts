@@ -47,6 +47,7 @@ describe("generated output of every published revision", () => {
     const targets = [
       ["catalog-2025-11-25.types.ts", join(out, "2025-11-25", "catalog.types.ts")],
       ["facade-2026-07-28.types.ts", join(out, "2026-07-28", "facade.types.ts")],
+      ["connect-2025-11-25.types.ts", join(out, "2025-11-25", "connect.types.ts")],
     ] as const;
     for (const [source, target] of targets) copyFileSync(join(PACKAGE_ROOT, "test", "type-tests", source), target);
     expect(typecheckFiles(targets.map(([, target]) => target))).toEqual([]);

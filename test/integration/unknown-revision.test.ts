@@ -52,7 +52,7 @@ describe("2026-07-28's schema labelled 2027-01-01: the stateless era", () => {
 
   it("its client speaks 2026-07-28 to the everything-server (request _meta filled, headers from its HTTP binding)", async () => {
     const client = new R27.McpClient({ logger: null, protocolVersion: "2026-07-28", clientInfo: { name: "unknown-revision-test", version: "1.0.0" } });
-    await client.connect(R27.createHttpClientTransport({ url: everything!.url }));
+    await client.connect(R27.createHttpClientTransport({ url: everything!.url }), { initialize: false });
     try {
       const discovered = await client.discover();
       expect(discovered.supportedVersions).toContain("2026-07-28");
@@ -74,7 +74,7 @@ describe("2026-07-28's schema labelled 2027-01-01: the stateless era", () => {
     });
     const { http, url } = await listen(face, R27.createHttpHandler(server), R27.toNodeListener);
     const client = new R27.McpClient({ logger: null, clientInfo: { name: "c", version: "1" } });
-    await client.connect(R27.createHttpClientTransport({ url }));
+    await client.connect(R27.createHttpClientTransport({ url }), { initialize: false });
     try {
       expect(await client.listTools()).toMatchObject({ tools: [] });
       expect(seen[0]?.[R27.RULES.requestMeta.protocolVersion]).toBe("2027-01-01");
@@ -109,7 +109,7 @@ describe("2025-11-25's schema labelled 2025-12-31: the session era", () => {
     const { http, url } = await listen(face, handler, R2512.toNodeListener);
     const transport = R2512.createSessionHttpClientTransport({ url });
     const client = new R2512.McpClient({ logger: null });
-    await client.connect(transport);
+    await client.connect(transport, { initialize: false });
     try {
       const initialized = await client.initialize({ protocolVersion: "2025-12-31", capabilities: {}, clientInfo: { name: "c", version: "1" } });
       expect(initialized.protocolVersion).toBe("2025-12-31");

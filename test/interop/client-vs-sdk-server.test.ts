@@ -27,7 +27,7 @@ async function connectToSdkServer(mode: LinkMode) {
     onCancellation: (event) => events.push(event),
     onError: (error) => errors.push(error),
   });
-  await client.connect(wire);
+  await client.connect(wire, { initialize: false });
   const initialized = await client.initialize(INITIALIZE_PARAMS);
   await client.notify("notifications/initialized");
   const observe = async () => parseObservations(await client.callTool({ name: "observations" }));

@@ -25,7 +25,7 @@ import { firstText, R0326, R0618, R24, R25, R26, serveOneUrl, type OneUrl } from
 
 /** What the session revisions' generated McpClients share, for a test that runs the three alike. */
 interface SessionClient {
-  connect(transport: unknown): Promise<void>;
+  connect(transport: unknown, options: { initialize: false }): Promise<void>;
   initialize(params: ReturnType<typeof initializeParams>): Promise<{ protocolVersion: string }>;
   notify(method: "notifications/initialized"): Promise<void>;
   callTool(params: { name: string }): Promise<unknown>;
@@ -86,7 +86,7 @@ describeFaces("one URL", (face) => {
   describe("our clients of every revision, each served by its own revision's server", () => {
     it("2026-07-28: McpClient over createHttpClientTransport", async () => {
       const client = new R26.McpClient({ clientInfo: CLIENT_INFO, logger: null });
-      await client.connect(R26.createHttpClientTransport({ url: s.url }));
+      await client.connect(R26.createHttpClientTransport({ url: s.url }), { initialize: false });
       expect(firstText(await client.callTool({ name: "era", arguments: {} }))).toBe("2026-07-28");
       await client.close();
     });
@@ -99,7 +99,7 @@ describeFaces("one URL", (face) => {
     ] as const)("%s: McpClient over a session transport", async (revision, makeClient, makeTransport) => {
       // The three revisions' clients differ in their typed maps only; what this test calls they share.
       const client = makeClient() as unknown as SessionClient;
-      await client.connect(makeTransport());
+      await client.connect(makeTransport(), { initialize: false });
       const result = await within("initialize", client.initialize(initializeParams(revision)));
       expect(result.protocolVersion).toBe(revision);
       await client.notify("notifications/initialized");
@@ -109,7 +109,7 @@ describeFaces("one URL", (face) => {
 
     it("2024-11-05: McpClient over createLegacySseClientTransport at /sse", async () => {
       const client = new R24.McpClient({ logger: null });
-      await client.connect(R24.createLegacySseClientTransport({ url: `${s.origin}/sse` }));
+      await client.connect(R24.createLegacySseClientTransport({ url: `${s.origin}/sse` }), { initialize: false });
       expect((await within("initialize", client.initialize(initializeParams("2024-11-05")))).protocolVersion).toBe("2024-11-05");
       await client.notify("notifications/initialized");
       expect(firstText(await client.callTool({ name: "era" }))).toBe("2024-11-05");

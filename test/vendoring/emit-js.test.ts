@@ -78,7 +78,7 @@ describe('emit "js"', () => {
         'const server = new McpServer({ handlers: { "tools/call": async (params) => ({ content: [{ type: "text", text: params.name }] }) } });',
         "const client = new McpClient({ logger: null });",
         "await server.connect(b);",
-        "await client.connect(a);",
+        "await client.connect(a, { initialize: false });",
         'const initializeParams = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "me", version: "1" } };',
         "await client.initialize(initializeParams);",
         'export const result: CallToolResult = await client.callTool({ name: "x" }, { signal: new AbortController().signal });',

@@ -54,7 +54,7 @@ export function pingAndCancelScript(indexSpecifier: string, typed: boolean): str
     "});",
     "const client = new McpClient({ logger: null });",
     "await server.connect(serverEnd);",
-    "await client.connect(clientEnd);",
+    "await client.connect(clientEnd, { initialize: false });",
     "",
     "const pong = await client.ping();",
     "const controller = new AbortController();",

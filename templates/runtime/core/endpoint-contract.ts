@@ -123,7 +123,7 @@ export interface EndpointOptions {
   readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
   /** The rules of ctx.log (the server's, features/logging.ts); undefined: ctx.log sends nothing. */
   readonly logging?: LogHook | undefined;
-  /** Timeout of every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultTimeoutMs, else 60 s for a server's requests (SERVER_REQUEST_TIMEOUT_MS), none for a client's. */
+  /** Timeout of every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultTimeoutMs, else 60 s (REQUEST_TIMEOUT_MS). */
   readonly defaultTimeoutMs?: number | undefined;
   /** Hard cap over every request that gives none (ms; 0 or Infinity: none); default: RULES.defaultMaxTotalTimeoutMs. */
   readonly defaultMaxTotalTimeoutMs?: number | undefined;
@@ -207,17 +207,20 @@ export interface Connection {
 
 
 /**
- * The timeout (ms) of a server's requests (elicitation, sampling, roots, ping) where neither its
- * `defaultTimeoutMs` nor RULES sets one: the SDKs' 60 s (basic/lifecycle, Timeouts: implementations
- * SHOULD establish timeouts for all sent requests).
+ * The timeout (ms) of a request, of either side, where neither the endpoint's `defaultTimeoutMs`
+ * nor RULES sets one: the SDKs' 60 s (basic/lifecycle, Timeouts: implementations SHOULD establish
+ * timeouts for all sent requests). A peer that never answers would otherwise hold the request (and,
+ * on a server, its handler and session) for ever. `defaultTimeoutMs: 0` turns it off.
  */
-export const SERVER_REQUEST_TIMEOUT_MS: number = 60_000;
+export const REQUEST_TIMEOUT_MS: number = 60_000;
+
+/** The same default under the name it had when only a server's requests had it. */
+export const SERVER_REQUEST_TIMEOUT_MS: number = REQUEST_TIMEOUT_MS;
 
 /**
- * The timeout of a request that sets none: the option, else RULES', else for a server
- * SERVER_REQUEST_TIMEOUT_MS (a client that never answers would otherwise hold the handler, and
- * its session, for ever). A client's requests keep RULES': none in the session era.
+ * The timeout of a request that sets none: the option, else RULES', else REQUEST_TIMEOUT_MS, on
+ * either side. Long-lived requests (RULES.longLived) have none whatever this says (outgoing.ts).
  */
-export function defaultTimeoutOf(side: "client" | "server", option: number | undefined, rules: number | null | undefined): number | undefined {
-  return option ?? rules ?? (side === "server" ? SERVER_REQUEST_TIMEOUT_MS : undefined);
+export function defaultTimeoutOf(option: number | undefined, rules: number | null | undefined): number {
+  return option ?? rules ?? REQUEST_TIMEOUT_MS;
 }

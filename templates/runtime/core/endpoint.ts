@@ -28,7 +28,7 @@ import {
   type Transport,
 } from "./protocol.js";
 
-export { SERVER_REQUEST_TIMEOUT_MS } from "./endpoint-contract.js";
+export { REQUEST_TIMEOUT_MS, SERVER_REQUEST_TIMEOUT_MS } from "./endpoint-contract.js";
 export type { AnyNotificationHandler, AnyRequestHandler, Connection, EndpointOptions, EndpointTables, HandlerContext, InputContextApi, InputRequestLike, InputRequiredHook, RequiredOptions, SendHook, SendPath } from "./endpoint-contract.js";
 
 const CANCELLED = "notifications/cancelled";
@@ -239,7 +239,7 @@ export class Endpoint {
 
   /** The timeout of a request that sets none (defaultTimeoutOf). */
   get #defaultTimeoutMs(): number | undefined {
-    return defaultTimeoutOf(this.#side, this.#options.defaultTimeoutMs, this.#rules.defaultTimeoutMs);
+    return defaultTimeoutOf(this.#options.defaultTimeoutMs, this.#rules.defaultTimeoutMs);
   }
 
   /** What the send-path hook uses of this endpoint (made once). */

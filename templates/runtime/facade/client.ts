@@ -13,6 +13,7 @@ import type { InputRequiredRules } from "../features/mrtr-rules.js";
 import type { JsonObject } from "../core/protocol.js";
 import { numberOption } from "../core/options.js";
 import { createToolOutputCheck, type ToolOutputOptions } from "../features/tool-output.js";
+import type { CachedList, ListCache, ListCacheOptions } from "../features/list-cache.js";
 
 /** One revision's client, as data: everything the runtime needs to know of it (client.ts's CLIENT). */
 export interface ClientDescriptor {
@@ -36,6 +37,8 @@ export interface ClientDescriptor {
   readonly tasks: { readonly cancelRequest: string } | null;
   /** The revision's wire validators (validators.ts's VALIDATORS). */
   readonly validators: WireValidators;
+  /** The list requests the client caches, and the list_changed that drops each (features/list-cache.ts). */
+  readonly lists: readonly CachedList[];
 }
 
 /**
@@ -49,6 +52,7 @@ export interface ClientFacadeOptions extends FacadeOptions {
   readonly maxInputRounds?: number | undefined;
   readonly returnInputRequired?: boolean | undefined;
   readonly toolOutput?: ToolOutputOptions | false | undefined;
+  readonly listCache?: ListCacheOptions | false | undefined;
 }
 
 /** Retries of one request that answers InputRequiredResult, where the client sets no bound. */
@@ -72,15 +76,32 @@ export function clientRequestMeta(keys: NonNullable<ClientDescriptor["requestMet
   };
 }
 
-/** The client's endpoint options: its own, with the revision's rules wired in. */
-export function clientEndpointOptions(client: ClientDescriptor, options: ClientFacadeOptions): EndpointOptions {
+/**
+ * The notification handlers, each list_changed first dropping its lists' cached pages (then the
+ * application's handler, if any, as before).
+ */
+function withListCache(handlers: EndpointOptions["notificationHandlers"], cache: ListCache | undefined, lists: readonly CachedList[]): EndpointOptions["notificationHandlers"] {
+  if (cache === undefined || lists.length === 0) return handlers;
+  const wrapped: Record<string, NonNullable<EndpointOptions["notificationHandlers"]>[string]> = { ...handlers };
+  for (const changed of new Set(lists.map((l) => l.changed))) {
+    const own = handlers?.[changed];
+    wrapped[changed] = (params) => {
+      cache.changed(changed);
+      return own?.(params);
+    };
+  }
+  return wrapped;
+}
+
+/** The client's endpoint options: its own, with the revision's rules wired in (and its list cache, if any). */
+export function clientEndpointOptions(client: ClientDescriptor, options: ClientFacadeOptions, cache?: ListCache): EndpointOptions {
   return {
     ...options,
     ...(client.requestMeta === null ? {} : { requestMeta: clientRequestMeta(client.requestMeta, client.revision, options) }),
     // Tasks extension: a result with resultType "task" is a task handle, cancelled with its cancel request.
     ...(client.tasks === null ? {} : { tasks: { cancelRequest: client.tasks.cancelRequest } }),
     handlers: untypedHandlers(options.handlers),
-    notificationHandlers: untypedNotificationHandlers(options.notificationHandlers),
+    notificationHandlers: withListCache(untypedNotificationHandlers(options.notificationHandlers), cache, client.lists),
     // What the server sends is checked against the schema: its requests and notifications, the results.
     validate: wireChecks(client.validators, options.validate),
     // Tools' structured results checked against the outputSchema of tools/list (unless turned off).

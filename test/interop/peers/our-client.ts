@@ -32,7 +32,7 @@ export async function startOurClient(transport: Transport): Promise<void> {
       },
     },
   });
-  await client.connect(wire);
+  await client.connect(wire, { initialize: false });
   // Not awaited: over the in-memory transport the test's end starts only after this returns.
   void client
     .initialize({ protocolVersion: "2025-11-25", capabilities: { sampling: {}, roots: {} }, clientInfo: { name: "stubgen-interop-client", version: "1.0.0" } })

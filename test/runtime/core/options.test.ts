@@ -312,6 +312,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "JsonSchemaValidatorOptions.maxDepth": { read: (v) => Session.createJsonSchemaValidator({ maxDepth: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxNodes": { read: (v) => Session.createJsonSchemaValidator({ maxNodes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxPatternLength": { read: (v) => Session.createJsonSchemaValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "ListCacheOptions.maxEntries": { read: (v) => new Session.McpClient({ listCache: { maxEntries: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "ToolOutputOptions.maxTools": { read: (v) => new Session.McpClient({ toolOutput: { maxTools: v } }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "AjvValidatorOptions.maxPatternLength": { read: (v) => createAjvValidator({ maxPatternLength: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "AjvValidatorOptions.maxWork": { read: (v) => createAjvValidator({ maxWork: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },

@@ -30,7 +30,7 @@ const names = (result: { tools: ReadonlyArray<{ name: string }> }): string[] => 
 
 /** What our McpClients of the session revisions share, for the tests that run them alike. */
 interface SessionClient {
-  connect(transport: unknown): Promise<void>;
+  connect(transport: unknown, options?: { readonly initialize?: boolean }): Promise<void>;
   initialize(params: { protocolVersion: string; capabilities: object; clientInfo: typeof CLIENT_INFO }): Promise<{ protocolVersion: string }>;
   notify(method: "notifications/initialized"): Promise<void>;
   listTools(params: object): Promise<{ tools: Array<{ name: string }> }>;
@@ -84,7 +84,7 @@ describe("in memory: one McpServers, a client of every revision", () => {
     await server.connect(serverSide);
     const client = makeClient() as unknown as SessionClient;
     open.push(client);
-    await client.connect(clientSide);
+    await client.connect(clientSide, { initialize: false });
     expect((await within("initialize", client.initialize({ protocolVersion: revision, capabilities: {}, clientInfo: CLIENT_INFO }))).protocolVersion).toBe(revision);
     await client.notify("notifications/initialized");
     expect(names(await client.listTools({}))).toEqual(TOOL_NAMES);
@@ -113,7 +113,7 @@ describe("in memory: one McpServers, a client of every revision", () => {
     open.push(session, modern);
     const [a, b] = R25.createInMemoryTransportPair();
     await server.connect(b);
-    await session.connect(a);
+    await session.connect(a, { initialize: false });
     await session.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT_INFO });
     const [c, d] = R26.createInMemoryTransportPair();
     await server.connect(d);
@@ -142,7 +142,7 @@ describe("over stdio: a child process serving the registration set", () => {
   it("a 2025-11-25 client: initialize, tools/list, tools/call", async () => {
     const client = new R25.McpClient({ logger: null });
     open.push(client);
-    await client.connect(spawnServer());
+    await client.connect(spawnServer(), { initialize: false });
     expect((await within("initialize", client.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT_INFO }), 10_000)).protocolVersion).toBe("2025-11-25");
     await client.notify("notifications/initialized");
     expect(names(await client.listTools({}))).toEqual(TOOL_NAMES);
@@ -173,7 +173,7 @@ describe("a registration a revision cannot have is reported when it is registere
     await server.connect(b);
     const session = new R25.McpClient({ logger: null });
     open.push(session);
-    await session.connect(a);
+    await session.connect(a, { initialize: false });
     await session.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT_INFO });
     expect(names(await session.listTools({}))).toEqual(TOOL_NAMES);
     const [c, d] = R26.createInMemoryTransportPair();
@@ -215,7 +215,7 @@ describe("fewer revisions: the newest session revision's server answers the sess
     await server.connect(b);
     const client = new R0618.McpClient({ logger: null });
     open.push(client);
-    await client.connect(a);
+    await client.connect(a, { initialize: false });
     expect((await client.initialize({ protocolVersion: "2025-06-18", capabilities: {}, clientInfo: CLIENT_INFO })).protocolVersion).toBe("2025-06-18");
     const handler = server.createHttpHandler();
     open.push(handler);
@@ -240,7 +240,7 @@ describe("fewer revisions: the newest session revision's server answers the sess
     await server.connect(b);
     const client = new R0326.McpClient({ logger: null });
     open.push(client);
-    await client.connect(a);
+    await client.connect(a, { initialize: false });
     expect((await client.initialize({ protocolVersion: "2025-03-26", capabilities: {}, clientInfo: CLIENT_INFO })).instructions).toBe("for 2025-03-26");
     expect(asked).toEqual([["2025-03-26", false]]);
   });

@@ -80,7 +80,7 @@ describe("MCPx over WebSocket, two gateways on Redis", () => {
     const clientLink = await link(one.url, id, shape);
     await waitFor("the client to see the server", () => (clientLink.participants().some((p) => p.id === "server") ? true : undefined));
     const client = new R.McpClient({ logger: null });
-    await client.connect(R.createMcpxTransport({ participantId: id, peerId: "server", link: clientLink }));
+    await client.connect(R.createMcpxTransport({ participantId: id, peerId: "server", link: clientLink }), { initialize: false });
     await client.initialize(INITIALIZE_PARAMS);
     const controller = new AbortController();
     const progress: number[] = [];
@@ -101,7 +101,7 @@ describe("MCPx over WebSocket, two gateways on Redis", () => {
     const clientLink = await link(one.url, "client-leaver", "v0.1");
     await waitFor("the client to see the server", () => (clientLink.participants().some((p) => p.id === "server") ? true : undefined));
     const client = new R.McpClient({ logger: null });
-    await client.connect(R.createMcpxTransport({ participantId: "client-leaver", peerId: "server", link: clientLink }));
+    await client.connect(R.createMcpxTransport({ participantId: "client-leaver", peerId: "server", link: clientLink }), { initialize: false });
     await client.initialize(INITIALIZE_PARAMS);
     const pending = client.callTool({ name: "slow" }).then(() => "resolved", (e: unknown) => e);
     await waitFor("the call to start", () => handled.get("client-leaver"));
@@ -194,7 +194,7 @@ describe("MCPx over WebSocket, two gateways on Redis", () => {
     const clientLink = await link(one.url, "client-last", "v0.1");
     await waitFor("the server", () => (clientLink.participants().some((p) => p.id === "server") ? true : undefined));
     const client = new R.McpClient({ logger: null });
-    await client.connect(R.createMcpxTransport({ participantId: "client-last", peerId: "server", link: clientLink }));
+    await client.connect(R.createMcpxTransport({ participantId: "client-last", peerId: "server", link: clientLink }), { initialize: false });
     await client.initialize(INITIALIZE_PARAMS);
     const pending = client.callTool({ name: "slow" }).then(() => "resolved", (e: unknown) => e);
     await waitFor("the call to start", () => handled.get("client-last"));

@@ -15,7 +15,7 @@ async function pair(serverHandlers: R0618.McpServerOptions["handlers"] = {}) {
   const client = new R0618.McpClient({ logger: null, onCancellation: (e) => clientEvents.push(e) });
   const server = new R0618.McpServer({ logger: null, onCancellation: (e) => serverEvents.push(e), handlers: serverHandlers });
   await server.connect(serverWire);
-  await client.connect(clientWire);
+  await client.connect(clientWire, { initialize: false });
   return { client, server, clientWire, serverWire, clientEvents, serverEvents };
 }
 

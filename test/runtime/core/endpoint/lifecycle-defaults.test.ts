@@ -87,7 +87,7 @@ describe("2025-11-25: default initialize", () => {
     const server = new R.McpServer({ logger: null, serverInfo: { name: "s", version: "1" }, handlers: { "tools/list": () => ({ tools: [] }) } });
     const client = new R.McpClient({ logger: null });
     await server.connect(b);
-    await client.connect(a);
+    await client.connect(a, { initialize: false });
     await expect(client.initialize(INITIALIZE_PARAMS)).resolves.toEqual({ protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } });
     expect(R.deriveServerCapabilities({ "tools/call": () => ({}), toString: "not a function" })).toEqual({ tools: {} });
   });
@@ -109,7 +109,7 @@ describe("2026-07-28: default server/discover", () => {
     });
     const client = new S.McpClient({ logger: null });
     await server.connect(b);
-    await client.connect(a);
+    await client.connect(a, { initialize: false });
     await expect(client.discover()).resolves.toEqual({
       resultType: "complete",
       supportedVersions: ["2026-07-28"],

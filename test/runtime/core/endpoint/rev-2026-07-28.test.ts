@@ -29,7 +29,7 @@ describe("2026-07-28 output", () => {
     });
     const client = new R2607.McpClient({ logger: null });
     await server.connect(b);
-    await client.connect(clientWire);
+    await client.connect(clientWire, { initialize: false });
     expect(typeof (client as unknown as { initialize?: unknown }).initialize).toBe("undefined");
     await expect(client.callTool({ name: "echo", _meta: meta })).resolves.toEqual({
       resultType: "complete",

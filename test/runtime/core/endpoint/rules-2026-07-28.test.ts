@@ -29,7 +29,7 @@ async function pair(options: { client?: R.McpClientOptions; handlers?: ServerHan
   const client = new R.McpClient({ logger: null, onCancellation: (e) => clientEvents.push(e), ...options.client });
   const server = new R.McpServer({ logger: null, onCancellation: (e) => serverEvents.push(e), handlers: options.handlers });
   await server.connect(serverWire);
-  await client.connect(clientWire);
+  await client.connect(clientWire, { initialize: false });
   return { client, server, clientWire, serverWire, clientEvents, serverEvents };
 }
 
@@ -216,7 +216,7 @@ describe("how the cancel is signalled depends on the transport", () => {
     const server = new R.McpServer({ logger: null, handlers: { "tools/call": async (_p, ctx) => (started.resolve(ctx.signal), await aborted(ctx.signal), CALL_RESULT) } });
     const client = new R.McpClient({ logger: null });
     await server.connect(new StdioTransport({ input: toServer, output: toClient }));
-    await client.connect(new StdioTransport({ input: toClient, output: toServer }));
+    await client.connect(new StdioTransport({ input: toClient, output: toServer }), { initialize: false });
     const ac = new AbortController();
     const call = client.callTool({ name: "t" }, { signal: ac.signal }).catch((e: unknown) => e);
     const signal = await started.promise;

@@ -4,7 +4,7 @@
  * gives none), a request the server sends (elicitation/create, sampling/createMessage,
  * roots/list) rejects with RequestTimeoutError after 60 s, the SDKs' default, and its cancel goes
  * to the client; a handler that awaited it can finish. The server's `defaultTimeoutMs` and a
- * call's `timeoutMs` set it; 0 turns it off. A client's requests keep the revision's rule (none).
+ * call's `timeoutMs` set it; 0 turns it off. A client's requests time out at 60 s too (issue 42).
  * On aa78207 the server's request never settled: a client that never answers pinned its handler.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -25,8 +25,8 @@ function silentClient(): R.McpClientOptions {
   return { handlers: { "elicitation/create": never, "sampling/createMessage": never, "roots/list": never } };
 }
 
-async function initialized(server: R.McpServerOptions = {}) {
-  const pair = await connectPair({ client: silentClient(), server });
+async function initialized(server: R.McpServerOptions = {}, client: R.McpClientOptions = {}) {
+  const pair = await connectPair({ client: { ...silentClient(), ...client }, server });
   await pair.client.initialize({ ...INITIALIZE_PARAMS, capabilities: { elicitation: {}, sampling: {}, roots: {} } });
   return pair;
 }
@@ -70,8 +70,8 @@ describe("a server's requests to its client time out by default (2025-11-25: RUL
         },
       },
     });
-    // The client's own request sets no timeout: only the server's bounds this call.
-    const call = outcome(client.callTool({ name: "ask" }));
+    // The client's own request waits longer: only the server's bounds this call.
+    const call = outcome(client.callTool({ name: "ask" }, { timeoutMs: 120_000 }));
     await asked.promise;
     await vi.advanceTimersByTimeAsync(60_000);
     expect(call.value).toEqual({ content: [{ type: "text", text: "timed out after 60000 ms" }], isError: true });
@@ -95,11 +95,19 @@ describe("a server's requests to its client time out by default (2025-11-25: RUL
     expect(never.value).toBe("pending");
   });
 
-  it("a client's requests keep the revision's rule: none (the client side is unchanged)", async () => {
+  it("a client's requests time out at 60 s as well (issue 42); the client's defaultTimeoutMs: 0 turns it off", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
-    const { client } = await initialized({ handlers: { "tools/call": () => new Promise<never>(() => {}) } });
+    const slow = { handlers: { "tools/call": () => new Promise<never>(() => {}) } } satisfies R.McpServerOptions;
+    const { client, clientWire } = await initialized(slow);
     const call = outcome(client.callTool({ name: "slow" }));
-    await vi.advanceTimersByTimeAsync(3_600_000);
+    await vi.advanceTimersByTimeAsync(60_000 - 1);
     expect(call.value).toBe("pending");
+    await vi.advanceTimersByTimeAsync(1);
+    expect((call.value as R.RequestTimeoutError).timeoutMs).toBe(60_000);
+    expect(clientWire.cancels()).toEqual([expect.objectContaining({ method: "notifications/cancelled" })]);
+    const { client: unbounded } = await initialized(slow, { defaultTimeoutMs: 0 });
+    const never = outcome(unbounded.callTool({ name: "slow" }));
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(never.value).toBe("pending");
   });
 });

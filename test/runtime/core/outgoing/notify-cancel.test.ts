@@ -114,7 +114,7 @@ describe("2026-07-28: a server's notify of notifications/cancelled", () => {
     const client = new S.McpClient({ logger: null, onCancellation: (e) => clientEvents.push(e) });
     const server = new S.McpServer({ logger: null, onCancellation: (e) => serverEvents.push(e), handlers });
     await server.connect(serverWire as unknown as Transport);
-    await client.connect(clientWire as unknown as Transport);
+    await client.connect(clientWire as unknown as Transport, { initialize: false });
     return { client, server, clientWire, serverWire, clientEvents, serverEvents };
   }
   const LISTEN = { notifications: { toolsListChanged: true } };

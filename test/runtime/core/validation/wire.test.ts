@@ -140,7 +140,7 @@ describe("the client refuses results that break their schema", () => {
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     closers.push(() => new Promise<void>((resolve) => (http.closeAllConnections(), http.close(() => resolve()))));
     const client = new R25.McpClient({ logger: null });
-    await client.connect(R25.createSessionHttpClientTransport({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` }));
+    await client.connect(R25.createSessionHttpClientTransport({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` }), { initialize: false });
     closers.push(() => client.close());
     await expect(client.initialize(INITIALIZE_PARAMS)).rejects.toMatchObject({ name: "InvalidResultError", pointer: "/protocolVersion" });
   });
@@ -160,7 +160,7 @@ describe("the client refuses results that break their schema", () => {
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     closers.push(() => new Promise<void>((resolve) => (http.closeAllConnections(), http.close(() => resolve()))));
     const client = new R26.McpClient({ logger: null, toolOutput: false });
-    await client.connect(R26.createHttpClientTransport({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` }));
+    await client.connect(R26.createHttpClientTransport({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` }), { initialize: false });
     closers.push(() => client.close());
     await expect(client.callTool({ name: "t" })).rejects.toMatchObject({ name: "InvalidResultError", pointer: "/content", expected: "an array" });
     await expect(client.callTool({ name: "t" })).rejects.toMatchObject({ name: "InvalidResultError", pointer: "/content", expected: "an array" });

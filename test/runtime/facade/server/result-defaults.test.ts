@@ -142,7 +142,7 @@ describe("the client leaves out params whose fields are all optional", () => {
     await new R.McpServer({ logger: null, handlers: { "tools/list": () => ({ tools: [TOOL] }) } }).connect(b);
     const tap = new TapTransport(a);
     const client = new R.McpClient({ logger: null });
-    await client.connect(tap);
+    await client.connect(tap, { initialize: false });
     try {
       const listed = await client.listTools();
       expect(listed.tools).toEqual([TOOL]);

@@ -27,7 +27,7 @@ async function clientAndRawServer(validate?: R.McpClientOptions["validate"]) {
     handlers: { "elicitation/create": () => ({ action: "accept", content: { name: "Ada" } }) },
     validate,
   });
-  await client.connect(a);
+  await client.connect(a, { initialize: false });
   return {
     client,
     calls: () => received.filter((m) => m.method === "tools/call" && m.id !== undefined),

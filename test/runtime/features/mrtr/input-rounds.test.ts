@@ -27,7 +27,7 @@ async function scripted(answer: (n: number, params: Received["params"]) => objec
   await b.start();
   let ran = 0;
   const client = new R.McpClient({ logger: null, capabilities: ALL_CAPS, handlers: { "roots/list": () => (ran++, { roots: [{ uri: `file:///r${ran}` }] }) } });
-  await client.connect(a);
+  await client.connect(a, { initialize: false });
   return { client, received, ran: () => ran, close: () => client.close() };
 }
 

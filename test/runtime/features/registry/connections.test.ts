@@ -14,7 +14,7 @@ async function secondClient(server: R.McpServer): Promise<{ client: R.McpClient;
   const wire = new TapTransport(b);
   const connection = server.openConnection(wire);
   const client = new R.McpClient({ logger: null });
-  await client.connect(a);
+  await client.connect(a, { initialize: false });
   await client.initialize(INITIALIZE_PARAMS);
   return { client, wire, connection };
 }

@@ -26,7 +26,7 @@ describe("2024-11-05", () => {
     });
     server.registerPrompt("p", { complete: { x: () => ["y"] } }, () => ({ messages: [] }));
     await server.connect(b);
-    await client.connect(a);
+    await client.connect(a, { initialize: false });
     const init = await client.initialize(initializeParams("test-client", "2024-11-05") as never);
     expect(init.capabilities).toEqual({ tools: { listChanged: true }, prompts: { listChanged: true } });
     await expect(client.callTool({ name: "digit", arguments: { n: 10 } })).rejects.toMatchObject({

@@ -412,7 +412,7 @@ describe("subscriptions/listen with the generated client", () => {
       },
     });
     await server.connect(b);
-    await client.connect(a);
+    await client.connect(a, { initialize: false });
     const stop = new AbortController();
     const first = client.subscriptionsListen({ notifications: { toolsListChanged: true } }, { signal: stop.signal }).catch((e: unknown) => e);
     await settle();

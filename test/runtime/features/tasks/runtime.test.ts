@@ -50,7 +50,7 @@ async function pair(setup: Setup = {}) {
   });
   const client = new R.McpClient({ logger: null, onCancellation: (e) => clientEvents.push(e), clientInfo: CLIENT_INFO, capabilities: DECLARES_TASKS, ...setup.client });
   await server.connect(serverWire as unknown as Transport);
-  await client.connect(clientWire as unknown as Transport);
+  await client.connect(clientWire as unknown as Transport, { initialize: false });
   return { client, server, tasks, clientWire, serverWire, clientEvents, serverEvents };
 }
 
@@ -187,7 +187,7 @@ describe("the race: the call is aborted while its response, a task handle, is on
     await b.start();
     const clientEvents: CancellationEvent[] = [];
     const client = new R.McpClient({ logger: null, onCancellation: (e) => clientEvents.push(e), clientInfo: CLIENT_INFO, capabilities: DECLARES_TASKS });
-    await client.connect(clientWire as unknown as Transport);
+    await client.connect(clientWire as unknown as Transport, { initialize: false });
     const controller = new AbortController();
     const call = client.callTool({ name: "slow" }, { signal: controller.signal });
     await until(() => requests(clientWire, "tools/call").length === 1, "tools/call");

@@ -50,7 +50,7 @@ describeFaces("bearer authorization of the HTTP+SSE transport", (face) => {
       );
       guard = guarded(served.origin, seen);
       const client = new R.McpClient({ logger: null });
-      await client.connect(R.createLegacySseClientTransport({ url: `${served.origin}/sse`, authProvider: { token: async () => "sse-token" } }));
+      await client.connect(R.createLegacySseClientTransport({ url: `${served.origin}/sse`, authProvider: { token: async () => "sse-token" } }), { initialize: false });
       await client.initialize(INITIALIZE);
       await client.listTools({});
       await client.close();
@@ -81,7 +81,7 @@ describeFaces("bearer authorization of the HTTP+SSE transport", (face) => {
       guard = guarded(served.origin, seen);
       const client = new S.McpClient({ logger: null });
       const transport = S.createFallbackHttpClientTransport({ url: `${served.origin}/sse`, authProvider: { token: async () => "sse-token" } });
-      await client.connect(transport);
+      await client.connect(transport, { initialize: false });
       await client.initialize({ ...INITIALIZE, protocolVersion: "2025-11-25" }).catch(() => undefined);
       expect(transport.kind).toBe("http+sse");
       await client.close();

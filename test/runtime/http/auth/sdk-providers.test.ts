@@ -106,7 +106,7 @@ describeFaces("bearer-protected servers", (face) => {
 
       const provider = new ClientCredentialsProvider({ clientId: "svc", clientSecret: "s3cret", expectedIssuer: as.issuer });
       const client = new R.McpClient({ clientInfo: { name: "sdk-provider", version: "1.0.0" } });
-      await client.connect(R.createHttpClientTransport({ url: `${base}/mcp`, authProvider: provider, oauthFlow: sdkAuth }));
+      await client.connect(R.createHttpClientTransport({ url: `${base}/mcp`, authProvider: provider, oauthFlow: sdkAuth }), { initialize: false });
       await expect(client.listTools({})).resolves.toMatchObject({ tools: [] });
       await expect(client.listTools({})).resolves.toMatchObject({ tools: [] });
       await client.close();
@@ -152,7 +152,7 @@ describeFaces("bearer-protected servers", (face) => {
         },
       };
       const client = new S.McpClient({ logger: null });
-      await client.connect(S.createSessionHttpClientTransport({ url, authProvider: provider, listen: false }));
+      await client.connect(S.createSessionHttpClientTransport({ url, authProvider: provider, listen: false }), { initialize: false });
       await client.initialize(INITIALIZE);
       await expect(client.listTools({})).resolves.toMatchObject({ tools: [] });
       await client.close();
@@ -164,7 +164,7 @@ describeFaces("bearer-protected servers", (face) => {
     it("a token refused again after the refresh: UnauthorizedError (an HttpStatusError 401)", async () => {
       const { url } = await sessionServer(() => "never");
       const client = new S.McpClient({ logger: null });
-      await client.connect(S.createSessionHttpClientTransport({ url, authProvider: { token: async () => "t", onUnauthorized: async () => {} }, listen: false }));
+      await client.connect(S.createSessionHttpClientTransport({ url, authProvider: { token: async () => "t", onUnauthorized: async () => {} }, listen: false }), { initialize: false });
       const error: unknown = await client.initialize(INITIALIZE).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(S.UnauthorizedError);
       expect(error).toBeInstanceOf(S.HttpStatusError);
@@ -175,7 +175,7 @@ describeFaces("bearer-protected servers", (face) => {
     it("403 insufficient_scope with an AuthProvider: InsufficientScopeError naming the scope", async () => {
       const { url } = await sessionServer(() => "t", () => []);
       const client = new S.McpClient({ logger: null });
-      await client.connect(S.createSessionHttpClientTransport({ url, authProvider: { token: async () => "t" }, listen: false }));
+      await client.connect(S.createSessionHttpClientTransport({ url, authProvider: { token: async () => "t" }, listen: false }), { initialize: false });
       const error: unknown = await client.initialize(INITIALIZE).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(S.InsufficientScopeError);
       expect(error).toMatchObject({ status: 403, requiredScope: "mcp:read" });
@@ -196,7 +196,7 @@ describeFaces("bearer-protected servers", (face) => {
       const server = new R.McpServer({ serverInfo: { name: "mw", version: "1.0.0" }, logger: null, handlers: { "tools/list": () => ({ resultType: "complete", ttlMs: 0, cacheScope: "private", tools: [] }) } });
       const base = await listen(listenerFor(face, R.createHttpHandler(server)));
       const client = new R.McpClient({ clientInfo: { name: "mw", version: "1.0.0" } });
-      await client.connect(R.createHttpClientTransport({ url: `${base}/mcp`, authProvider: { token: async () => "k" }, middleware: [tag("inner"), tag("outer")] }));
+      await client.connect(R.createHttpClientTransport({ url: `${base}/mcp`, authProvider: { token: async () => "k" }, middleware: [tag("inner"), tag("outer")] }), { initialize: false });
       await client.listTools({});
       await client.close();
       expect(order).toEqual(["outer:Bearer k", "inner:Bearer k"]);
@@ -208,7 +208,7 @@ describeFaces("bearer-protected servers", (face) => {
       const base = await listen(listenerFor(face, R.createHttpHandler(server)));
       const client = new R.McpClient({ clientInfo: { name: "mw", version: "1.0.0" } });
       const middleware = [withLogging({ includeRequestHeaders: true, logger: (entry) => logged.push([entry.method, entry.status, entry.requestHeaders?.get("authorization")]) })];
-      await client.connect(R.createHttpClientTransport({ url: `${base}/mcp`, authProvider: { token: async () => "k" }, middleware }));
+      await client.connect(R.createHttpClientTransport({ url: `${base}/mcp`, authProvider: { token: async () => "k" }, middleware }), { initialize: false });
       await client.listTools({});
       await client.close();
       expect(logged).toEqual([["POST", 200, "Bearer k"]]);

@@ -84,8 +84,9 @@ describe("docs/http-client.md: the 2026-07-28 HTTP client example", () => {
     const signal = await bounded(slowSignal.promise, "the slow handler");
     await bounded(abortOf(signal), "the slow handler's signal");
     expect(signal.aborted).toBe(true);
-    // greet, its retry with the answer, slow; nothing else (no notifications/cancelled).
+    // connect()'s server/discover, greet, its retry with the answer, slow; nothing else (no notifications/cancelled).
     expect(posted.map((h) => [h["mcp-method"], h["mcp-name"]])).toEqual([
+      ["server/discover", undefined],
       ["tools/call", "greet"],
       ["tools/call", "greet"],
       ["tools/call", "slow"],
@@ -108,22 +109,21 @@ describe("docs/auth.md: an AuthProvider adds Authorization", () => {
     await expect(bounded(client.listTools({}), "tools/list")).resolves.toMatchObject({ tools: [{ name: "t" }] });
     await expect(bounded(client.callTool({ name: "t", arguments: {} }), "tools/call")).resolves.toMatchObject({ content: [{ type: "text", text: "ok" }] });
     expect(posted.map((h) => [h["mcp-method"], h.authorization])).toEqual([
+      ["server/discover", "Bearer t-1"],
       ["tools/list", "Bearer t-1"],
       ["tools/call", "Bearer t-1"],
     ]);
-    expect(asked).toBe(2);
+    expect(asked).toBe(3);
     await client.close();
   });
 
-  it("a token the server refuses: 401, and the call rejects with UnauthorizedError, an HttpStatusError", async () => {
+  it("a token the server refuses: 401, and connect() (its server/discover) rejects with UnauthorizedError, an HttpStatusError", async () => {
     const { url } = await serveRecorded(handlers, onlyToken("t-1"));
     const auth = await importCodeBlock<{ connect: (url: string, getToken: () => Promise<string>) => Promise<R.McpClient> }>("docs/auth.md", "auth-provider");
-    const client = await auth.connect(url, async () => "stale");
-    const error = await bounded(client.listTools({}).catch((e: unknown) => e), "tools/list");
+    const error = await bounded(auth.connect(url, async () => "stale").catch((e: unknown) => e), "connect");
     // The block imports out/, another copy of the runtime than R's: the class chain is checked by name.
     expect(Object.getPrototypeOf(Object.getPrototypeOf(error)).constructor.name).toBe("HttpStatusError");
-    expect(error).toMatchObject({ name: "UnauthorizedError", status: 401, method: "tools/list" });
-    await client.close();
+    expect(error).toMatchObject({ name: "UnauthorizedError", status: 401, method: "server/discover" });
   });
 });
 

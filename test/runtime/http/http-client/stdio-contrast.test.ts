@@ -21,7 +21,7 @@ describe("cancel over stdio (2026-07-28)", () => {
     await server.connect(new StdioTransport({ input: c2s, output: s2c }));
     const events: R.CancellationEvent[] = [];
     const client = new R.McpClient({ logger: null, onCancellation: (e) => events.push(e) });
-    await client.connect(new StdioTransport({ input: s2c, output: c2s }));
+    await client.connect(new StdioTransport({ input: s2c, output: c2s }), { initialize: false });
     const stop = new AbortController();
     const call = client.callTool({ name: "slow", arguments: {} }, { signal: stop.signal }).catch((e: unknown) => e);
     const ctx = await started.promise;

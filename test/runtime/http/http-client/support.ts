@@ -48,6 +48,6 @@ export async function connectClient(
     onError: (e) => errors.push(e),
     ...options,
   });
-  await client.connect(transport);
+  await client.connect(transport, { initialize: false });
   return { client, transport, posted, events, errors };
 }

@@ -73,7 +73,7 @@ describe("the session client and a cancelled request's stream", () => {
     sdk = await startSdk();
     const server = sdk;
     const client = new R.McpClient({ logger: null, defaultTimeoutMs: 0 });
-    await client.connect(R.createSessionHttpClientTransport({ url: server.url, listen: false }));
+    await client.connect(R.createSessionHttpClientTransport({ url: server.url, listen: false }), { initialize: false });
     await within("initialize", client.initialize(INITIALIZE));
     await within("initialized", client.notify("notifications/initialized"));
     await within("a first call", client.listTools());

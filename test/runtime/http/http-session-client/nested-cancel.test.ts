@@ -48,7 +48,7 @@ async function client(url: string | URL, options: Partial<R.SessionHttpClientTra
       },
     },
   });
-  await c.connect(R.createSessionHttpClientTransport({ url, ...options }));
+  await c.connect(R.createSessionHttpClientTransport({ url, ...options }), { initialize: false });
   closers.push(() => c.close());
   await within("initialize", c.initialize(INITIALIZE));
   await within("initialized", c.notify("notifications/initialized"));

@@ -88,7 +88,7 @@ async function connect(url: string, options: R.McpClientOptions = {}) {
   const events: R.CancellationEvent[] = [];
   const transport = R.createSessionHttpClientTransport({ url, fetch });
   const client = new R.McpClient({ logger: null, onError: (e) => errors.push(e), onCancellation: (e) => events.push(e), defaultTimeoutMs: 10_000, ...options });
-  await client.connect(transport);
+  await client.connect(transport, { initialize: false });
   const initialized = await within("initialize", client.initialize(INITIALIZE));
   await within("initialized", client.notify("notifications/initialized"));
   return { client, transport, calls, errors, events, initialized };

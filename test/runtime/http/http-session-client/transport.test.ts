@@ -261,7 +261,7 @@ describe("SessionHttpClientTransport: session expiry and close", () => {
     const post = sse();
     const { fetch, calls } = scriptedFetch(sessionScript((call) => (call.method === "DELETE" ? new Response(null, { status: 200 }) : post.response), "2025-11-25"));
     const client = new R.McpClient({ logger: null });
-    await client.connect(R.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch, listen: false }));
+    await client.connect(R.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch, listen: false }), { initialize: false });
     await within("initialize", client.initialize(INITIALIZE.params));
     const call = client.callTool({ name: "slow" }).catch((e: unknown) => e);
     await waitFor("the POST", () => calls.find((c) => c.body?.["method"] === "tools/call"));
@@ -290,7 +290,7 @@ describe("SessionHttpClientTransport: cancellation through the generated McpClie
     );
     const events: R.CancellationEvent[] = [];
     const client = new R.McpClient({ logger: null, onCancellation: (e) => events.push(e) });
-    await client.connect(R.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch, listen: false }));
+    await client.connect(R.createSessionHttpClientTransport({ url: "http://mcp.test/mcp", fetch, listen: false }), { initialize: false });
     await within("initialize", client.initialize(INITIALIZE.params));
     await client.notify("notifications/initialized");
     const controller = new AbortController();

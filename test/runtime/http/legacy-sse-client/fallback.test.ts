@@ -29,7 +29,7 @@ async function connect(url: string, options: Partial<R.FallbackHttpClientTranspo
   const errors: Error[] = [];
   const transport = R.createFallbackHttpClientTransport({ url, fetch, listen: false, ...options });
   const client = new R.McpClient({ logger: null, onError: (e) => errors.push(e) });
-  await client.connect(transport);
+  await client.connect(transport, { initialize: false });
   return { client, transport, log, errors };
 }
 

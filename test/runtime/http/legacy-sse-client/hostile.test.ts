@@ -147,7 +147,7 @@ describe("HTTP+SSE client: the stream", () => {
     const server = await scripted();
     const client = new R.McpClient({ logger: null });
     const transport = R.createLegacySseClientTransport({ url: `${server.origin}/sse` });
-    const connecting = client.connect(transport);
+    const connecting = client.connect(transport, { initialize: false });
     const { res } = await server.nextGet();
     res.write("event: endpoint\ndata: /messages?sessionId=1\n\n");
     await within("connect", connecting);

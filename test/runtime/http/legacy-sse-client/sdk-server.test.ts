@@ -17,7 +17,7 @@ describe("our HTTP+SSE client against SDK 1.32 SSEServerTransport", () => {
     const errors: Error[] = [];
     const client = new R.McpClient({ logger: null, onError: (e) => errors.push(e) });
     const transport = R.createLegacySseClientTransport({ url: `${sdk.origin}/sse` });
-    await client.connect(transport);
+    await client.connect(transport, { initialize: false });
     expect(transport.endpoint?.pathname).toBe("/messages");
     expect(await within("initialize", client.initialize(INITIALIZE))).toMatchObject({ protocolVersion: "2024-11-05", serverInfo: { name: "sdk-sse-server" } });
     await client.notify("notifications/initialized");

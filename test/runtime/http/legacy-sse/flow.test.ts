@@ -63,7 +63,7 @@ describeFaces("HTTP+SSE server: our 2024-11-05 client, initialize → tools/call
     const clientEvents: R.CancellationEvent[] = [];
     const client = new R.McpClient({ logger: null, onCancellation: (e) => clientEvents.push(e) });
     const transport = R.createLegacySseClientTransport({ url: `${served.origin}/sse` });
-    await client.connect(transport);
+    await client.connect(transport, { initialize: false });
     const initialized = await within("initialize", client.initialize(INITIALIZE));
     expect(initialized).toMatchObject({ protocolVersion: "2024-11-05" });
     await client.notify("notifications/initialized");
@@ -124,7 +124,7 @@ describeFaces("HTTP+SSE server: our 2024-11-05 client, initialize → tools/call
       },
     });
     const client = new R.McpClient({ logger: null, handlers: { "roots/list": () => ({ roots: [{ uri: "file:///r", name: "r" }] }) } });
-    await client.connect(R.createLegacySseClientTransport({ url: `${served.origin}/sse` }));
+    await client.connect(R.createLegacySseClientTransport({ url: `${served.origin}/sse` }), { initialize: false });
     await client.initialize({ ...INITIALIZE, capabilities: { roots: {} } });
     await client.notify("notifications/initialized");
     await within("the call", client.callTool({ name: "ask" }));

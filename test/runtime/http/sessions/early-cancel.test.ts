@@ -151,7 +151,7 @@ describe("a cancel that overtakes its request (2025 session)", () => {
     const { signals, options } = hanging(release.promise);
     served = await serve("native", options);
     const client = new R.McpClient({ logger: null, defaultTimeoutMs: 0 });
-    await client.connect(R.createSessionHttpClientTransport({ url: served.url, listen: false }));
+    await client.connect(R.createSessionHttpClientTransport({ url: served.url, listen: false }), { initialize: false });
     await client.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "early-cancel", version: "1" } });
     await client.notify("notifications/initialized");
     const outcomes: unknown[] = [];

@@ -59,7 +59,7 @@ async function ourClient(url: string, options: R.McpClientOptions = {}) {
   const errors: Error[] = [];
   const transport = R.createSessionHttpClientTransport({ url, reconnect: { defaultRetryMs: 10, maxAttempts: 5 } });
   const client = new R.McpClient({ logger: null, onError: (e) => errors.push(e), defaultTimeoutMs: 10_000, ...options });
-  await client.connect(transport);
+  await client.connect(transport, { initialize: false });
   closers.push(() => client.close());
   await within("initialize", client.initialize(INITIALIZE));
   await within("initialized", client.notify("notifications/initialized"));

@@ -44,7 +44,7 @@ async function client(server: R.McpServer) {
   const [a, b] = R.createInMemoryTransportPair();
   const connection = server.openConnection(b);
   const c = new R.McpClient({ logger: null });
-  await c.connect(a);
+  await c.connect(a, { initialize: false });
   return { client: c, connection, clientEnd: a };
 }
 
@@ -82,7 +82,7 @@ describe("openConnection", () => {
     const [a, b] = R.createInMemoryTransportPair();
     await w.server.connect(b);
     const primary = new R.McpClient({ logger: null });
-    await primary.connect(a);
+    await primary.connect(a, { initialize: false });
     const other = await client(w.server);
     const calls = [primary.callTool({ name: "slow" }).catch((e: unknown) => e), other.client.callTool({ name: "slow" }).catch((e: unknown) => e)];
     await w.whenWaiting(2);
@@ -187,7 +187,7 @@ describe("openConnection", () => {
     const [a, b] = L.createInMemoryTransportPair();
     const connection = server.openConnection(b);
     const c = new L.McpClient({ logger: null });
-    await c.connect(a);
+    await c.connect(a, { initialize: false });
     const init = await c.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } });
     expect(init.serverInfo).toEqual({ name: "legacy", version: "1" });
     await expect(c.ping()).resolves.toEqual({});

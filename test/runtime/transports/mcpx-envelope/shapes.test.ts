@@ -78,7 +78,7 @@ async function conversation(shape: McpxShape) {
   await server.connect(R.createMcpxTransport({ participantId: "server", peerId: "client", link: gateway.join("server"), shape }));
   const client = new R.McpClient({ logger: null });
   const transport = R.createMcpxTransport({ participantId: "client", peerId: "server", link: gateway.join("client"), shape });
-  await client.connect(transport);
+  await client.connect(transport, { initialize: false });
   await client.initialize(INITIALIZE_PARAMS);
   const controller = new AbortController();
   const progress: number[] = [];

@@ -50,7 +50,7 @@ async function world() {
   }
   const bobTransport = R.createMcpxTransport({ participantId: "bob", peerId: "server", link: gateway.join("bob") });
   const bob = new R.McpClient({ logger: null });
-  await bob.connect(bobTransport);
+  await bob.connect(bobTransport, { initialize: false });
   await bob.initialize({ ...INITIALIZE_PARAMS, clientInfo: { name: "bob", version: "1.0.0" } });
   const alice = gateway.join("alice");
   const aliceGot: McpxEnvelope[] = [];
@@ -283,7 +283,7 @@ describe("MCPx transport: what the endpoint gets", () => {
     });
     await server.connect(R.createMcpxTransport({ participantId: "s", peerId: "c", link: gateway.join("s") }));
     const client = new R.McpClient({ logger: null });
-    await client.connect(R.createMcpxTransport({ participantId: "c", peerId: "s", link: gateway.join("c") }));
+    await client.connect(R.createMcpxTransport({ participantId: "c", peerId: "s", link: gateway.join("c") }), { initialize: false });
     expect(await client.callTool({ name: "t" })).toEqual({ content: [{ type: "text", text: "t!" }] });
   });
 

@@ -54,7 +54,7 @@ async function clientParticipant(gateway: R.McpxGateway, id: string) {
   const events: CancellationEvent[] = [];
   const transport = R.createMcpxTransport({ participantId: id, peerId: "server", link });
   const client = new R.McpClient({ logger: null, onCancellation: (e) => events.push(e) });
-  await client.connect(transport);
+  await client.connect(transport, { initialize: false });
   await client.initialize({ ...INITIALIZE_PARAMS, clientInfo: { name: id, version: "1.0.0" } });
   return { id, link, transport, client, events };
 }
@@ -164,7 +164,7 @@ describe("MCPx: three participants on one gateway", () => {
     serverLink.subscribe((e) => requests.push(payloadOf(e as McpxEnvelope)));
     const events: CancellationEvent[] = [];
     const client = new R.McpClient({ logger: null, onCancellation: (e) => events.push(e) });
-    await client.connect(R.createMcpxTransport({ participantId: "alice", peerId: "server", link: gateway.join("alice") }));
+    await client.connect(R.createMcpxTransport({ participantId: "alice", peerId: "server", link: gateway.join("alice") }), { initialize: false });
     const ac = new AbortController();
     const call = client.callTool({ name: "slow" }, { signal: ac.signal }).catch((e: unknown) => e);
     await settle();
@@ -325,7 +325,7 @@ describe("MCPx in every generated revision", () => {
     const server = new rev.McpServer({ logger: null, handlers: { "tools/list": () => ({ tools: [] }) } });
     await server.connect(rev.createMcpxTransport({ participantId: "s", peerId: "c", link: gateway.join("s") }));
     const client = new rev.McpClient({ logger: null });
-    await client.connect(rev.createMcpxTransport({ participantId: "c", peerId: "s", link: gateway.join("c") }));
+    await client.connect(rev.createMcpxTransport({ participantId: "c", peerId: "s", link: gateway.join("c") }), { initialize: false });
     // tools/list exists in every revision (ping has no typed method in 2026-07-28).
     // Revisions with a stateless HTTP binding identify the server in every result's _meta.
     // The same (stateless) revisions fill the result fields the handler left out (issue 30: resultType and the caching hints).

@@ -19,7 +19,7 @@ describe("StdioClientTransport against the stdio example server", () => {
       stderr: (line) => stderr.push(line),
     });
     const client = new McpClient({ logger: null });
-    await client.connect(transport);
+    await client.connect(transport, { initialize: false });
     const init = await client.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spawn-test", version: "1" } });
     expect(init.serverInfo.name).toBe("mcp-stubgen-example");
     expect(await client.callTool({ name: "echo", arguments: { text: "hi" } })).toEqual({ content: [{ type: "text", text: "hi" }] });

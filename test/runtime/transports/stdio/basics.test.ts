@@ -141,7 +141,7 @@ describe("StdioTransport lifecycle", () => {
     const client = new McpClient({ logger: null });
     const transport = new StdioTransport({ input: toClient, output: fromClient });
     let closed = 0;
-    await client.connect(transport);
+    await client.connect(transport, { initialize: false });
     const inner = transport.onclose;
     transport.onclose = () => (closed++, inner?.());
     const pending = client.callTool({ name: "slow" }).catch((e: unknown) => e);
@@ -203,7 +203,7 @@ describe("a client and a server over stdio streams", () => {
     });
     const client = new McpClient({ logger: null });
     await server.connect(new StdioTransport({ input: c2s, output: s2c }));
-    await client.connect(new StdioTransport({ input: s2c, output: c2s }));
+    await client.connect(new StdioTransport({ input: s2c, output: c2s }), { initialize: false });
 
     const echoed = await client.callTool({ name: "echo", arguments: { text: "hi\nthere" } });
     expect(echoed.content).toEqual([{ type: "text", text: "echo hi\nthere" }]);
@@ -246,7 +246,7 @@ describe("StdioTransport on a broken stream", () => {
       const input = new PassThrough();
       const errors: Error[] = [];
       const client = new McpClient({ logger: null, onError: (e) => errors.push(e) });
-      await client.connect(new StdioTransport({ input, output: new PassThrough() }));
+      await client.connect(new StdioTransport({ input, output: new PassThrough() }), { initialize: false });
       let outcome: unknown = "still pending";
       void client.ping().then(
         () => (outcome = "resolved"),
@@ -272,7 +272,7 @@ describe("StdioTransport on a broken stream", () => {
       const output = new PassThrough();
       output.resume();
       const client = new McpClient({ logger: null, onError: () => {} });
-      await client.connect(new StdioTransport({ input: new PassThrough(), output }));
+      await client.connect(new StdioTransport({ input: new PassThrough(), output }), { initialize: false });
       output.end(); // like a peer that went away: the next write fails (EPIPE on a real pipe)
       const outcome = await client.ping().then(() => "resolved", (e) => "rejected: " + e.message);
       await new Promise((resolve) => setTimeout(resolve, 50));

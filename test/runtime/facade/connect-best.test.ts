@@ -1,0 +1,116 @@
+/**
+ * connectBest (issue 42, item 2): with several revisions generated, the client of the best
+ * revision both sides speak, over HTTP on loopback. Candidates newest first: 2026-07-28
+ * (server/discover), then the session revisions (initialize). Against our 2026-07-28 server it
+ * keeps the 2026 client; against our 2025-11-25 session server and the SDK 1.32 server it falls
+ * back to 2025-11-25; against a session server that only speaks 2025-06-18 it connects that
+ * revision's own client. An auth wall (401) is not an era mismatch: it is thrown at once.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { McpServer as SdkServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import * as R25 from "../../generated/2025-11-25/index.js";
+import * as R0618 from "../../generated/2025-06-18/index.js";
+import * as R26 from "../../generated/2026-07-28/index.js";
+import { listen, type Listening } from "../../helpers/faces.js";
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+});
+
+/** The candidates, newest first, each with the transport its era uses over HTTP. */
+function candidates(url: string) {
+  const list: R25.ClientCandidate[] = [
+    { revision: "2026-07-28", create: () => track(new R26.McpClient({ logger: null }), () => R26.createHttpClientTransport({ url })) },
+    { revision: "2025-11-25", create: () => track(new R25.McpClient({ logger: null }), () => R25.createSessionHttpClientTransport({ url })) },
+    { revision: "2025-06-18", create: () => track(new R0618.McpClient({ logger: null }), () => R0618.createSessionHttpClientTransport({ url })) },
+  ];
+  // Each client is connected over a transport of its own era: the transport factory follows the last client made.
+  let next: () => R25.Transport = () => {
+    throw new Error("no client made yet");
+  };
+  function track<C extends R25.NegotiatingClient>(client: C, transport: () => R25.Transport): C {
+    closers.push(() => client.close());
+    next = transport;
+    return client;
+  }
+  return { list, transport: () => next() };
+}
+
+async function served(handler: Parameters<typeof listen>[1]): Promise<Listening> {
+  const listening = await listen("native", handler);
+  closers.push(() => listening.close());
+  return listening;
+}
+
+describe("connectBest over HTTP", () => {
+  it("our 2026-07-28 server: the 2026 client, nothing skipped", async () => {
+    const server = new R26.McpServer({ logger: null, serverInfo: { name: "s26", version: "1" } });
+    const { url } = await served(R26.createHttpHandler(server));
+    const { list, transport } = candidates(url);
+    const best = await R25.connectBest(list, transport);
+    expect([best.revision, best.protocolVersion, best.skipped.length]).toEqual(["2026-07-28", "2026-07-28", 0]);
+    expect(best.client).toBeInstanceOf(R26.McpClient);
+  });
+
+  it("our 2025-11-25 session server: server/discover fails as not this era, initialize on 2025-11-25 succeeds", async () => {
+    const server = new R25.McpServer({ logger: null, serverInfo: { name: "s25", version: "1" } });
+    const { url } = await served(R25.createSessionHttpHandler(server));
+    const { list, transport } = candidates(url);
+    const best = await R25.connectBest(list, transport);
+    expect([best.revision, best.protocolVersion]).toEqual(["2025-11-25", "2025-11-25"]);
+    expect(best.skipped.map((s) => s.revision)).toEqual(["2026-07-28"]);
+    expect(R25.isEraMismatch(best.skipped[0]!.error)).toBe(true);
+    expect(best.client).toBeInstanceOf(R25.McpClient);
+    expect((best.client as R25.McpClient).serverVersion).toEqual({ name: "s25", version: "1" });
+  });
+
+  it("a session server that speaks only 2025-06-18: the 2025-06-18 client, connected afresh", async () => {
+    const server = new R25.McpServer({ logger: null, protocolVersions: ["2025-06-18"] });
+    const { url } = await served(R25.createSessionHttpHandler(server));
+    const { list, transport } = candidates(url);
+    const best = await R25.connectBest(list, transport);
+    expect([best.revision, best.protocolVersion]).toEqual(["2025-06-18", "2025-06-18"]);
+    expect(best.client).toBeInstanceOf(R0618.McpClient);
+  });
+
+  it("the SDK 1.32 server (sessions): falls back to 2025-11-25", async () => {
+    const sdk = new SdkServer({ name: "sdk", version: "1.32.0" });
+    const sdkTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await sdk.connect(sdkTransport);
+    const http: Server = createServer((req, res) => void sdkTransport.handleRequest(req, res).catch(() => res.destroy()));
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    closers.push(async () => {
+      await sdk.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    });
+    const { list, transport } = candidates(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    const best = await R25.connectBest(list, transport);
+    expect(best.revision).toBe("2025-11-25");
+    expect((best.client as R25.McpClient).serverVersion).toEqual({ name: "sdk", version: "1.32.0" });
+  });
+
+  it("a 401 is not an era mismatch: thrown at once, no older revision tried", async () => {
+    let posts = 0;
+    const http: Server = createServer((_req, res) => {
+      posts++;
+      res.writeHead(401).end();
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    closers.push(() => new Promise<void>((resolve) => http.close(() => resolve())));
+    const { list, transport } = candidates(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    const error = await R25.connectBest(list, transport).then(() => undefined, (e: unknown) => e);
+    expect(R25.isEraMismatch(error)).toBe(false);
+    expect(error).toMatchObject({ status: 401 });
+    expect(posts).toBe(1);
+  });
+
+  it("no candidates is a RangeError", async () => {
+    await expect(R25.connectBest([], () => R25.createInMemoryTransportPair()[0])).rejects.toThrow(RangeError);
+  });
+});
