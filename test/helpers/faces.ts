@@ -97,3 +97,24 @@ export async function answer(face: Face, handler: AnyHandler, request: Request, 
   const body = request.body === null ? null : new Uint8Array(await request.arrayBuffer());
   return fetch(`${origin}${url.pathname}${url.search}`, { method: request.method, headers, body, signal: request.signal });
 }
+
+/** A response read whole: its status, headers, text, and the text parsed as JSON (undefined when it is not JSON). */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  readonly json: unknown;
+}
+
+/** One fetch, read whole. */
+export async function send(url: string, init: RequestInit): Promise<Answer> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
 import * as R from "../../../generated/2025-11-25/index.js";
-import { listen, type Face, type Listening } from "../../../helpers/faces.js";
+import { listen, send, type Answer, type Face, type Listening } from "../../../helpers/faces.js";
 
 export { aborted, deferred, settle, waitFor, within } from "../../../helpers/async.js";
 export { describeFaces, FACES, type Face } from "../../../helpers/faces.js";
@@ -71,26 +71,7 @@ export async function serve(face: Face, serverOptions: R.McpServerOptions = {}, 
   };
 }
 
-/** A response read whole: its status, headers, text, and the text parsed as JSON (undefined when it is not JSON). */
-export interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  readonly json: unknown;
-}
-
-/** One fetch, read whole. */
-export async function send(url: string, init: RequestInit): Promise<Answer> {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
+export { send, type Answer };
 
 /** A response read off a raw socket: its status, its head's header lines (lower-case names), its body. */
 export interface RawAnswer {

@@ -7,7 +7,7 @@
 import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
 import * as R from "../../../generated/2026-07-28/index.js";
-import { listen as listenOn, type Face, type Listening } from "../../../helpers/faces.js";
+import { listen as listenOn, send, type Answer, type Face, type Listening } from "../../../helpers/faces.js";
 import { META_KEYS, requestMeta } from "../../../helpers/fixtures.js";
 import { fixtureServer } from "./fixture-server.js";
 
@@ -30,25 +30,7 @@ export function headersFor(method: string, params?: Record<string, unknown>): Re
   return headers;
 }
 
-export interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  /** The body parsed as JSON, or undefined when it is not JSON. */
-  readonly json: unknown;
-}
-
-export async function send(url: string, init: RequestInit): Promise<Answer> {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
-}
+export { send, type Answer };
 
 /** POSTs a JSON-RPC request with the conformant headers and `_meta`; `headers` override or remove (undefined) some. */
 export function call(
