@@ -4,7 +4,6 @@
 import {
   createHttpClientTransport,
   McpClient,
-  McpError,
   type HttpClientTransportOptions,
   type McpClientOptions,
 } from "../../out/2026-07-28/index.js";
@@ -16,10 +15,14 @@ const CLIENT_INFO = { name: "mcp-stubgen-everything-client", version: "1.0.0" } 
 /** Bound of every request a scenario sends: a silent server fails the scenario, it does not hang it. */
 const TIMEOUT_MS = 10_000;
 
-/** A 2026-07-28 McpClient connected to `url` over Streamable HTTP (no session, no handshake). */
-async function connect(url: string, options: McpClientOptions = {}, transport: Omit<HttpClientTransportOptions, "url"> = {}): Promise<McpClient> {
+/**
+ * A 2026-07-28 McpClient connected to `url` over Streamable HTTP (no session). `handshake`:
+ * connect()'s own server/discover (asked again when refused with -32022); otherwise the client
+ * only attaches, as most scenario servers expect no discovery.
+ */
+async function connect(url: string, options: McpClientOptions = {}, transport: Omit<HttpClientTransportOptions, "url"> = {}, handshake = false): Promise<McpClient> {
   const client = new McpClient({ clientInfo: CLIENT_INFO, logger: null, defaultTimeoutMs: TIMEOUT_MS, ...options });
-  await client.connect(createHttpClientTransport({ url, ...transport }), { initialize: false }); // the scenarios drive server/discover themselves (discover below)
+  await client.connect(createHttpClientTransport({ url, ...transport }), { initialize: handshake });
   return client;
 }
 
@@ -35,26 +38,6 @@ async function withClient(
     await body(client);
   } finally {
     await client.close();
-  }
-}
-
-/** UnsupportedProtocolVersionError (2026-07-28 basic/lifecycle, Version Negotiation). */
-const UNSUPPORTED_PROTOCOL_VERSION = -32022;
-
-/**
- * Version negotiation of a stateless client: `server/discover`; when the server refuses the
- * version (-32022, `data.supported`), ask again if it supports ours (the request's `_meta` and
- * header then name it again), else give up with the server's list.
- */
-async function discover(client: McpClient, ours: string): Promise<void> {
-  try {
-    await client.discover();
-  } catch (error) {
-    if (!(error instanceof McpError) || error.code !== UNSUPPORTED_PROTOCOL_VERSION) throw error;
-    const data = error.data as { supported?: unknown } | undefined;
-    const supported = Array.isArray(data?.supported) ? data.supported : [];
-    if (!supported.includes(ours)) throw new Error(`the server supports ${JSON.stringify(supported)}, not ${ours}`);
-    await client.discover();
   }
 }
 
@@ -82,13 +65,16 @@ const toolsCall: ScenarioRunner = (url) =>
 
 /**
  * request-metadata: every request carries MCP-Protocol-Version and the `_meta` fields (the
- * McpClient does that); the first request is refused with -32022 and the client asks again.
+ * McpClient does that); connect()'s server/discover is refused with -32022 and connect() asks again.
  */
-const requestMetadata: ScenarioRunner = (url) =>
-  withClient(url, { capabilities: { roots: {}, sampling: {}, elicitation: {} } }, async (client) => {
-    await discover(client, "2026-07-28");
+const requestMetadata: ScenarioRunner = async (url) => {
+  const client = await connect(url, { capabilities: { roots: {}, sampling: {}, elicitation: {} } }, {}, true);
+  try {
     await client.listTools({});
-  });
+  } finally {
+    await client.close();
+  }
+};
 
 /** sep-2322-client-request-state: input requests answered by the elicitation handler, state echoed. */
 const mrtrRequestState: ScenarioRunner = (url) =>

@@ -7,18 +7,20 @@ import { facadeView, tasksExtension } from "./facade-view.js";
  * fills (2026-07-28), whether it answers input requests (multi round-trip requests) and the
  * Tasks extension's cancel request (CLIENT in client.ts). Pure.
  */
-export function clientView(model: SchemaModel, policy: RevisionPolicy, answersInput: boolean) {
+export function clientView(model: SchemaModel, policy: RevisionPolicy, answersInput: boolean, versionRefused: number | null) {
   const base = facadeView(model, policy, "client", answersInput);
   const taskRuntime = tasksExtension(model);
   const lists = LIST_CACHE.filter((l) => has(model, l.method) && has(model, l.changed));
+  const handshake = handshakeOf(model, versionRefused);
   return {
     ...base,
-    // The list requests go through the client's list cache (partials/facade-methods.hbs `cached`).
-    methods: base.methods.map((m) => ({ ...m, cached: lists.some((l) => l.method === m.method) })),
+    // The list requests go through the client's list cache (partials/facade-methods.hbs `cached`);
+    // the handshake request, sent by hand, keeps what the server says of itself (`handshake`).
+    methods: base.methods.map((m) => ({ ...m, cached: lists.some((l) => l.method === m.method), handshake: m.method === handshake?.request })),
     answersInput,
     requestMeta: base.fillsMeta ? policy.requestMeta : null,
     tasks: taskRuntime === undefined ? null : { cancelRequest: taskRuntime.policy.cancelRequest },
-    handshake: handshakeOf(model),
+    handshake,
     handshakeTypes: handshakeTypes(model),
     lists,
   };
@@ -58,9 +60,10 @@ const LIST_CACHE = [
  * schema defines: `initialize` then `notifications/initialized` (basic/lifecycle, Initialization:
  * the result names the version the server chose, and its serverInfo), or `server/discover`
  * (2026-07-28: the result lists supportedVersions; serverInfo is in its `_meta`). Null where the
- * schema has neither (connect() then only attaches the transport).
+ * schema has neither (connect() then only attaches the transport). `versionRefused`: the code of
+ * the schema's UnsupportedProtocolVersionError, on which connect() asks again (server/discover only).
  */
-function handshakeOf(model: SchemaModel) {
+function handshakeOf(model: SchemaModel, versionRefused: number | null) {
   if (has(model, "initialize")) {
     return {
       request: "initialize",
@@ -69,6 +72,7 @@ function handshakeOf(model: SchemaModel) {
       declaresInParams: true,
       serverInfo: { in: "result", key: "serverInfo" },
       listen: null,
+      versionRefused: null,
     };
   }
   if (has(model, "server/discover")) {
@@ -82,6 +86,7 @@ function handshakeOf(model: SchemaModel) {
       listen: has(model, "subscriptions/listen")
         ? { request: "subscriptions/listen", filterParam: "notifications", fields: { toolsListChanged: "tools", promptsListChanged: "prompts", resourcesListChanged: "resources" } }
         : null,
+      versionRefused,
     };
   }
   return null;

@@ -13,6 +13,7 @@ import { constType, constValue, type JsonValue } from "./const-type.js";
 import { addonSourceNames } from "./addons.js";
 import { validatorsView } from "./validators-view.js";
 import type { InputRequestsModel } from "../model/input-requests.js";
+import { errorCode } from "../model/spec-constants.js";
 
 /** Generated files of one output folder (`out/<revision>/`, `out/runtime/`): path relative to it → text. */
 export type FileSet = ReadonlyMap<string, string>;
@@ -239,7 +240,7 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
     ["catalog.ts", render("catalog.ts", catalogView(model))],
     ["validators.ts", render("validators.ts", validatorsView(model.validation))],
     ...runtimePart,
-    ["client.ts", render("client.ts", clientView(model, model.policy, input !== null))],
+    ["client.ts", render("client.ts", clientView(model, model.policy, input !== null, errorCode(model.constants, "UNSUPPORTED_PROTOCOL_VERSION")))],
     ["server.ts", render("server.ts", serverView(model, model.policy, model.lifecycle, model.http, subscriptions, input?.missingCapabilityCode ?? null, input !== null, model.resultDefaults))],
     ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.era.httpTransport), ...legacySseExports(model.era.httpTransport), inputRequired: input !== null, resultDefaults: model.resultDefaults.length > 0, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
   ]);

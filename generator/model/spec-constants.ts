@@ -58,6 +58,12 @@ function fixedCode(node: SchemaNode): number | undefined {
   return constOf(node) ?? constOf(error);
 }
 
+/** The value of the error code constant `name` (UNSUPPORTED_PROTOCOL_VERSION…); null where the schema fixes none. */
+export function errorCode(constants: readonly SpecConstant[], name: string): number | null {
+  const value = constants.find((c) => c.name === name)?.value;
+  return typeof value === "number" ? value : null;
+}
+
 /** The constants of one revision's schema.ts, in its order (version, JSON-RPC codes, MCP codes). */
 export function specConstants(doc: SchemaDocument, revision: string, knownRevisions: readonly string[]): SpecConstant[] {
   const latest = DATE.test(revision) ? revision : knownRevisions.filter((r) => DATE.test(r)).sort().at(-1);

@@ -7,7 +7,7 @@
 // stateless era (2026-07-28) it sends `server/discover` (its `_meta` carries the client's version)
 // and checks that the server lists that version among its supportedVersions.
 
-import { ConnectionClosedError, type JsonObject } from "../core/protocol.js";
+import { ConnectionClosedError, McpError, type JsonObject } from "../core/protocol.js";
 
 /** One revision's handshake, as data (client.ts's CLIENT.handshake). */
 export interface HandshakeRules {
@@ -33,6 +33,12 @@ export interface HandshakeRules {
    * stream opens once the initialized notification went out).
    */
   readonly listen: { readonly request: string; readonly filterParam: string; readonly fields: Readonly<Record<string, string>> } | null;
+  /**
+   * The error code with which a server refuses the request's protocol version and lists the ones
+   * it supports in `data.supported` (2026-07-28 UnsupportedProtocolVersionError); null where the
+   * revision has none (a 2025 server answers initialize with a version of its own instead).
+   */
+  readonly versionRefused: number | null;
 }
 
 /** What the server said of itself in the handshake (McpClient's serverCapabilities, serverVersion, instructions). */
@@ -89,7 +95,7 @@ export async function performHandshake(peer: HandshakePeer, rules: HandshakeRule
     ? { protocolVersion: ours, capabilities: declared.capabilities ?? {}, clientInfo: declared.clientInfo ?? DEFAULT_CLIENT_INFO }
     : {};
   try {
-    const result = (await peer.request(rules.request, params)) as JsonObject;
+    const result = await askOnce(peer, rules, params);
     const version = negotiated(rules, result, ours);
     if (version === undefined) throw new VersionNegotiationError(offeredVersions(result[rules.versionField]), rules.versions);
     if (rules.initialized !== null) await peer.notify(rules.initialized);
@@ -99,6 +105,36 @@ export async function performHandshake(peer: HandshakePeer, rules: HandshakeRule
     await peer.close().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Sends the handshake request; refused for its version (rules.versionRefused), it asks once more
+ * where the refusal lists a version this client speaks (basic/lifecycle, Version Negotiation: the
+ * client MAY retry with a version from `supported`; every version this client speaks goes out
+ * the same way, so the retry repeats the request), and gives up with VersionNegotiationError
+ * where it lists none. A second refusal rejects as the server sent it.
+ */
+async function askOnce(peer: HandshakePeer, rules: HandshakeRules, params: object): Promise<JsonObject> {
+  try {
+    return (await peer.request(rules.request, params)) as JsonObject;
+  } catch (error) {
+    if (!(error instanceof McpError) || rules.versionRefused === null || error.code !== rules.versionRefused) throw error;
+    const data = error.data;
+    const supported = offeredVersions(typeof data === "object" && data !== null ? (data as JsonObject)["supported"] : undefined);
+    if (!supported.some((v) => rules.versions.includes(v))) throw new VersionNegotiationError(supported, rules.versions);
+    return (await peer.request(rules.request, params)) as JsonObject;
+  }
+}
+
+/**
+ * What the server said of itself in a handshake result the caller asked for by hand
+ * (`initialize()` or `discover()` after `connect(t, { initialize: false })`); undefined where the
+ * result names no version this client speaks (the caller then decides, as the spec leaves it).
+ */
+export function heardServer(rules: HandshakeRules, result: unknown, declared: string | undefined): ServerDescription | undefined {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return undefined;
+  const version = negotiated(rules, result as JsonObject, declared ?? rules.versions[0]!);
+  return version === undefined ? undefined : describe(rules, result as JsonObject, version);
 }
 
 /**

@@ -5,9 +5,11 @@
 // (initialize's answer), the candidate of that very revision is connected instead when one is
 // given, so that the typed client matches the wire. A failure that says "not this era" moves on
 // to the next candidate; anything else (an auth wall, a network failure, a timeout) is thrown at
-// once, as SDK v2 never falls back on those.
+// once, as SDK v2 never falls back on those. Over one connection that cannot be opened again
+// (a stdio server spawned once), the candidates take turns on it: the server/discover that a
+// session server refuses leaves it ready for initialize, as SDK v2's stdio client probes.
 
-import { McpError, type Transport } from "../core/protocol.js";
+import { McpError, type JsonRpcMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
 import { VersionNegotiationError } from "./client-connect.js";
 
 /** What connectBest needs of a generated McpClient (any revision's is assignable). */
@@ -59,13 +61,19 @@ export function isEraMismatch(error: unknown): boolean {
 
 /**
  * Connects the client of the best revision both sides speak. `candidates`: newest first (say
- * 2026-07-28, then 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05); `transport`: a new transport
- * for each attempt (over HTTP, one to the same URL; over stdio, a newly spawned server). Rejects
- * with the last candidate's error where none connects, or at once with an error that is not an
- * era mismatch (isEraMismatch).
+ * 2026-07-28, then 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05). `transport`:
+ * - a function: a new transport for each attempt (over HTTP, one to the same URL; over stdio, a
+ *   newly spawned server);
+ * - a transport: one connection, taken in turn by each candidate (turns below); a failed
+ *   attempt leaves it open for the next, and the client kept owns it (its close() closes it). On
+ *   it the client that connected is kept even where the server chose an older version of its
+ *   era: a second initialize on the same connection would be refused.
+ * Rejects with the last candidate's error where none connects (the one connection is closed
+ * then), or at once with an error that is not an era mismatch (isEraMismatch).
  */
-export async function connectBest<C extends NegotiatingClient>(candidates: readonly ClientCandidate<C>[], transport: () => Transport): Promise<BestConnection<C>> {
+export async function connectBest<C extends NegotiatingClient>(candidates: readonly ClientCandidate<C>[], transport: (() => Transport) | Transport): Promise<BestConnection<C>> {
   if (candidates.length === 0) throw new RangeError("candidates: give at least one client candidate");
+  if (typeof transport !== "function") return overOneConnection(candidates, new Turns(transport));
   const skipped: { revision: string; error: Error }[] = [];
   for (const candidate of candidates) {
     const client = candidate.create();
@@ -86,4 +94,78 @@ export async function connectBest<C extends NegotiatingClient>(candidates: reado
     return { client: matching, revision: exact.revision, protocolVersion: matching.protocolVersion ?? exact.revision, skipped };
   }
   throw skipped[skipped.length - 1]!.error;
+}
+
+/** connectBest over one connection: each candidate connects over its turn; the kept one owns it. */
+async function overOneConnection<C extends NegotiatingClient>(candidates: readonly ClientCandidate<C>[], turns: Turns): Promise<BestConnection<C>> {
+  const skipped: { revision: string; error: Error }[] = [];
+  for (const candidate of candidates) {
+    const client = candidate.create();
+    const turn = turns.next();
+    try {
+      await client.connect(turn);
+    } catch (error) {
+      if (!isEraMismatch(error)) {
+        await turns.closeAll();
+        throw error;
+      }
+      skipped.push({ revision: candidate.revision, error: error as Error });
+      continue;
+    }
+    turns.own(turn);
+    return { client, revision: candidate.revision, protocolVersion: client.protocolVersion ?? candidate.revision, skipped };
+  }
+  await turns.closeAll();
+  throw skipped[skipped.length - 1]!.error;
+}
+
+/**
+ * One transport shared by successive attempts: each attempt gets a turn (a Transport of its
+ * own) that sees the connection's messages only while it is the current one. The connection
+ * starts once; a turn's close() ends the turn only, except the owner's, which closes the
+ * connection. A message that arrives between turns is dropped (no attempt waits on it).
+ */
+class Turns {
+  readonly #connection: Transport;
+  #started: Promise<void> | undefined;
+  #current: Transport | undefined;
+  #owner: Transport | undefined;
+
+  constructor(connection: Transport) {
+    this.#connection = connection;
+    connection.onmessage = (message) => this.#current?.onmessage?.(message);
+    connection.onerror = (error) => this.#current?.onerror?.(error);
+    connection.onclose = () => {
+      const current = this.#current;
+      this.#current = undefined;
+      current?.onclose?.();
+    };
+  }
+
+  /** The next attempt's turn (the previous one's messages stop reaching it). */
+  next(): Transport {
+    const turn: Transport = {
+      start: () => (this.#started ??= this.#connection.start()),
+      send: (message: JsonRpcMessage, options?: TransportSendOptions) =>
+        this.#current === turn ? this.#connection.send(message, options) : Promise.reject(new Error("connectBest: this attempt's turn on the connection is over")),
+      close: async () => {
+        if (this.#owner === turn) return this.#connection.close();
+        if (this.#current !== turn) return;
+        this.#current = undefined;
+        turn.onclose?.();
+      },
+    };
+    this.#current = turn;
+    return turn;
+  }
+
+  /** The kept attempt's turn: its close() closes the connection. */
+  own(turn: Transport): void {
+    this.#owner = turn;
+  }
+
+  closeAll(): Promise<void> {
+    this.#current = undefined;
+    return this.#connection.close();
+  }
 }

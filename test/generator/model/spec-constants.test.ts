@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { StubgenError } from "../../../generator/errors.js";
 import { readSchemaDocument } from "../../../generator/load/schema-document.js";
-import { specConstants, upperSnake } from "../../../generator/model/spec-constants.js";
+import { errorCode, specConstants, upperSnake } from "../../../generator/model/spec-constants.js";
 
 const JSONRPC = { type: "object", properties: { jsonrpc: { const: "2.0", type: "string" }, id: { type: "string" } } };
 const doc = (defs: Record<string, unknown>) => readSchemaDocument(JSON.stringify({ $defs: { JSONRPCRequest: JSONRPC, ...defs } }), "x.json");
@@ -58,5 +58,14 @@ describe("specConstants", () => {
 
   it("upperSnake keeps acronyms one word", () => {
     expect(["URLElicitationRequired", "MissingRequiredClientCapability", "Parse"].map(upperSnake)).toEqual(["URL_ELICITATION_REQUIRED", "MISSING_REQUIRED_CLIENT_CAPABILITY", "PARSE"]);
+  });
+});
+
+describe("errorCode", () => {
+  it("the number a schema's error definition fixes, by its constant's name; null where the schema fixes none or the constant is not a number", () => {
+    const list = specConstants(doc({ UnsupportedProtocolVersionError: { type: "object", properties: { code: { const: -32022, type: "integer" } } } }), "2027-01-01", []);
+    expect(errorCode(list, "UNSUPPORTED_PROTOCOL_VERSION")).toBe(-32022);
+    expect(errorCode(specConstants(doc({}), "2027-01-01", []), "UNSUPPORTED_PROTOCOL_VERSION")).toBeNull();
+    expect(errorCode(list, "LATEST_PROTOCOL_VERSION")).toBeNull();
   });
 });

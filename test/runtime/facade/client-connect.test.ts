@@ -4,21 +4,30 @@
  * `notifications/initialized`, exactly, as the bytes a raw stdio server reads show; in 2026-07-28
  * `server/discover`, then `subscriptions/listen` for the list_changed the server offers. The
  * server's capabilities, info and instructions are kept; a version the client cannot speak
- * rejects and closes; `initialize: false` only attaches.
+ * rejects and closes; `initialize: false` only attaches, and an initialize()/discover() sent by
+ * hand then fills the getters. A discover refused for its version (-32022) is asked once more
+ * where the refusal lists this client's version.
  */
 import { PassThrough } from "node:stream";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import * as R from "../../generated/2025-11-25/index.js";
 import * as R26 from "../../generated/2026-07-28/index.js";
+import { UNSUPPORTED_PROTOCOL_VERSION } from "../../generated/2026-07-28/types.js";
 import { StdioTransport } from "../../generated/2025-11-25/stdio.js";
 import { StdioTransport as StdioTransport26 } from "../../generated/2026-07-28/stdio.js";
 
 type Message = { id?: number | string; method?: string; params?: Record<string, unknown> };
 
+/** What `answer` returns to send an error response instead of a result. */
+class Refusal {
+  constructor(readonly error: { code: number; message: string; data?: unknown }) {}
+}
+
 /**
  * A raw server on stdio pipes: it records every line the client wrote, parsed, and answers each
- * request through `answer` (undefined: no answer). The client's transport is returned with it.
+ * request through `answer` (undefined: no answer; a Refusal: that error). The client's transport
+ * is returned with it.
  */
 function rawServer(answer: (message: Message) => unknown) {
   const c2s = new PassThrough();
@@ -31,7 +40,8 @@ function rawServer(answer: (message: Message) => unknown) {
     received.push(message);
     if (message.id === undefined) return;
     const result = answer(message);
-    if (result !== undefined) s2c.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }) + "\n");
+    if (result instanceof Refusal) s2c.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: result.error }) + "\n");
+    else if (result !== undefined) s2c.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }) + "\n");
   });
   return { lines, received, c2s, s2c };
 }
@@ -115,6 +125,21 @@ describe("connect() on a 2025-11-25 client", () => {
     const result = await client.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "me", version: "1" } });
     expect(result.serverInfo.name).toBe("raw");
     expect(raw.received.map((m) => m.method)).toEqual(["initialize"]);
+    // The initialize sent by hand fills the getters as connect()'s would.
+    expect(client.serverVersion).toEqual({ name: "raw", version: "9.1.0" });
+    expect(client.serverCapabilities).toEqual(INIT_RESULT.capabilities);
+    expect(client.instructions).toBe("Call echo first.");
+    expect(client.protocolVersion).toBe("2025-11-25");
+  });
+
+  it("an initialize sent by hand whose answer names a version this client cannot speak leaves the getters empty", async () => {
+    const raw = rawServer((m) => (m.method === "initialize" ? { ...INIT_RESULT, protocolVersion: "2099-01-01" } : {}));
+    const client = new R.McpClient({ logger: null });
+    clients.push(client);
+    await client.connect(new StdioTransport({ input: raw.s2c, output: raw.c2s }), { initialize: false });
+    await client.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "me", version: "1" } });
+    expect(client.serverCapabilities).toBeUndefined();
+    expect(client.protocolVersion).toBeUndefined();
   });
 
   it("against our McpServer in memory: the server sees initialized and the client its info", async () => {
@@ -168,6 +193,54 @@ describe("connect() on a 2026-07-28 client", () => {
     await client.connect(new StdioTransport26({ input: raw.s2c, output: raw.c2s }));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(raw.received.map((m) => m.method)).toEqual(["server/discover"]);
+  });
+
+  const refusal = (supported: string[]) =>
+    new Refusal({ code: UNSUPPORTED_PROTOCOL_VERSION, message: "Unsupported protocol version", data: { supported, requested: "2026-07-28" } });
+
+  it("refused once for its version (-32022) by a server that lists 2026-07-28, it asks again and connects", async () => {
+    let asked = 0;
+    const raw = rawServer((m) => (m.method === "server/discover" ? (++asked === 1 ? refusal(["2026-07-28", "2025-11-25"]) : DISCOVER) : undefined));
+    const client = new R26.McpClient({ logger: null });
+    clients.push(client);
+    await client.connect(new StdioTransport26({ input: raw.s2c, output: raw.c2s }));
+    expect(raw.received.filter((m) => m.method === "server/discover")).toHaveLength(2);
+    expect(client.protocolVersion).toBe("2026-07-28");
+    expect(client.serverVersion).toEqual({ name: "raw26", version: "1.0.0" });
+  });
+
+  it("a -32022 whose supported list leaves out 2026-07-28 rejects with VersionNegotiationError after one request, and closes", async () => {
+    const raw = rawServer((m) => (m.method === "server/discover" ? refusal(["2025-11-25"]) : undefined));
+    const client = new R26.McpClient({ logger: null });
+    clients.push(client);
+    const transport = recordingClose(new StdioTransport26({ input: raw.s2c, output: raw.c2s }));
+    const error = await client.connect(transport).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(R26.VersionNegotiationError);
+    expect((error as R26.VersionNegotiationError).offered).toEqual(["2025-11-25"]);
+    expect(raw.received.map((m) => m.method)).toEqual(["server/discover"]);
+    expect(transport.closed).toBe(true);
+  });
+
+  it("refused twice, it gives up with the server's error (no loop)", async () => {
+    const raw = rawServer((m) => (m.method === "server/discover" ? refusal(["2026-07-28"]) : undefined));
+    const client = new R26.McpClient({ logger: null });
+    clients.push(client);
+    const error = await client.connect(new StdioTransport26({ input: raw.s2c, output: raw.c2s })).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(R26.McpError);
+    expect((error as R26.McpError).code).toBe(UNSUPPORTED_PROTOCOL_VERSION);
+    expect(raw.received.map((m) => m.method)).toEqual(["server/discover", "server/discover"]);
+  });
+
+  it("initialize: false, then discover() by hand: the getters fill from its answer", async () => {
+    const raw = rawServer((m) => (m.method === "server/discover" ? DISCOVER : undefined));
+    const client = new R26.McpClient({ logger: null });
+    clients.push(client);
+    await client.connect(new StdioTransport26({ input: raw.s2c, output: raw.c2s }), { initialize: false });
+    expect(client.serverCapabilities).toBeUndefined();
+    await client.discover();
+    expect(client.serverCapabilities).toEqual(DISCOVER.capabilities);
+    expect(client.serverVersion).toEqual({ name: "raw26", version: "1.0.0" });
+    expect(client.protocolVersion).toBe("2026-07-28");
   });
 
   it("a server whose supportedVersions leave out 2026-07-28 rejects the connect and closes", async () => {

@@ -15,6 +15,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import * as R25 from "../../generated/2025-11-25/index.js";
 import * as R0618 from "../../generated/2025-06-18/index.js";
 import * as R26 from "../../generated/2026-07-28/index.js";
+import { StdioClientTransport } from "../../generated/2025-11-25/stdio-spawn.js";
 import { listen, type Listening } from "../../helpers/faces.js";
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -112,5 +113,69 @@ describe("connectBest over HTTP", () => {
 
   it("no candidates is a RangeError", async () => {
     await expect(R25.connectBest([], () => R25.createInMemoryTransportPair()[0])).rejects.toThrow(RangeError);
+  });
+});
+
+describe("connectBest over one connection (a transport, not a factory)", () => {
+  /** Candidates over a connection given once: the 2026-07-28 client first, then 2025-11-25. */
+  function oneConnectionCandidates(): R25.ClientCandidate[] {
+    const made = (client: R25.NegotiatingClient) => (closers.push(() => client.close()), client);
+    return [
+      { revision: "2026-07-28", create: () => made(new R26.McpClient({ logger: null })) },
+      { revision: "2025-11-25", create: () => made(new R25.McpClient({ logger: null })) },
+    ];
+  }
+
+  it("a 2025-11-25 server in memory: server/discover is refused, initialize follows on the same connection, and the kept client works", async () => {
+    const [a, b] = R25.createInMemoryTransportPair();
+    const seen: string[] = [];
+    const server = new R25.McpServer({ logger: null, serverInfo: { name: "mem25", version: "1" }, notificationHandlers: { "notifications/initialized": () => void seen.push("initialized") } });
+    server.registerTool("echo", { inputSchema: { type: "object" } }, (args) => ({ content: [{ type: "text", text: JSON.stringify(args) }] }));
+    await server.connect(b);
+    closers.push(() => server.close());
+    const best = await R25.connectBest(oneConnectionCandidates(), a);
+    expect([best.revision, best.protocolVersion]).toEqual(["2025-11-25", "2025-11-25"]);
+    expect(best.skipped.map((s) => [s.revision, (s.error as R25.McpError).code])).toEqual([["2026-07-28", -32601]]);
+    const client = best.client as R25.McpClient;
+    expect(client.serverVersion).toEqual({ name: "mem25", version: "1" });
+    await expect.poll(() => seen).toEqual(["initialized"]);
+    expect(await client.callTool({ name: "echo", arguments: { x: 1 } })).toMatchObject({ content: [{ type: "text", text: '{"x":1}' }] });
+  });
+
+  it("a 2026-07-28 server in memory: the first candidate connects, nothing skipped", async () => {
+    const [a, b] = R26.createInMemoryTransportPair();
+    const server = new R26.McpServer({ logger: null, serverInfo: { name: "mem26", version: "1" } });
+    await server.connect(b);
+    closers.push(() => server.close());
+    const best = await R25.connectBest(oneConnectionCandidates(), a);
+    expect([best.revision, best.protocolVersion, best.skipped.length]).toEqual(["2026-07-28", "2026-07-28", 0]);
+    expect((best.client as R26.McpClient).serverVersion).toEqual({ name: "mem26", version: "1" });
+  });
+
+  it("a real stdio server spawned once (examples/stdio-server.ts, 2025-11-25): both probes on its stdin, the kept client's close() ends it", async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: ["--import", "tsx", "examples/stdio-server.ts"], stderr: () => undefined });
+    closers.push(() => transport.close());
+    const best = await R25.connectBest(oneConnectionCandidates(), transport);
+    expect(best.revision).toBe("2025-11-25");
+    expect(best.skipped.map((s) => s.revision)).toEqual(["2026-07-28"]);
+    const client = best.client as R25.McpClient;
+    expect(await client.callTool({ name: "echo", arguments: { text: "one process" } })).toMatchObject({ content: [{ type: "text", text: "one process" }] });
+    expect(client.serverVersion).toEqual({ name: "mcp-stubgen-example", version: "0.1.0" });
+    expect(transport.exit).toBeUndefined();
+    await client.close();
+    expect(transport.exit).toBeDefined();
+  });
+
+  it("where no candidate connects, the one connection is closed and the last error thrown", async () => {
+    const [a, b] = R26.createInMemoryTransportPair();
+    const server = new R26.McpServer({ logger: null, protocolVersions: ["2099-01-01"] });
+    await server.connect(b);
+    closers.push(() => server.close());
+    let closes = 0;
+    const close = a.close.bind(a);
+    a.close = () => (closes++, close());
+    const error = await R25.connectBest([oneConnectionCandidates()[0]!], a).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(R26.VersionNegotiationError);
+    expect(closes).toBeGreaterThan(0); // the in-memory pair closes its peer too, which closes back
   });
 });
