@@ -115,8 +115,8 @@ describe.each([
   });
 });
 
-describe("McpUiHost without an MCP client", () => {
-  it("answers a proxied request -32601 (no bridge), and declares no server capabilities", async () => {
+describe("McpUiHost bridged to a client without listPrompts", () => {
+  it("answers the App's prompts/list -32601 (nothing to bridge it to), and declares the bridged capabilities", async () => {
     const { app, init } = await page({ callTool: () => Promise.reject(new Error("unused")), readResource: () => Promise.reject(new Error("unused")) });
     expect(init.hostCapabilities).toEqual({ serverTools: {}, serverResources: {} });
     await expect(app.request("prompts/list")).rejects.toMatchObject({ code: -32601 });
