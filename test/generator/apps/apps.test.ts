@@ -13,7 +13,7 @@ import { generate } from "../../../generator/generate.js";
 import { pullSchemas } from "../../../generator/load/schema-pull.js";
 import { readManifest } from "../../../generator/load/schema-source.js";
 import { sha256Hex } from "../../../generator/load/schema-document.js";
-import { APPS_POLICY, appsCatalog, hoistNestedDefs } from "../../../generator/model/apps.js";
+import { APPS_POLICY, APPS_TYPE_RULES, applyTypeRules, appsCatalog, hoistNestedDefs } from "../../../generator/model/apps.js";
 import { callName, sendName } from "../../../generator/emit/apps-render.js";
 import type { MethodRecord } from "../../../generator/model/model.js";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
@@ -95,6 +95,18 @@ describe("apps catalog", () => {
     expect(JSON.stringify(DEFS).includes("__schema0")).toBe(false);
     expect(() => hoistNestedDefs(JSON.parse(RAW), { ...APPS_POLICY, hoisted: {} })).toThrow(/nested definition __schema0/);
     expect(() => hoistNestedDefs(JSON.parse(RAW), { ...APPS_POLICY, hoisted: { ...APPS_POLICY.hoisted, __other: "X" } })).toThrow(/__other names no nested definition/);
+  });
+
+  it("gives the Zod-shaped nodes the official TypeScript, and refuses a rule that matches nothing", () => {
+    const typed = applyTypeRules(DEFS);
+    expect(typed["McpUiStyles"]).toMatchObject({ tsType: "Record<McpUiStyleVariableKey, string | undefined>" });
+    const text = JSON.stringify(typed);
+    expect(text).toContain('"tsType":"number | undefined"');
+    expect(text).toContain('"tsType":"{ [key: string]: object }"');
+    // The input is left as it was.
+    expect((DEFS["McpUiStyles"] as { tsType?: string }).tsType).toBeUndefined();
+    const never = { name: "never", reason: "test", apply: () => undefined };
+    expect(() => applyTypeRules(DEFS, [...APPS_TYPE_RULES, never])).toThrow(/"never" matches nothing/);
   });
 
   it("names the wrappers from the methods", () => {
