@@ -14,7 +14,7 @@ import { pullSchemas } from "../../../generator/load/schema-pull.js";
 import { readManifest } from "../../../generator/load/schema-source.js";
 import { sha256Hex } from "../../../generator/load/schema-document.js";
 import { APPS_POLICY, APPS_TYPE_RULES, applyTypeRules, appsCatalog, hoistNestedDefs } from "../../../generator/model/apps.js";
-import { callName, sendName } from "../../../generator/emit/apps-render.js";
+import { APPS_FILES, callName, sendName } from "../../../generator/emit/apps-render.js";
 import type { MethodRecord } from "../../../generator/model/model.js";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
 import { TEST_CACHE_DIR } from "../../helpers/schemas.js";
@@ -122,7 +122,7 @@ describe("generate --extension apps", () => {
       await generate({ revisions: ["2025-11-25"], extensions: ["apps"], out, cacheDir: TEST_CACHE_DIR, lockfile: false, force: true });
       texts.push(new Map(readdirSync(join(out, "apps")).sort().map((f) => [f, readFileSync(join(out, "apps", f), "utf8")])));
     }
-    expect([...texts[0]!.keys()]).toEqual(["app.ts", "catalog.ts", "host.ts", "index.ts", "server-helpers.ts", "types.ts"]);
+    expect([...texts[0]!.keys()]).toEqual([...APPS_FILES].sort());
     expect(texts[1]).toEqual(texts[0]);
     expect(texts[0]!.get("catalog.ts")).toContain('import type * as Core from "../2025-11-25/types.js"');
   });
