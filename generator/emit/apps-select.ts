@@ -6,7 +6,7 @@
 import { extensionInfo, type Manifest } from "../load/schema-source.js";
 
 /** The output folder of the apps protocol, beside the revisions. */
-export const APPS_DIR = "apps";
+export const APPS_DIR: string = "apps";
 
 /** The selected extensions that are generated beside the revisions (apps), each with its base revision. */
 export function protocolExtensions(extensions: readonly string[], manifest: Manifest): Array<{ readonly id: string; readonly base: string }> {

@@ -68,9 +68,9 @@ export class PostMessageTransport implements Transport {
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   /** Messages not read because their origin or source window is not the peer's. */
-  ignored = 0;
+  ignored: number = 0;
   /** Messages of the peer dropped (malformed, oversize, over the queue). */
-  dropped = 0;
+  dropped: number = 0;
   readonly #target: PostMessageTarget;
   readonly #origin: string;
   readonly #postOrigin: string;
