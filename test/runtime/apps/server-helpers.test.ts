@@ -1,17 +1,43 @@
 /**
  * The MCP Apps server helpers (templates/runtime/apps/server-helpers.ts, typed by the generated
- * apps/server-helpers.ts) on generated servers of every era, each connected to a generated client:
+ * apps/server-helpers.ts) on generated servers of every era, each connected to a generated client
+ * (2025-11-25 over a session HTTP server on a socket, 2026-07-28 over the stateless HTTP server on
+ * a socket, 2024-11-05 in memory):
  * the UI resource is listed and read as `text/html;profile=mcp-app` with its `_meta.ui` (CSP,
  * permissions), the tool lists `_meta.ui.resourceUri` (and the flat `ui/resourceUri`), the server's
  * `extensions` capability reaches the client, and the client's reaches the server (in initialize,
  * or in each request's `_meta` in the stateless era).
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import * as Apps from "../../generated/apps/index.js";
 import * as Legacy from "../../generated/2024-11-05/index.js";
 import * as Session from "../../generated/2025-11-25/index.js";
 import * as Stateless from "../../generated/2026-07-28/index.js";
 import { TapTransport } from "../../helpers/transports.js";
+import { listen } from "../../helpers/faces.js";
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+/** The client side of a connection to `server`: in memory (2024-11-05), or over HTTP on a socket. */
+async function clientTransport(label: string, server: object): Promise<Legacy.Transport> {
+  if (label === "2025-11-25") {
+    const handler = Session.createSessionHttpHandler(server as Session.McpServer);
+    const served = await listen("native", handler);
+    closers.push(() => handler.close(), () => served.close());
+    return Session.createSessionHttpClientTransport({ url: served.url, listen: false });
+  }
+  if (label === "2026-07-28") {
+    const served = await listen("native", Stateless.createHttpHandler(server as Stateless.McpServer));
+    closers.push(() => served.close());
+    return Stateless.createHttpClientTransport({ url: served.url });
+  }
+  const [a, b] = Legacy.createInMemoryTransportPair();
+  await (server as Legacy.McpServer).connect(b);
+  return a;
+}
 
 const URI = "ui://weather/app.html";
 const UI_META: Apps.McpUiResourceMeta = {
@@ -33,11 +59,10 @@ describe.each([
       seenMeta.push(ctx._meta);
       return { content: [{ type: "text" as const, text: "sunny" }] };
     });
-    const [a, b] = R.createInMemoryTransportPair();
-    await server.connect(b);
-    const tap = new TapTransport(a);
+    const tap = new TapTransport(await clientTransport(label, server));
     const client = new R.McpClient({ logger: null, capabilities: { ...Apps.uiClientCapabilities() } });
     await client.connect(tap);
+    closers.push(() => client.close());
 
     // The server's capability, as the client got it.
     expect(Apps.getUiCapability(client.serverCapabilities)).toEqual({});
@@ -57,8 +82,6 @@ describe.each([
     expect(resources).toEqual([expect.objectContaining({ uri: URI, name: "weather-ui", mimeType: "text/html;profile=mcp-app", _meta: { ui: UI_META } })]);
     const read = await client.readResource({ uri: URI });
     expect(read.contents).toEqual([{ uri: URI, text: "<html></html>", mimeType: "text/html;profile=mcp-app", _meta: { ui: UI_META } }]);
-    await client.close();
-    await server.close();
   });
 });
 
