@@ -29,12 +29,15 @@ describe("our McpUiApp against the official AppBridge", () => {
     const bridge = new AppBridge(null, { name: "official-host", version: "2.0.4" }, { serverTools: {}, openLinks: {} });
     const initialized = once<void>();
     const sizes: unknown[] = [];
+    const started = once<void>();
     const aborted = once<void>();
     bridge.addEventListener("initialized", () => initialized.resolve());
     bridge.addEventListener("sizechange", (params) => void sizes.push(params));
     bridge.oncalltool = async (params, extra) => {
       if (params.name === "echo") return { content: [{ type: "text", text: String(params.arguments?.["text"]) }] };
-      await new Promise<void>((resolve) => extra.mcpReq.signal.addEventListener("abort", () => resolve(), { once: true }));
+      started.resolve();
+      const signal = extra.mcpReq.signal;
+      if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
       aborted.resolve();
       return { content: [] };
     };
@@ -55,7 +58,7 @@ describe("our McpUiApp against the official AppBridge", () => {
     expect(await app.request("tools/call", { name: "echo", arguments: { text: "hi" } })).toEqual({ content: [{ type: "text", text: "hi" }] });
     const controller = new AbortController();
     const call = app.request("tools/call", { name: "slow" }, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await started.promise;
     controller.abort("closed");
     await expect(call).rejects.toBeInstanceOf(Apps.RequestCancelledError);
     await aborted.promise;
@@ -70,7 +73,7 @@ describe("the official App against our McpUiHost, bridged to an MCP server", () 
     server.registerTool("echo", { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }, ({ text }) => ({ content: [{ type: "text", text }] }));
     server.registerTool("slow", {}, async (_args, ctx) => {
       started.resolve();
-      await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+      if (!ctx.signal.aborted) await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
       aborted.resolve();
       return { content: [] };
     });
