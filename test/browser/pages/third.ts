@@ -1,0 +1,27 @@
+/**
+ * The third origin's page (http://127.0.0.1:C), framed by the host page next to the app: it can
+ * reach both windows (window.parent, and the app's frame through it) and posts them messages
+ * that would look real if the sides checked only their shape. Every one must be ignored.
+ */
+import { FORGED, type ThirdProbe } from "../harness/probe.js";
+
+const appWindow = (): Window | undefined => window.parent.frames[0] ?? undefined;
+
+const probe: ThirdProbe = {
+  attack() {
+    const toHost: unknown[] = [
+      { jsonrpc: "2.0", id: 9001, method: "tools/call", params: { name: "add", arguments: FORGED.add } },
+      { jsonrpc: "2.0", method: "ui/notifications/size-changed", params: FORGED.size },
+      { jsonrpc: "2.0", id: 9002, method: "ui/initialize", params: { protocolVersion: "2026-01-26", appInfo: { name: "forged", version: "0" }, appCapabilities: {} } },
+    ];
+    const toApp: unknown[] = [
+      { jsonrpc: "2.0", method: "ui/notifications/tool-input", params: { arguments: FORGED.toolInput } },
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "forged" }] } },
+    ];
+    for (const message of toHost) window.parent.postMessage(message, "*");
+    for (const message of toApp) appWindow()?.postMessage(message, "*");
+    return toHost.length + toApp.length;
+  },
+};
+Object.assign(window, { thirdProbe: probe });
+document.body.textContent = `third origin ${location.origin}: forges messages, all ignored`;
