@@ -11,6 +11,8 @@ import { checkOutput, sharedRuntimeUsers, writeOutput, type CheckReport } from "
 import { markerState, rootFiles, ROOT_FOLDER } from "./write/module-marker.js";
 import { stampKey, stampPath, upToDate, writeStamp } from "./write/stamp.js";
 import { defaultCacheDir } from "./project.js";
+import { APPS_DIR, protocolExtensions, renderAppsOutput } from "./emit/apps-output.js";
+import type { MethodRecord } from "./model/model.js";
 import { EVERY_ERA_DIR, outputOptions, RUNTIME_DIR, type EmitKind, type ImportExtension, type OutputOptions, type RuntimeLayout } from "./emit/output-options.js";
 
 /** The model's options (model/revision.ts: schema, cache, manifest, extensions, result overrides) and the run's. */
@@ -105,8 +107,9 @@ export function selectRevisions(options: GenerateOptions, pins: Pins): string[] 
  * (a `--schema` label such as `../x` would be written outside the output folder). Pure.
  */
 export function checkOutputLabels(revisions: readonly string[]): void {
-  for (const reserved of [EVERY_ERA_DIR]) {
-    if (revisions.includes(reserved)) throw new StubgenError(`a revision cannot be labelled "${reserved}": <out>/${reserved}/ holds the server of every revision; give the schema another label with --revision`);
+  const holds: ReadonlyArray<readonly [string, string]> = [[EVERY_ERA_DIR, "the server of every revision"], [APPS_DIR, "the MCP Apps protocol (--extension apps)"]];
+  for (const [reserved, what] of holds) {
+    if (revisions.includes(reserved)) throw new StubgenError(`a revision cannot be labelled "${reserved}": <out>/${reserved}/ holds ${what}; give the schema another label with --revision`);
   }
   if (revisions.includes(RUNTIME_DIR)) {
     throw new StubgenError(
@@ -167,8 +170,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const emitCache = options.check ? undefined : (options.cacheDir ?? defaultCacheDir(process.cwd()));
   const merged = new Map<string, string[]>();
   const rulesOf = new Map<string, string>();
+  // Extensions generated beside the revisions (apps): the methods of the revision they build on.
+  const protocols = protocolExtensions(options.extensions ?? [], manifest);
+  const baseMethods = new Map<string, readonly MethodRecord[]>();
   for (const revision of selected) {
     const loaded = await modelRevision(revision, { ...options, manifest });
+    if (protocols.some((p) => p.base === revision)) baseMethods.set(revision, loaded.model.methods);
     merged.set(revision, (loaded.model.extensions ?? []).map((ext) => ext.id));
     if (loaded.basis?.inherited === true) rulesOf.set(revision, loaded.basis.revision);
     if (!options.fragment) checkDirectionUnions(loaded.doc);
@@ -187,6 +194,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // Several revisions on the shared runtime: one server for all of them (<out>/every-era/index.ts).
   // Fewer: an entry left from an earlier run stays as it is (it serves the revisions it names).
   if (shared && revisionOutput.size > 1) output.set(EVERY_ERA_DIR, await finishFiles(renderEveryEra([...revisionOutput.keys()]), finish, runtimeNames, emitCache));
+  for (const { id, base } of protocols) {
+    output.set(APPS_DIR, await finishFiles(await renderAppsOutput(id, base, baseMethods.get(base), finish.runtime, { ...options, manifest }), finish, runtimeNames, emitCache));
+  }
   // JavaScript output: <out>/package.json says "type": "module" (module-marker.ts).
   const root = rootFiles(outDir, finish.emit, [...output.keys()]);
   if (root !== undefined) output.set(ROOT_FOLDER, root);

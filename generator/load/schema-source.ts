@@ -37,6 +37,13 @@ export interface ExtensionInfo {
   readonly commit: string;
   /** The schema's path in that repository. */
   readonly path: string;
+  /** The schema's path in the extension's npm package, if it ships one: `--from <package folder>` reads it. */
+  readonly packagePath?: string | undefined;
+  /**
+   * `apps`: a protocol of its own, generated into `<out>/apps/` beside the revisions
+   * (generator/model/apps.ts) instead of merged into them. Absent: merged (Tasks).
+   */
+  readonly output?: "apps" | undefined;
   readonly sha256: string;
 }
 
@@ -169,10 +176,14 @@ export function localSource(from: string, revision: string): string {
 }
 
 /**
- * The file `schema pull --from FROM` reads for an extension: FROM itself when it is a file, else
- * `FROM/extensions/<id>/<version>/schema.json` (the layout of ../shared/mcp-schema).
+ * The file `schema pull --from FROM` reads for an extension: FROM itself when it is a file;
+ * `FROM/<packagePath>` when FROM is the extension's npm package (apps:
+ * node_modules/@modelcontextprotocol/ext-apps); else `FROM/extensions/<id>/<version>/schema.json`
+ * (the layout of ../shared/mcp-schema).
  */
 export function localExtensionSource(from: string, info: ExtensionInfo): string {
+  // A project's own copy of the extension's npm package (node_modules/<package>): its schema file.
+  if (info.packagePath !== undefined && pathKind(from) === "folder" && pathKind(join(from, info.packagePath)) === "file") return join(from, info.packagePath);
   const file = join(from, "extensions", info.id, info.version, "schema.json");
   const layout = `a schema file (with the extension named) or a folder laid out as ${join(from, "extensions", "<id>", "<version>", "schema.json")}`;
   switch (pathKind(from)) {
@@ -237,6 +248,12 @@ const pinNote = (pins: Pins, pin: ExpectedPin) => (pin.by === "lockfile" ? ` (pi
 
 /** Loads a known extension's schema from the cache (checked against its pin's sha256). */
 export function loadExtension(id: string, options: CacheOptions = {}): SchemaDocument {
+  const { text, path } = readExtension(id, options);
+  return readSchemaDocument(text, path);
+}
+
+/** A known extension's schema text from the cache (checked against its pin's sha256), and its path. */
+export function readExtension(id: string, options: CacheOptions = {}): { readonly text: string; readonly path: string } {
   const pins = readPins(options);
   const info = extensionInfo(pins.manifest, id);
   const pin = extensionPin(pins, info);
@@ -250,7 +267,7 @@ export function loadExtension(id: string, options: CacheOptions = {}): SchemaDoc
   if (sha256Hex(text) !== pin.sha256) {
     throw new StubgenError(`the cached schema of extension ${id} does not match its sha256 ${pin.sha256}${pinNote(pins, pin)}; run: ${command}`, { file: path });
   }
-  return readSchemaDocument(text, path);
+  return { text, path };
 }
 
 export interface LoadOptions extends CacheOptions {

@@ -142,6 +142,8 @@ export async function modelRevision(revision: string, options: ModelRevisionOpti
   for (const id of new Set(options.extensions ?? [])) {
     // An extension joins the revisions it extends (checkExtensions refused one that extends none).
     if (!extensionInfo(manifest, id).revisions.includes(revision)) continue;
+    // A protocol of its own (apps) is generated beside the revisions, not merged (generate.ts).
+    if (extensionInfo(manifest, id).output !== undefined) continue;
     const ext = loadExtension(id, { cacheDir: options.cacheDir, manifest, lockfile: options.lockfile });
     const table = (options.extensionPolicies ?? EXTENSION_POLICIES)[id];
     const merged = mergeExtension(doc, id, ext, table);

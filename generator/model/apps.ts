@@ -1,0 +1,195 @@
+/**
+ * The MCP Apps extension (io.modelcontextprotocol/ui, SEP-1865; schema `src/generated/schema.json`
+ * of modelcontextprotocol/ext-apps): a JSON-RPC protocol of its own between an app in an iframe and
+ * its host page, over postMessage. Unlike Tasks it is not merged into a revision: it is generated
+ * into `<out>/apps/` beside the revisions (`generate --extension apps`).
+ *
+ * Its catalog is derived from the schema: every `$defs` entry whose `method` is a const is a
+ * message, a request when its name ends in `Request` (its result: the definition of the same stem
+ * ending in `Result`), else a notification; params required where the message's `required` lists
+ * them. What the schema does not say is the table below, as data, checked against the schema both
+ * ways (a message without a sender, a sender without a message, a result named for a request that
+ * has one, are errors): who sends each `ui/*` message, the core MCP messages the protocol carries
+ * (typed from the base revision's catalog), the handshake, and the protocol version.
+ *
+ * Sources: SEP-1865 (MCP Apps), as the official package @modelcontextprotocol/ext-apps 2.0.4
+ * implements it: the App sends ui/initialize then ui/notifications/initialized, ui/message,
+ * ui/open-link, ui/download-file, ui/request-display-mode, ui/update-model-context, size-changed
+ * and request-teardown, and proxies tools/call, resources/read, resources/list,
+ * resources/templates/list and prompts/list to the host's MCP server; the Host sends the tool
+ * notifications (tool-input, tool-input-partial, tool-result, tool-cancelled),
+ * host-context-changed and ui/resource-teardown, and may call the App's own tools. The sandbox
+ * proxy's two notifications go between the host and its sandbox proxy frame.
+ */
+import { StubgenError } from "../errors.js";
+import { isSchemaNode, type SchemaNode } from "../load/schema-document.js";
+import type { MethodRecord } from "./model.js";
+import { formatResult, formatTypeExpr } from "./vocabulary.js";
+
+/** A side of the App ↔ Host protocol. */
+export type UiSide = "app" | "host";
+
+export interface AppsPolicy {
+  /** `ui/*` method → the side(s) that send it. Every message of the schema needs an entry. */
+  readonly senders: Readonly<Record<string, readonly UiSide[]>>;
+  /** Requests whose result the schema does not define: method → a core definition of the base revision. */
+  readonly coreResults: Readonly<Record<string, string>>;
+  /** Core MCP methods the protocol carries: method → the side(s) that send it (typed from the base revision's catalog). */
+  readonly proxied: Readonly<Record<string, readonly UiSide[]>>;
+  /** The handshake: the App's request, and its notification once it has the result. */
+  readonly lifecycle: { readonly request: string; readonly initialized: string };
+  /** The protocol version the App sends in ui/initialize (not in the schema: ext-apps LATEST_PROTOCOL_VERSION). */
+  readonly protocolVersion: string;
+  /** Names for the schema's anonymous nested definitions (`$defs` inside a definition), hoisted to the top. */
+  readonly hoisted: Readonly<Record<string, string>>;
+}
+
+export const APPS_POLICY: AppsPolicy = {
+  senders: {
+    "ui/initialize": ["app"],
+    "ui/notifications/initialized": ["app"],
+    "ui/message": ["app"],
+    "ui/open-link": ["app"],
+    "ui/download-file": ["app"],
+    "ui/request-display-mode": ["app"],
+    "ui/update-model-context": ["app"],
+    "ui/notifications/size-changed": ["app"],
+    "ui/notifications/request-teardown": ["app"],
+    "ui/notifications/sandbox-proxy-ready": ["app"],
+    "ui/notifications/tool-input": ["host"],
+    "ui/notifications/tool-input-partial": ["host"],
+    "ui/notifications/tool-result": ["host"],
+    "ui/notifications/tool-cancelled": ["host"],
+    "ui/notifications/host-context-changed": ["host"],
+    "ui/notifications/sandbox-resource-ready": ["host"],
+    "ui/resource-teardown": ["host"],
+  },
+  // ext-apps answers ui/update-model-context with an empty result.
+  coreResults: { "ui/update-model-context": "EmptyResult" },
+  proxied: {
+    "tools/call": ["app", "host"],
+    "tools/list": ["host"],
+    "resources/read": ["app"],
+    "resources/list": ["app"],
+    "resources/templates/list": ["app"],
+    "prompts/list": ["app"],
+    ping: ["app", "host"],
+    "notifications/cancelled": ["app", "host"],
+    "notifications/progress": ["app", "host"],
+    "notifications/message": ["app"],
+    "notifications/tools/list_changed": ["app", "host"],
+    "notifications/resources/list_changed": ["host"],
+    "notifications/prompts/list_changed": ["host"],
+  },
+  lifecycle: { request: "ui/initialize", initialized: "ui/notifications/initialized" },
+  protocolVersion: "2026-01-26",
+  hoisted: { __schema0: "McpUiJsonValue" },
+};
+
+/** One message of the App ↔ Host protocol, as catalog.ts lists it. */
+export interface UiMethod {
+  readonly method: string;
+  readonly kind: "request" | "notification";
+  readonly from: readonly UiSide[];
+  /** The params type, as a TypeScript expression over `T.` (apps types) or `Core.` (the base revision's). */
+  readonly params: string | null;
+  readonly paramsRequired: boolean;
+  readonly result: string | null;
+  /** Where the message is defined: the apps schema, or the base revision's (proxied). */
+  readonly source: "apps" | "core";
+}
+
+/**
+ * The apps document with the nested `$defs` of its definitions hoisted to the top under the
+ * table's names (the schema writes them per definition, each an identical copy, and refers to
+ * them as `#/$defs/<name>`, which only resolves from the top). Pure: a new object.
+ */
+export function hoistNestedDefs(raw: unknown, policy: AppsPolicy = APPS_POLICY): Record<string, unknown> {
+  if (!isSchemaNode(raw) || !isSchemaNode(raw["$defs"])) throw new StubgenError("the apps schema has no $defs");
+  const defs: Record<string, unknown> = {};
+  const hoisted: Record<string, string> = {};
+  for (const [name, node] of Object.entries(raw["$defs"] as Record<string, unknown>)) {
+    if (!isSchemaNode(node) || !isSchemaNode(node["$defs"])) {
+      defs[name] = node;
+      continue;
+    }
+    const { $defs: nested, ...rest } = node as SchemaNode & { $defs: Record<string, unknown> };
+    for (const [local, value] of Object.entries(nested)) {
+      const target = policy.hoisted[local];
+      if (target === undefined) throw new StubgenError(`apps schema: ${name} has a nested definition ${local} the apps table (generator/model/apps.ts hoisted) does not name`);
+      const text = JSON.stringify(value);
+      if (hoisted[target] !== undefined && hoisted[target] !== text) throw new StubgenError(`apps schema: the nested definitions ${local} differ between definitions`);
+      hoisted[target] = text;
+    }
+    defs[name] = rest;
+  }
+  for (const local of Object.keys(policy.hoisted)) {
+    if (hoisted[policy.hoisted[local]!] === undefined) throw new StubgenError(`apps table: hoisted ${local} names no nested definition of the schema`);
+  }
+  const renamed = JSON.parse(JSON.stringify(defs), (_key, value: unknown) =>
+    isSchemaNode(value) && typeof value["$ref"] === "string" ? { ...value, $ref: renameRef(value["$ref"], policy) } : value,
+  ) as Record<string, unknown>;
+  for (const [target, text] of Object.entries(hoisted).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    renamed[target] = JSON.parse(text, (_key, value: unknown) => (isSchemaNode(value) && typeof value["$ref"] === "string" ? { ...value, $ref: renameRef(value["$ref"], policy) } : value));
+  }
+  return { ...(raw as Record<string, unknown>), $defs: renamed };
+}
+
+function renameRef(ref: string, policy: AppsPolicy): string {
+  const local = /^#\/\$defs\/(.+)$/.exec(ref)?.[1];
+  return local !== undefined && policy.hoisted[local] !== undefined ? `#/$defs/${policy.hoisted[local]}` : ref;
+}
+
+/**
+ * The protocol's catalog: the schema's messages with their senders, then the core messages the
+ * table names, typed from `core` (the base revision's methods). Sorted by method. Pure.
+ */
+export function appsCatalog(defs: Readonly<Record<string, unknown>>, core: readonly MethodRecord[], policy: AppsPolicy = APPS_POLICY): UiMethod[] {
+  const methods: UiMethod[] = [];
+  const seen = new Set<string>();
+  for (const [name, node] of Object.entries(defs)) {
+    const method = constMethod(node);
+    if (method === undefined) continue;
+    const from = policy.senders[method];
+    if (from === undefined) throw new StubgenError(`apps schema: message ${method} (${name}) has no sender in the apps table (generator/model/apps.ts senders)`);
+    seen.add(method);
+    const required = isSchemaNode(node) && Array.isArray(node["required"]) && node["required"].includes("params");
+    const hasParams = isSchemaNode(node) && isSchemaNode(node["properties"]) && "params" in node["properties"];
+    const kind = name.endsWith("Request") ? "request" : "notification";
+    methods.push({ method, kind, from, params: hasParams ? `T.${name}["params"]` : null, paramsRequired: required, result: kind === "request" ? resultOf(name, method, defs, policy) : null, source: "apps" });
+  }
+  for (const method of Object.keys(policy.senders)) {
+    if (!seen.has(method)) throw new StubgenError(`apps table: ${method} has a sender but the apps schema defines no such message`);
+  }
+  for (const [method, from] of Object.entries(policy.proxied)) {
+    const found = core.find((m) => m.method === method);
+    if (found === undefined) throw new StubgenError(`apps table: proxied ${method} is not a method of the base revision`);
+    methods.push({
+      method,
+      kind: found.kind,
+      from,
+      params: found.params === null ? null : formatTypeExpr(found.params, "Core."),
+      paramsRequired: found.paramsRequired,
+      result: formatResult(found.results, "Core."),
+      source: "core",
+    });
+  }
+  return methods.sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
+}
+
+function constMethod(node: unknown): string | undefined {
+  if (!isSchemaNode(node) || !isSchemaNode(node["properties"])) return undefined;
+  const method = (node["properties"] as SchemaNode)["method"];
+  return isSchemaNode(method) && typeof method["const"] === "string" ? method["const"] : undefined;
+}
+
+function resultOf(name: string, method: string, defs: Readonly<Record<string, unknown>>, policy: AppsPolicy): string {
+  const own = `${name.slice(0, -"Request".length)}Result`;
+  const core = policy.coreResults[method];
+  if (defs[own] !== undefined) {
+    if (core !== undefined) throw new StubgenError(`apps table: coreResults names a result for ${method}, which the schema defines (${own})`);
+    return `T.${own}`;
+  }
+  if (core === undefined) throw new StubgenError(`apps schema: request ${method} has no ${own}; name its result in the apps table (coreResults)`);
+  return `Core.${core}`;
+}
