@@ -28,7 +28,7 @@ export interface PageEntry {
 }
 
 const html = (entry: PageEntry): string =>
-  `<!doctype html>\n<html><head><meta charset="utf-8"><title>${entry.title}</title></head>` +
+  `<!doctype html>\n<html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${entry.title}</title></head>` +
   `<body><script type="module" src="./${entry.name}.js"></script></body></html>\n`;
 
 /** Bundles every entry (ES modules for the browser) into a new temporary folder. */

@@ -50,13 +50,14 @@ export async function openPairing(stage: Stage, pairing: Pairing): Promise<Run> 
   const page = await stage.browser.newPage();
   const failures: string[] = [];
   page.on("pageerror", (error) => failures.push(String(error)));
-  const query = new URLSearchParams({ app: `${stage.origins.app}/${pairing.app}.html`, third: `${stage.origins.third}/third.html` });
+  // The app's page learns its host's exact origin from its URL (what our App's transport accepts).
+  const app = `${stage.origins.app}/${pairing.app}.html?${new URLSearchParams({ host: stage.origins.host }).toString()}`;
+  const query = new URLSearchParams({ app, third: `${stage.origins.third}/third.html` });
   await page.goto(`${stage.origins.host}/${pairing.host}.html?${query.toString()}`);
   await page.waitForFunction("globalThis.hostProbe !== undefined", { timeout: 15_000 }).catch((error: unknown) => {
     throw new Error(`host page did not start: ${failures.join("; ") || String(error)}`);
   });
-  const app = await frameOf(page, stage.origins.app, "appProbe");
-  return { page, app };
+  return { page, app: await frameOf(page, stage.origins.app, "appProbe") };
 }
 
 /** Registers the scenario's steps (`it`s, in order) for `pairing`; `stage()` and `run()` read the hooks' state. */
