@@ -24,4 +24,5 @@ const probe: ThirdProbe = {
   },
 };
 Object.assign(window, { thirdProbe: probe });
-document.body.textContent = `third origin ${location.origin}: forges messages, all ignored`;
+document.body.style.cssText = "font: 13px system-ui, sans-serif; color: #c0392b; margin: 8px";
+document.body.textContent = `third origin ${location.origin}: forges messages to both, all ignored`;

@@ -7,7 +7,7 @@ const STYLE = `
   body { font: 14px/1.4 system-ui, sans-serif; margin: 16px; color: #1d2330; background: #f6f7f9; }
   h1 { font-size: 18px; margin: 0 0 8px; }
   .origin { color: #5b6474; font-family: ui-monospace, monospace; font-size: 12px; }
-  iframe.app { width: 100%; height: 190px; border: 2px solid #3d6cf0; border-radius: 8px; background: #fff; }
+  iframe.app { width: 100%; height: 300px; border: 2px solid #3d6cf0; border-radius: 8px; background: #fff; }
   iframe.third { width: 100%; height: 44px; border: 1px dashed #c0392b; border-radius: 6px; }
   ol.log { font-family: ui-monospace, monospace; font-size: 12px; background: #fff; border: 1px solid #d9dde3;
            border-radius: 6px; padding: 8px 8px 8px 32px; margin: 8px 0; min-height: 80px; }
