@@ -34,7 +34,8 @@ export async function prepare() {
   // lockfile: false: the test cache is checked against the package's manifest alone, and no
   // lockfile is written (the API's default would be mcp-stubgen.lock.json in the repo root).
   await pullSchemas([], { cacheDir: TEST_CACHE_DIR, lockfile: false, from: existsSync(SHARED_SCHEMAS) ? SHARED_SCHEMAS : undefined });
-  await generate({ all: true, out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR, lockfile: false });
+  // With the MCP Apps protocol beside the revisions (test/generated/apps/, --extension apps).
+  await generate({ all: true, extensions: ["apps"], out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR, lockfile: false });
   await generate({ revisions: ["2026-07-28", "draft"], extensions: ["tasks"], out: TEST_TASKS_OUT_DIR, cacheDir: TEST_CACHE_DIR, lockfile: false });
   for (const [label, published] of Object.entries(UNKNOWN_LABELS)) {
     await generate({ schema: join(TEST_CACHE_DIR, published, "schema.json"), revisions: [label], out: TEST_UNKNOWN_OUT_DIR, cacheDir: TEST_CACHE_DIR, lockfile: false });
@@ -43,7 +44,7 @@ export async function prepare() {
   // serves it), and the add-ons the examples import: `oauth` (the everything client's auth/*
   // scenarios), `mcpx-ws` and `redis` (the MCPx network gateway and peers; the everything server's --redis, the
   // multi-instance tests' fixture server, the bench).
-  await generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks"], addons: ["mcpx-ws", "oauth", "redis"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR, lockfile: false });
+  await generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks", "apps"], addons: ["mcpx-ws", "oauth", "redis"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR, lockfile: false });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -25,6 +25,8 @@ import { TaskManager } from "../../../templates/runtime/features/task-manager.js
 import { StdioTransport } from "../../../templates/runtime/transports/stdio.js";
 import { StdioClientTransport } from "../../../templates/runtime/transports/stdio-spawn.js";
 import { createAjvValidator } from "../../../templates/runtime/addons/ajv/validator.js";
+import { PostMessageTransport } from "../../../templates/runtime/apps/post-message.js";
+import * as Apps from "../../generated/apps/index.js";
 import { createMcpxGateway, createMcpxTransport } from "../../../templates/runtime/transports/mcpx.js";
 import { createMcpxHub } from "../../../templates/runtime/transports/mcpx-hub.js";
 import { attachMcpxGateway } from "../../../templates/runtime/addons/mcpx-ws/gateway.js";
@@ -72,6 +74,8 @@ interface Row {
   readonly fraction: number;
 }
 
+/** A postMessage transport's required options: a window that drops what is posted, an event source that delivers nothing. */
+const postMessageBase = () => ({ target: { postMessage: () => undefined }, peerOrigin: "https://peer.test", listen: { addEventListener: () => undefined, removeEventListener: () => undefined } });
 const never = (): Promise<never> => new Promise<never>(() => undefined);
 /**
  * The Redis add-on's stores read their options in their constructors, before any command: a
@@ -318,6 +322,11 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "AjvValidatorOptions.maxWork": { read: (v) => createAjvValidator({ maxWork: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
   "JsonSchemaValidatorOptions.maxSteps": { read: (v) => Session.createJsonSchemaValidator({ maxSteps: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "JsonSchemaValidatorOptions.maxWork": { read: (v) => Session.createJsonSchemaValidator({ maxWork: v }), ok: 1000, tooSmall: 999, fraction: 1000.5 },
+  // apps/ (MCP Apps): the postMessage transport, and both sides' endpoints
+  "PostMessageTransportOptions.maxMessageBytes": { read: (v) => void new PostMessageTransport({ ...postMessageBase(), maxMessageBytes: v }).close(), ok: 64, tooSmall: 63, fraction: 64.5 },
+  "PostMessageTransportOptions.maxQueue": { read: (v) => void new PostMessageTransport({ ...postMessageBase(), maxQueue: v }).close(), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "UiSideOptions.defaultTimeoutMs": { read: (v) => [new Apps.McpUiApp({ appInfo: { name: "a", version: "1" }, logger: null, defaultTimeoutMs: v }), new Apps.McpUiHost({ hostInfo: { name: "h", version: "1" }, logger: null, defaultTimeoutMs: v })], ok: 1, tooSmall: -1, fraction: 1.5 },
+  "UiSideOptions.defaultMaxTotalTimeoutMs": { read: (v) => [new Apps.McpUiApp({ appInfo: { name: "a", version: "1" }, logger: null, defaultMaxTotalTimeoutMs: v }), new Apps.McpUiHost({ hostInfo: { name: "h", version: "1" }, logger: null, defaultMaxTotalTimeoutMs: v })], ok: 1, tooSmall: -1, fraction: 1.5 },
 };
 
 /** The error `read(value)` throws or rejects with; undefined when it accepts the value. */
