@@ -1,9 +1,9 @@
 /**
- * App page with this project's generated App side (out/apps: McpUiApp over the generated
+ * App page with this project's generated App side (test/generated/apps: McpUiApp over the generated
  * PostMessageTransport), talking to its host, window.parent, whose exact origin the page's URL
  * names (`?host=`): the transport accepts that origin and that window only.
  */
-import { McpUiApp, PostMessageTransport, type PostMessageProblem } from "../../../out/apps/index.js";
+import { McpUiApp, PostMessageTransport, type PostMessageProblem } from "../../generated/apps/index.js";
 import type { AppProbe, SeenResult } from "../harness/probe.js";
 import { MALFORMED } from "../harness/probe.js";
 import { deferred, field, firstText, log, page, param, type ToolResultLike } from "./ui.js";

@@ -1,10 +1,10 @@
 /**
- * Host page with this project's generated Host side (out/apps: McpUiHost over the generated
+ * Host page with this project's generated Host side (test/generated/apps: McpUiHost over the generated
  * PostMessageTransport), whose bridge proxies the app's tools/call to a generated McpClient
  * (2026-07-28, Streamable HTTP) of the test's MCP server at /mcp of this origin, the call's
  * signal passed on: a cancel in the app aborts the server handler's ctx.signal.
  */
-import { McpUiHost, PostMessageTransport, type PostMessageProblem } from "../../../out/apps/index.js";
+import { McpUiHost, PostMessageTransport, type PostMessageProblem } from "../../generated/apps/index.js";
 import { createHttpClientTransport, McpClient } from "../../generated/2026-07-28/index.js";
 import { MALFORMED, type HostProbe } from "../harness/probe.js";
 import { deferred, frame, log, page, param } from "./ui.js";
