@@ -4,7 +4,7 @@
  * (`(fn)(globalThis.<probe>, ...args)`), so `fn` may use its parameters only.
  */
 import type { Frame, Page } from "puppeteer-core";
-import type { AppProbe, HostProbe, ThirdProbe } from "./probe.js";
+import type { AppProbe, ExampleProbe, HostProbe, ThirdProbe } from "./probe.js";
 
 type Target = Page | Frame;
 
@@ -19,6 +19,9 @@ export const onHost = <R, A extends unknown[]>(page: Page, fn: (probe: HostProbe
 export const onApp = <R, A extends unknown[]>(frame: Frame, fn: (probe: AppProbe, ...args: A) => R | Promise<R>, ...args: A): Promise<R> => call(frame, "appProbe", fn, args);
 /** Calls `fn` with the third origin's probe in its frame. */
 export const onThird = <R, A extends unknown[]>(frame: Frame, fn: (probe: ThirdProbe, ...args: A) => R | Promise<R>, ...args: A): Promise<R> => call(frame, "thirdProbe", fn, args);
+
+/** Calls `fn` with the example host page's probe. */
+export const onExample = <R, A extends unknown[]>(page: Page, fn: (probe: ExampleProbe, ...args: A) => R | Promise<R>, ...args: A): Promise<R> => call(page, "exampleProbe", fn, args);
 
 /** How long a page may take to show what a test waits for (generous: 2 shared cores). */
 export const WAIT_MS = 15_000;

@@ -1,16 +1,20 @@
 /**
  * The MCP server the host pages proxy the apps' tool calls to: a generated server of every era
- * (test/generated/every-era: the official client in the page opens a 2025-11-25 session, our
- * generated client speaks 2026-07-28), served over real HTTP by the native node:http face at
- * /mcp of the host's origin. It records what its handlers saw, for the tests to assert on:
+ * (out/every-era, the output the examples use, so the example app registers on it as on the
+ * everything-server; the official client in the page opens a 2025-11-25 session, our generated
+ * client speaks 2026-07-28), served over real HTTP by the native node:http face at /mcp of the
+ * host's origin. It records what its handlers saw, for the tests to assert on:
  *
  * - `add` answers a + b (text and structuredContent);
  * - `wait` answers only when its ctx.signal aborts, the proof that a cancel in the app reached
- *   the server's handler.
+ *   the server's handler;
+ * - the example app (examples/apps/dice): `roll_dice` and its UI resource, as the
+ *   everything-server registers them.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { toNodeListener } from "../../generated/2026-07-28/index.js";
-import { McpServers } from "../../generated/every-era/index.js";
+import { toNodeListener } from "../../../out/2026-07-28/index.js";
+import { McpServers } from "../../../out/every-era/index.js";
+import { registerDiceApp } from "../../../examples/apps/dice/server.js";
 
 type Listener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -49,6 +53,7 @@ export function startAppsTestServer(): AppsTestServer {
       });
     });
   });
+  registerDiceApp(servers);
   const handler = servers.createHttpHandler({ path: "/mcp" });
   return {
     listener: toNodeListener(handler) as unknown as Listener,

@@ -65,3 +65,12 @@ export const MALFORMED: readonly unknown[] = [
   { jsonrpc: "2.0", method: 42 },
   { jsonrpc: "2.0", id: {}, method: "tools/call" },
 ];
+
+/** `window.exampleProbe`, on the host page that renders the example app (examples/apps/dice). */
+export interface ExampleProbe {
+  /**
+   * Resolves once the host found roll_dice's UI resource, framed it, completed the handshake and
+   * sent it the tool's input and result, as a host does when the model calls the tool.
+   */
+  ready(): Promise<{ resourceUri: string; mimeType: string; appName: string; firstText: string }>;
+}
