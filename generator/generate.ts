@@ -69,6 +69,8 @@ export interface GenerateResult {
    * CLI prints a line for it: policy.ts inheritanceNote).
    */
   readonly revisions: ReadonlyArray<{ readonly revision: string; readonly files: readonly string[]; readonly extensions: readonly string[]; readonly rulesOf?: string | undefined }>;
+  /** The folders of the extensions generated beside the revisions (`apps`), each with its files; absent when none. */
+  readonly protocols?: ReadonlyArray<{ readonly folder: string; readonly files: readonly string[] }>;
   /** Present with `check`: what is out of date (empty lists: up to date). */
   readonly check?: CheckReport;
   /** True when nothing was rendered or written: inputs and files are those of the last run (write/stamp.ts). */
@@ -205,14 +207,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const basis = rulesOf.get(revision);
     return { revision, files: [...files.keys()], extensions: merged.get(revision) ?? [], ...(basis === undefined ? {} : { rulesOf: basis }) };
   });
-  if (options.check) return { outDir, runtime, revisions, packages, check: checkOutput(outDir, output) };
+  const protocolFolders = protocols.length === 0 ? {} : { protocols: [{ folder: APPS_DIR, files: [...(output.get(APPS_DIR)?.keys() ?? [])] }] };
+  if (options.check) return { outDir, runtime, revisions, packages, ...protocolFolders, check: checkOutput(outDir, output) };
   const report = writeOutput(outDir, output);
   const changed = [...report.written, ...report.removed].map((path) => path.split(sep).join("/"));
   // Recorded under the key the next run will compute: with JavaScript output, this run may have
   // just written <out>/package.json, which is part of the key.
   const next = key === undefined || finish.emit !== "js" ? key : stampKey(stampInputs(options, finish, selected, outDir, addons, pins));
   if (next !== undefined && output.has(RUNTIME_DIR)) writeStamp(stampFile, next, output, { runtime, revisions });
-  return { outDir, runtime, revisions, packages, changed };
+  return { outDir, runtime, revisions, packages, changed, ...protocolFolders };
 }
 
 /** What the stamp's key is made of: every option that shapes the output, defaulted, and the pins the cache is checked against. */

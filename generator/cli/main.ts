@@ -134,6 +134,7 @@ async function runGenerate(args: Args, io: Io, show: Show): Promise<number> {
   };
   if (result.runtime.length > 0) report(RUNTIME_DIR, result.runtime);
   for (const { revision, files, extensions } of result.revisions) report(revision, files, extensions.length > 0 ? ` with ${extensions.join(", ")}` : "");
+  for (const { folder, files } of result.protocols ?? []) report(folder, files);
   printAddonPackages(result.packages ?? {}, io);
   return 0;
 }

@@ -6,7 +6,7 @@
 import { StubgenError } from "../errors.js";
 import { extensionInfo, readExtension, type CacheOptions, type Manifest } from "../load/schema-source.js";
 import { readSchemaDocument, sha256Hex } from "../load/schema-document.js";
-import { appsCatalog, hoistNestedDefs } from "../model/apps.js";
+import { applyTypeRules, appsCatalog, hoistNestedDefs } from "../model/apps.js";
 import type { MethodRecord } from "../model/model.js";
 import { renderApps } from "./apps-render.js";
 import { RUNTIME_DIR, type RuntimeLayout } from "./output-options.js";
@@ -29,7 +29,9 @@ export async function renderAppsOutput(id: string, base: string, baseMethods: re
   if (baseMethods === undefined) throw new StubgenError(`--extension ${id} types its proxied MCP messages from revision ${base}: generate ${base} in the same run (-r ${base})`);
   const info = extensionInfo(options.manifest, id);
   const { text, path } = readExtension(id, options);
-  const doc = readSchemaDocument(JSON.stringify(hoistNestedDefs(JSON.parse(text)), null, 2), path);
+  const hoisted = hoistNestedDefs(JSON.parse(text));
+  const typed = { ...hoisted, $defs: applyTypeRules(hoisted["$defs"] as Record<string, unknown>) };
+  const doc = readSchemaDocument(JSON.stringify(typed, null, 2), path);
   const defs = Object.fromEntries(doc.defs);
   return renderApps({
     doc,

@@ -23,6 +23,9 @@ export interface AppsInput {
   readonly policy?: AppsPolicy | undefined;
 }
 
+/** The files of `<out>/apps/`, in the order renderApps writes them. */
+export const APPS_FILES: readonly string[] = ["types.ts", "catalog.ts", "app.ts", "host.ts", "server-helpers.ts", "index.ts"];
+
 const MAPS: ReadonlyArray<{ name: string; kind: UiMethod["kind"]; from: UiSide; doc: string }> = [
   { name: "AppRequestMap", kind: "request", from: "app", doc: "Requests the App sends: method → params and result." },
   { name: "HostRequestMap", kind: "request", from: "host", doc: "Requests the Host sends: method → params and result." },

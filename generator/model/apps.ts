@@ -193,3 +193,88 @@ function resultOf(name: string, method: string, defs: Readonly<Record<string, un
   if (core === undefined) throw new StubgenError(`apps schema: request ${method} has no ${own}; name its result in the apps table (coreResults)`);
   return `Core.${core}`;
 }
+
+/**
+ * Where the schema, generated from Zod, says less than the types the official package
+ * (@modelcontextprotocol/ext-apps spec.types.ts) declares, a rule gives the node the official
+ * TypeScript (`tsType`, which the type emitter keeps), so that the generated types and the
+ * official ones are assignable both ways. Each rule is a pattern with its reason; a rule that
+ * matches nothing in the schema is an error (the schema changed: look again).
+ */
+export interface AppsTypeRule {
+  readonly name: string;
+  readonly reason: string;
+  /** The node's TypeScript, or undefined when the rule does not apply to it. */
+  readonly apply: (node: SchemaNode, defs: Readonly<Record<string, unknown>>) => string | undefined;
+}
+
+const constsOf = (node: unknown): string[] | undefined => {
+  if (!isSchemaNode(node) || !Array.isArray(node["anyOf"])) return undefined;
+  const values = node["anyOf"].map((member: unknown) => (isSchemaNode(member) && typeof member["const"] === "string" ? member["const"] : undefined));
+  return values.every((v): v is string => v !== undefined) ? values : undefined;
+};
+const sameSet = (a: readonly unknown[], b: readonly unknown[]): boolean => a.length === b.length && a.every((v) => b.includes(v));
+const isEmptySchema = (node: unknown): boolean => isSchemaNode(node) && Object.keys(node).filter((k) => k !== "description").length === 0;
+
+export const APPS_TYPE_RULES: readonly AppsTypeRule[] = [
+  {
+    name: "exhaustive record",
+    reason:
+      "Zod 4 `z.record(z.enum(K), z.string().optional())` is exhaustive (every key present, its value possibly undefined) and its JSON Schema writes `undefined` as `{}`: ext-apps types McpUiStyles as `Record<McpUiStyleVariableKey, string | undefined>`",
+    apply: (node, defs) => {
+      const keys = constsOf(node["propertyNames"]);
+      const extra = node["additionalProperties"];
+      if (node["type"] !== "object" || keys === undefined || node["properties"] !== undefined || !Array.isArray(node["required"]) || !sameSet(keys, node["required"])) return undefined;
+      if (!isSchemaNode(extra) || !Array.isArray(extra["anyOf"]) || extra["anyOf"].length !== 2 || !isEmptySchema(extra["anyOf"][1])) return undefined;
+      const value = extra["anyOf"][0];
+      if (!isSchemaNode(value) || typeof value["type"] !== "string" || Object.keys(value).length !== 1) return undefined;
+      const named = Object.entries(defs).find(([, def]) => sameSet(constsOf(def) ?? [], keys))?.[0];
+      return `Record<${named ?? keys.map((k) => JSON.stringify(k)).join(" | ")}, ${value["type"]} | undefined>`;
+    },
+  },
+  {
+    name: "undefined member",
+    reason: "Zod's JSON Schema writes `z.undefined()` as `{}`: `anyOf: [{ type: T }, {}]` is `T | undefined` (ext-apps: `maxHeight?: number | undefined`)",
+    apply: (node) => {
+      const members = node["anyOf"];
+      if (!Array.isArray(members) || members.length !== 2 || !isEmptySchema(members[1]) || Object.keys(node).some((k) => k !== "anyOf" && k !== "description")) return undefined;
+      const value = members[0];
+      if (!isSchemaNode(value) || Object.keys(value).length !== 1 || !["string", "number", "boolean"].includes(value["type"] as string)) return undefined;
+      return `${value["type"] as string} | undefined`;
+    },
+  },
+  {
+    name: "record of objects",
+    reason: "`experimental` is a record of open objects (Zod `z.record(z.string(), z.object({}).passthrough())`): ext-apps types it `Record<string, object>`",
+    apply: (node) => {
+      const inner = node["additionalProperties"];
+      const stringKeys = (n: SchemaNode) => isSchemaNode(n["propertyNames"]) && n["propertyNames"]["type"] === "string" && Object.keys(n["propertyNames"]).length === 1;
+      if (node["type"] !== "object" || !stringKeys(node) || node["properties"] !== undefined || !isSchemaNode(inner)) return undefined;
+      const open = inner["type"] === "object" && stringKeys(inner) && isEmptySchema(inner["additionalProperties"]) && inner["properties"] === undefined;
+      return open ? "{ [key: string]: object }" : undefined;
+    },
+  },
+];
+
+/**
+ * The definitions with every node a rule matches given its `tsType` (a new object; the input is
+ * left as it is). Definitions whose whole schema a rule matches keep their name: the rule's type
+ * becomes the definition's.
+ */
+export function applyTypeRules(defs: Readonly<Record<string, unknown>>, rules: readonly AppsTypeRule[] = APPS_TYPE_RULES): Record<string, unknown> {
+  const matched = new Set<string>();
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (!isSchemaNode(value)) return value;
+    for (const rule of rules) {
+      const tsType = rule.apply(value, defs);
+      if (tsType === undefined) continue;
+      matched.add(rule.name);
+      return { ...(typeof value["description"] === "string" ? { description: value["description"] } : {}), tsType };
+    }
+    return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, visit(child)]));
+  };
+  const out = Object.fromEntries(Object.entries(defs).map(([name, def]) => [name, visit(def)]));
+  for (const rule of rules) if (!matched.has(rule.name)) throw new StubgenError(`apps type rule "${rule.name}" matches nothing in the schema`);
+  return out;
+}

@@ -73,6 +73,7 @@ export class PostMessageTransport implements Transport {
   dropped = 0;
   readonly #target: PostMessageTarget;
   readonly #origin: string;
+  readonly #postOrigin: string;
   readonly #source: unknown;
   readonly #listen: MessageEventSource;
   readonly #maxBytes: number;
@@ -92,8 +93,16 @@ export class PostMessageTransport implements Transport {
     this.#maxQueue = numberOption("maxQueue", options.maxQueue, DEFAULT_MAX_QUEUE, { min: 1 });
     this.#target = options.target;
     this.#origin = options.peerOrigin;
+    // An opaque origin (a sandboxed iframe without allow-same-origin) cannot be named as a target
+    // origin (HTML, postMessage: "null" is not a URL); posts then go to "*", to this one window,
+    // while what is read is still checked against "null" and the source window.
+    this.#postOrigin = options.peerOrigin === "null" ? "*" : options.peerOrigin;
     this.#source = "source" in options ? options.source : options.target;
-    this.#listen = options.listen ?? (globalThis as unknown as MessageEventSource);
+    const listen = options.listen ?? (globalThis as unknown as Partial<MessageEventSource>);
+    if (typeof listen.addEventListener !== "function" || typeof listen.removeEventListener !== "function") {
+      throw new TypeError("listen must have addEventListener and removeEventListener (outside a browser window, pass `listen`)");
+    }
+    this.#listen = listen as MessageEventSource;
     this.#onReport = options.onReport;
     // Listening from construction: what the peer posts before start() is held (at most maxQueue).
     this.#listen.addEventListener("message", this.#listener);
@@ -113,7 +122,7 @@ export class PostMessageTransport implements Transport {
       this.#report({ kind: "send-failed", origin: this.#origin, detail });
       throw new RangeError(`message not sent: ${detail}`);
     }
-    this.#target.postMessage(message, this.#origin);
+    this.#target.postMessage(message, this.#postOrigin);
   }
 
   async close(): Promise<void> {

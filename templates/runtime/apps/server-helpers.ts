@@ -76,20 +76,28 @@ export function registerAppResource<S extends ResourceRegistrar>(server: S, name
  * that read the older form. `handler` is the server's tool handler, passed as it is.
  */
 export function registerAppTool<S extends ToolRegistrar>(server: S, name: string, config: AppToolConfig, handler: AppToolHandler<S>): ReturnType<S["registerTool"]> {
-  const resourceUri = config._meta.ui.resourceUri;
-  if (typeof resourceUri !== "string" || resourceUri === "") throw new TypeError(`registerAppTool ${name}: _meta.ui.resourceUri must name the UI resource`);
-  const _meta = { ...config._meta, [UI_RESOURCE_URI_META_KEY]: resourceUri };
-  return server.registerTool(name, { ...config, _meta } as never, handler as never) as ReturnType<S["registerTool"]>;
+  return server.registerTool(name, appToolConfig(config) as never, handler as never) as ReturnType<S["registerTool"]>;
 }
 
 /** A client's (host's) capabilities for the extension: the MIME types of UI resources it renders. */
-export function uiClientCapabilities(mimeTypes: readonly string[] = [UI_RESOURCE_MIME_TYPE]): { extensions: { [id: string]: JsonObject } } {
+export function uiClientCapabilities(mimeTypes: readonly string[] = [UI_RESOURCE_MIME_TYPE]): { extensions: { [id: string]: { mimeTypes: string[] } } } {
   return { extensions: { [UI_EXTENSION_ID]: { mimeTypes: [...mimeTypes] } } };
 }
 
-/** A server's capabilities for the extension: it serves UI resources. */
-export function uiServerCapabilities(settings: JsonObject = {}): { extensions: { [id: string]: JsonObject } } {
-  return { extensions: { [UI_EXTENSION_ID]: { ...settings } } };
+/** A server's capabilities for the extension: it serves UI resources (the extension defines no settings). */
+export function uiServerCapabilities(): { extensions: { [id: string]: Record<string, never> } } {
+  return { extensions: { [UI_EXTENSION_ID]: {} } };
+}
+
+/**
+ * A tool config with the extension's `_meta` filled (`ui.resourceUri` and the flat
+ * `ui/resourceUri`), for `server.registerTool(name, appToolConfig(config), handler)`: the
+ * server's own typing of the handler (arguments from inputSchema, results from outputSchema) stays.
+ */
+export function appToolConfig<const C extends AppToolConfig>(config: C): C {
+  const resourceUri = config._meta.ui.resourceUri;
+  if (typeof resourceUri !== "string" || resourceUri === "") throw new TypeError("_meta.ui.resourceUri must name the UI resource");
+  return { ...config, _meta: { ...config._meta, [UI_RESOURCE_URI_META_KEY]: resourceUri } } as C;
 }
 
 /**

@@ -13,8 +13,8 @@ import { generate } from "../../../generator/generate.js";
 import { pullSchemas } from "../../../generator/load/schema-pull.js";
 import { readManifest } from "../../../generator/load/schema-source.js";
 import { sha256Hex } from "../../../generator/load/schema-document.js";
-import { APPS_POLICY, appsCatalog, hoistNestedDefs } from "../../../generator/model/apps.js";
-import { callName, sendName } from "../../../generator/emit/apps-render.js";
+import { APPS_POLICY, APPS_TYPE_RULES, applyTypeRules, appsCatalog, hoistNestedDefs } from "../../../generator/model/apps.js";
+import { APPS_FILES, callName, sendName } from "../../../generator/emit/apps-render.js";
 import type { MethodRecord } from "../../../generator/model/model.js";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
 import { TEST_CACHE_DIR } from "../../helpers/schemas.js";
@@ -97,6 +97,18 @@ describe("apps catalog", () => {
     expect(() => hoistNestedDefs(JSON.parse(RAW), { ...APPS_POLICY, hoisted: { ...APPS_POLICY.hoisted, __other: "X" } })).toThrow(/__other names no nested definition/);
   });
 
+  it("gives the Zod-shaped nodes the official TypeScript, and refuses a rule that matches nothing", () => {
+    const typed = applyTypeRules(DEFS);
+    expect(typed["McpUiStyles"]).toMatchObject({ tsType: "Record<McpUiStyleVariableKey, string | undefined>" });
+    const text = JSON.stringify(typed);
+    expect(text).toContain('"tsType":"number | undefined"');
+    expect(text).toContain('"tsType":"{ [key: string]: object }"');
+    // The input is left as it was.
+    expect((DEFS["McpUiStyles"] as { tsType?: string }).tsType).toBeUndefined();
+    const never = { name: "never", reason: "test", apply: () => undefined };
+    expect(() => applyTypeRules(DEFS, [...APPS_TYPE_RULES, never])).toThrow(/"never" matches nothing/);
+  });
+
   it("names the wrappers from the methods", () => {
     expect(["ui/open-link", "ui/request-display-mode", "ui/message", "ui/resource-teardown"].map(callName)).toEqual(["openLink", "requestDisplayMode", "message", "resourceTeardown"]);
     expect(["ui/notifications/size-changed", "ui/notifications/tool-input-partial"].map(sendName)).toEqual(["sendSizeChanged", "sendToolInputPartial"]);
@@ -110,7 +122,7 @@ describe("generate --extension apps", () => {
       await generate({ revisions: ["2025-11-25"], extensions: ["apps"], out, cacheDir: TEST_CACHE_DIR, lockfile: false, force: true });
       texts.push(new Map(readdirSync(join(out, "apps")).sort().map((f) => [f, readFileSync(join(out, "apps", f), "utf8")])));
     }
-    expect([...texts[0]!.keys()]).toEqual(["app.ts", "catalog.ts", "host.ts", "index.ts", "server-helpers.ts", "types.ts"]);
+    expect([...texts[0]!.keys()]).toEqual([...APPS_FILES].sort());
     expect(texts[1]).toEqual(texts[0]);
     expect(texts[0]!.get("catalog.ts")).toContain('import type * as Core from "../2025-11-25/types.js"');
   });

@@ -11,6 +11,7 @@ import { policyFor } from "../../../generator/model/policy.js";
 import { finishModel } from "../../../generator/model/revision.js";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
 import { renderEveryEra, renderRevision, renderRuntime } from "../../../generator/emit/render.js";
+import { APPS_FILES } from "../../../generator/emit/apps-render.js";
 import { readSchemaDocument } from "../../../generator/load/schema-document.js";
 import { cliFixture } from "./support.js";
 
@@ -23,7 +24,8 @@ beforeAll(async () => {
   const model = finishModel({ doc, model: buildModel(doc, { revision: "mini", policy }), policy });
   const revisionFiles = [...(await renderRevision(model, { layout: "shared" })).keys()];
   const everyEra = [...renderEveryEra(["2025-11-25", "2026-07-28"]).keys()].map((name) => `every-era/${name}`);
-  generated = [...revisionFiles, ...everyEra, ...[...renderRuntime().keys()].map((name) => `runtime/${name}`)].sort();
+  const apps = APPS_FILES.map((name) => `apps/${name}`);
+  generated = [...revisionFiles, ...everyEra, ...apps, ...[...renderRuntime().keys()].map((name) => `runtime/${name}`)].sort();
 });
 
 const read = (path: string) => readFileSync(join(PACKAGE_ROOT, path), "utf8");

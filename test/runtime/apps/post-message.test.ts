@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { PostMessageTransport, type PostMessageProblem } from "../../../templates/runtime/apps/post-message.js";
 import type { JsonRpcMessage } from "../../../templates/runtime/core/protocol.js";
-import { windows, type FakeWindow } from "./fake-windows.js";
+import { FakeWindow, windows } from "./fake-windows.js";
 
 const PING: JsonRpcMessage = { jsonrpc: "2.0", id: 1, method: "ping" };
 
@@ -133,6 +133,26 @@ describe("PostMessageTransport", () => {
     w.app.dispatch(PING, w.host);
     expect(atApp).toEqual([]);
     await expect(app.send(PING)).rejects.toThrow("transport closed");
+  });
+
+  it('posts to "*" for an opaque ("null") peer origin, and still reads only "null" from the peer window', async () => {
+    const w = windows();
+    const sandboxed = new FakeWindow("null");
+    const targets: string[] = [];
+    const host = new PostMessageTransport({ target: { postMessage: (_m: unknown, targetOrigin: string) => void targets.push(targetOrigin) }, source: sandboxed.as(w.host), peerOrigin: "null", listen: w.host });
+    const atHost = received(host);
+    await host.start();
+    await host.send(PING);
+    expect(targets).toEqual(["*"]);
+    w.host.dispatch(PING, w.app, sandboxed.as(w.host));
+    expect(atHost).toEqual([]);
+    w.host.dispatch(PING, sandboxed);
+    expect(atHost).toEqual([PING]);
+  });
+
+  it("refuses a listen without addEventListener (Node has no window)", () => {
+    const w = windows();
+    expect(() => new PostMessageTransport({ target: w.host.as(w.app), peerOrigin: w.host.origin })).toThrow(/pass `listen`/);
   });
 
   it.each<[string, object]>([

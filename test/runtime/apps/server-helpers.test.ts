@@ -31,7 +31,7 @@ describe.each([
     Apps.registerAppResource(server, "weather-ui", URI, { description: "the weather app", _meta: { ui: UI_META } }, (uri: string) => ({ contents: [{ uri, text: "<html></html>" }] }));
     Apps.registerAppTool(server, "forecast", { description: "shows the forecast", _meta: { ui: { resourceUri: URI, visibility: ["model", "app"] } } }, (_args: unknown, ctx: { _meta: unknown }) => {
       seenMeta.push(ctx._meta);
-      return { content: [{ type: "text", text: "sunny" }] };
+      return { content: [{ type: "text" as const, text: "sunny" }] };
     });
     const [a, b] = R.createInMemoryTransportPair();
     await server.connect(b);
@@ -49,7 +49,7 @@ describe.each([
       const key = Stateless.RULES.requestMeta!.clientCapabilities;
       expect(Apps.getUiCapability((seenMeta[0] as Record<string, unknown>)[key])).toEqual({ mimeTypes: [Apps.UI_RESOURCE_MIME_TYPE] });
     } else {
-      const initialize = tap.sent.find((m) => "method" in m && m.method === "initialize") as { params: { capabilities: unknown } };
+      const initialize = tap.sent.find((m) => "method" in m && m.method === "initialize") as unknown as { params: { capabilities: unknown } };
       expect(Apps.getUiCapability(initialize.params.capabilities)).toEqual({ mimeTypes: ["text/html;profile=mcp-app"] });
     }
 
@@ -81,7 +81,25 @@ describe("server helpers, checks", () => {
 
   it("a tool without a resourceUri is refused", () => {
     const server = new Session.McpServer({ logger: null });
-    expect(() => Apps.registerAppTool(server, "t", { _meta: { ui: { resourceUri: "" } } }, () => ({ content: [] }))).toThrow(/resourceUri/);
+    expect(() => Apps.registerAppTool(server, "t", { _meta: { ui: { resourceUri: "" } } }, (() => ({ content: [] })) as never)).toThrow(/resourceUri/);
+    expect(() => Apps.appToolConfig({ _meta: { ui: { resourceUri: "" } } })).toThrow(/resourceUri/);
+  });
+
+  it("appToolConfig keeps the server's typing of the handler and fills the tool's _meta", async () => {
+    const server = new Session.McpServer({ logger: null });
+    server.registerTool(
+      "city",
+      Apps.appToolConfig({ inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }, _meta: { ui: { resourceUri: URI } } }),
+      ({ city }) => ({ content: [{ type: "text", text: city.toUpperCase() }] }),
+    );
+    const [a, b] = Session.createInMemoryTransportPair();
+    await server.connect(b);
+    const client = new Session.McpClient({ logger: null });
+    await client.connect(a);
+    const { tools } = await client.listTools();
+    expect(tools[0]?._meta).toEqual({ ui: { resourceUri: URI }, "ui/resourceUri": URI });
+    expect((await client.callTool({ name: "city", arguments: { city: "paris" } })).content).toEqual([{ type: "text", text: "PARIS" }]);
+    await client.close();
   });
 
   it("getUiCapability reads only an object under extensions", () => {
