@@ -23,6 +23,8 @@ export interface HostProbe {
   postMalformed(): void;
   /** What the host side reported as bad input (malformed or invalid messages). */
   errors(): string[];
+  /** Messages the host's transport ignored as another origin's or window's (ours; official: null). */
+  ignored(): number | null;
 }
 
 /** `window.appProbe`, in the app's iframe (http://localhost:B/<app>.html). */
@@ -43,12 +45,14 @@ export interface AppProbe {
   postMalformed(): void;
   /** What the app side reported as bad input. */
   errors(): string[];
+  /** Messages the app's transport ignored as another origin's or window's (ours; official: null). */
+  ignored(): number | null;
 }
 
 /** `window.thirdProbe`, in the third origin's iframe: forges messages to the host and the app. */
 export interface ThirdProbe {
-  /** Posts forged requests and notifications to the host window and the app's iframe. */
-  attack(): number;
+  /** Posts forged requests and notifications to the host window and the app's iframe; how many to each. */
+  attack(): { toHost: number; toApp: number };
 }
 
 /** The forged messages of the third origin: what a test must never see take effect. */

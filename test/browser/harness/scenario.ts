@@ -99,7 +99,13 @@ export function scenarioSteps(pairing: Pairing, stage: () => Stage, run: () => R
     const { page, app } = run();
     const third = await frameOf(page, stage().origins.third, "thirdProbe");
     const adds = stage().server.adds.length;
-    expect(await onThird(third, (probe) => probe.attack())).toBeGreaterThan(0);
+    const ignoredBefore = { host: await onHost(page, (probe) => probe.ignored()), app: await onApp(app, (probe) => probe.ignored()) };
+    const posted = await onThird(third, (probe) => probe.attack());
+    expect(posted.toHost).toBeGreaterThan(0);
+    expect(posted.toApp).toBeGreaterThan(0);
+    // Our transports count what they ignore: every forgery arrived, and was ignored as such.
+    if (pairing.ours.host) await until(() => onHost(page, (probe) => probe.ignored()), (count) => count === (ignoredBefore.host ?? 0) + posted.toHost, "the host to ignore the forgeries");
+    if (pairing.ours.app) await until(() => onApp(app, (probe) => probe.ignored()), (count) => count === (ignoredBefore.app ?? 0) + posted.toApp, "the app to ignore the forgeries");
     // Real traffic after the forgeries: once it arrived, the forgeries had their chance.
     await onHost(page, (probe, args) => probe.sendToolInput(args), { n: 2 });
     await onApp(app, (probe, width, height) => probe.sendSizeChanged(width, height), 330, 190);

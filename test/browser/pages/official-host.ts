@@ -45,5 +45,7 @@ const probe: HostProbe = {
     for (const message of MALFORMED) appWindow.postMessage(message, "*");
   },
   errors: () => errors,
+  // The official transport keeps no count of what it ignores.
+  ignored: () => null,
 };
 Object.assign(window, { hostProbe: probe });

@@ -71,5 +71,6 @@ const probe: AppProbe = {
     for (const message of MALFORMED) window.parent.postMessage(message, "*");
   },
   errors: () => errors,
+  ignored: () => transport.ignored,
 };
 Object.assign(window, { appProbe: probe });

@@ -61,5 +61,6 @@ const probe: HostProbe = {
     for (const message of MALFORMED) appWindow.postMessage(message, "*");
   },
   errors: () => errors,
+  ignored: () => transport.ignored,
 };
 Object.assign(window, { hostProbe: probe });

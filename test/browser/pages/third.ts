@@ -20,7 +20,7 @@ const probe: ThirdProbe = {
     ];
     for (const message of toHost) window.parent.postMessage(message, "*");
     for (const message of toApp) appWindow()?.postMessage(message, "*");
-    return toHost.length + toApp.length;
+    return { toHost: toHost.length, toApp: toApp.length };
   },
 };
 Object.assign(window, { thirdProbe: probe });
