@@ -11,7 +11,7 @@ import { checkOutput, sharedRuntimeUsers, writeOutput, type CheckReport } from "
 import { markerState, rootFiles, ROOT_FOLDER } from "./write/module-marker.js";
 import { stampKey, stampPath, upToDate, writeStamp } from "./write/stamp.js";
 import { defaultCacheDir } from "./project.js";
-import { APPS_DIR, protocolExtensions, renderAppsOutput } from "./emit/apps-output.js";
+import { APPS_DIR, protocolExtensions } from "./emit/apps-select.js";
 import type { MethodRecord } from "./model/model.js";
 import { EVERY_ERA_DIR, outputOptions, RUNTIME_DIR, type EmitKind, type ImportExtension, type OutputOptions, type RuntimeLayout } from "./emit/output-options.js";
 
@@ -197,6 +197,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // Fewer: an entry left from an earlier run stays as it is (it serves the revisions it names).
   if (shared && revisionOutput.size > 1) output.set(EVERY_ERA_DIR, await finishFiles(renderEveryEra([...revisionOutput.keys()]), finish, runtimeNames, emitCache));
   for (const { id, base } of protocols) {
+    const { renderAppsOutput } = await import("./emit/apps-output.js");
     output.set(APPS_DIR, await finishFiles(await renderAppsOutput(id, base, baseMethods.get(base), finish.runtime, { ...options, manifest }), finish, runtimeNames, emitCache));
   }
   // JavaScript output: <out>/package.json says "type": "module" (module-marker.ts).

@@ -12,16 +12,6 @@ import { renderApps } from "./apps-render.js";
 import { RUNTIME_DIR, type RuntimeLayout } from "./output-options.js";
 import type { FileSet } from "./render.js";
 
-/** The output folder of the apps protocol, beside the revisions. */
-export const APPS_DIR = "apps";
-
-/** The selected extensions that are generated beside the revisions (apps), each with its base revision. */
-export function protocolExtensions(extensions: readonly string[], manifest: Manifest): Array<{ readonly id: string; readonly base: string }> {
-  return [...new Set(extensions)]
-    .map((id) => extensionInfo(manifest, id))
-    .filter((info) => info.output === "apps")
-    .map((info) => ({ id: info.id, base: info.revisions[0]! }));
-}
 
 /** Renders `<out>/apps/` from the cached apps schema and the base revision's methods. */
 export async function renderAppsOutput(id: string, base: string, baseMethods: readonly MethodRecord[] | undefined, layout: RuntimeLayout, options: CacheOptions & { readonly manifest: Manifest }): Promise<FileSet> {

@@ -56,6 +56,12 @@ export const SHA256 = /^[0-9a-f]{64}$/;
 export const COMMIT = /^[0-9a-f]{40}$/;
 /** A commit as a lockfile may record it: hex digits, full or abbreviated (a manifest of one's own may pin a short one). */
 const RECORDED_COMMIT = /^[0-9a-f]{4,40}$/;
+/**
+ * A release tag (`v2.0.4`): where the manifest pins an upstream by its tag (the MCP Apps schema,
+ * modelcontextprotocol/ext-apps, published from tag v2.0.4). The sha256 pins the bytes all the
+ * same, so a tag moved upstream is refused at pull, not taken.
+ */
+const RECORDED_TAG = /^v\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/;
 const URL_SOURCE = /^https?:\/\/\S+$/i;
 
 const KEYS = ["$comment", "format", "revisions", "extensions"] as const;
@@ -100,7 +106,9 @@ function validatePin(value: unknown, at: string, fail: (where: string, expected:
   if (typeof source !== "string" || !(source === LOCAL_SOURCE || URL_SOURCE.test(source))) {
     fail(pointer(at, "source"), `"${LOCAL_SOURCE}" or the http(s) URL the schema was downloaded from`);
   }
-  if (commit !== null && (typeof commit !== "string" || !RECORDED_COMMIT.test(commit))) fail(pointer(at, "commit"), "a commit SHA (40 lowercase hex digits), or null for a local copy");
+  if (commit !== null && (typeof commit !== "string" || !(RECORDED_COMMIT.test(commit) || RECORDED_TAG.test(commit)))) {
+    fail(pointer(at, "commit"), "a commit SHA (40 lowercase hex digits), a release tag (v1.2.3), or null for a local copy");
+  }
   if (typeof sha256 !== "string" || !SHA256.test(sha256)) fail(pointer(at, "sha256"), "the schema's sha256, 64 lowercase hex digits");
   return { source: source as string, commit: commit as string | null, sha256: sha256 as string };
 }

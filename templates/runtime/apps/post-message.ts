@@ -122,7 +122,14 @@ export class PostMessageTransport implements Transport {
       this.#report({ kind: "send-failed", origin: this.#origin, detail });
       throw new RangeError(`message not sent: ${detail}`);
     }
-    this.#target.postMessage(message, this.#postOrigin);
+    try {
+      this.#target.postMessage(message, this.#postOrigin);
+    } catch (error) {
+      // A window gone, a value that cannot be cloned, a target origin the browser refuses.
+      const detail = error instanceof Error ? error.message : String(error);
+      this.#report({ kind: "send-failed", origin: this.#origin, detail });
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
@@ -204,4 +211,28 @@ export function messageProblem(data: unknown): string | undefined {
   const error = data["error"];
   if (!isObject(error) || !Number.isInteger(error["code"]) || typeof error["message"] !== "string") return "error is not { code: integer, message: string }";
   return data["id"] === null || isId(data["id"]) ? undefined : "id is not a string, number or null";
+}
+
+/**
+ * The origin of the page that embeds this one, for an App's `peerOrigin` when it is not known in
+ * advance (a UI resource rendered in a sandboxed iframe): `location.ancestorOrigins[0]` where the
+ * browser has it (Chromium, WebKit), else the origin of `document.referrer`; undefined when
+ * neither says (then the App must be told its host's origin). `scope` defaults to the page's
+ * window; anything structurally like it works (tests).
+ */
+export function embedderOrigin(scope: unknown = globalThis): string | undefined {
+  if (!isObject(scope)) return undefined;
+  const location = scope["location"];
+  const ancestors = isObject(location) ? location["ancestorOrigins"] : undefined;
+  const first = ancestors !== null && typeof ancestors === "object" ? (ancestors as { readonly [index: number]: unknown })[0] : undefined;
+  if (typeof first === "string" && first !== "") return first;
+  const document = scope["document"];
+  const referrer = isObject(document) ? document["referrer"] : undefined;
+  if (typeof referrer !== "string" || referrer === "") return undefined;
+  try {
+    const origin = new URL(referrer).origin;
+    return origin === "null" ? undefined : origin;
+  } catch {
+    return undefined;
+  }
 }

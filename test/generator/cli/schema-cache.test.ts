@@ -49,6 +49,7 @@ describe("schema list", () => {
     expect(extensions[0]).toMatch(/^extension\s+identifier\s+extends\s+cache\s+path$/);
     expect(extensions.slice(2).map((row) => row.split(/\s{2,}/))).toEqual([
       ["tasks", "io.modelcontextprotocol/tasks", "2026-07-28, draft", "missing", "empty/extensions/tasks/schema.json"],
+      ["apps", "io.modelcontextprotocol/ui", "2025-11-25", "missing", "empty/extensions/apps/schema.json"],
     ]);
   });
 });

@@ -106,7 +106,8 @@ describe("validateLockfile: a wrong shape names the file, the pointer and what w
     ["a pin without sha256", { ...good(), revisions: { r: { source: "local", commit: null } } }, "/revisions/r", 'an object { "source": URL or "local", "commit": 40 hex digits or null, "sha256": 64 hex digits }; "sha256" is missing'],
     ["a pin with another key", { ...good(), revisions: { r: { ...LOCAL, path: "/home/me/x.json" } } }, "/revisions/r/path", "one of the keys source, commit, sha256"],
     ["a machine path as source", { ...good(), revisions: { r: { ...LOCAL, source: "/home/me/specs/r/schema.json" } } }, "/revisions/r/source", '"local" or the http(s) URL the schema was downloaded from'],
-    ["a commit that is not hex", { ...good(), extensions: { tasks: { ...UPSTREAM, commit: "main" } } }, "/extensions/tasks/commit", "a commit SHA (40 lowercase hex digits), or null for a local copy"],
+    ["a commit that is not hex", { ...good(), extensions: { tasks: { ...UPSTREAM, commit: "main" } } }, "/extensions/tasks/commit", "a commit SHA (40 lowercase hex digits), a release tag (v1.2.3), or null for a local copy"],
+    ["a tag that is not a release tag", { ...good(), extensions: { apps: { ...UPSTREAM, commit: "v2" } } }, "/extensions/apps/commit", "a commit SHA (40 lowercase hex digits), a release tag (v1.2.3), or null for a local copy"],
     ["an uppercase sha256", { ...good(), revisions: { r: { ...LOCAL, sha256: SHA_A.toUpperCase() } } }, "/revisions/r/sha256", "the schema's sha256, 64 lowercase hex digits"],
     ["a short sha256", { ...good(), revisions: { r: { ...LOCAL, sha256: "abc" } } }, "/revisions/r/sha256", "the schema's sha256"],
   ];
@@ -123,6 +124,8 @@ describe("validateLockfile: a wrong shape names the file, the pointer and what w
     expect(validateLockfile({ format: 1, $comment: "mine" }, FILE)).toEqual(EMPTY_LOCKFILE);
     // An abbreviated commit (a manifest of one's own may pin one) is read as written.
     expect(validateLockfile({ format: 1, revisions: { r: { ...UPSTREAM, commit: "c0ffee" } } }, FILE).revisions["r"]?.commit).toBe("c0ffee");
+    // A release tag (the MCP Apps schema is pinned to ext-apps' tag v2.0.4) is read as written.
+    expect(validateLockfile({ format: 1, extensions: { apps: { ...UPSTREAM, commit: "v2.0.4" } } }, FILE).extensions["apps"]?.commit).toBe("v2.0.4");
   });
 });
 

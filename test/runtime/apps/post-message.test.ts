@@ -5,7 +5,7 @@
  * dropped and reported; what arrives before start() is held up to maxQueue; options are checked.
  */
 import { describe, expect, it } from "vitest";
-import { PostMessageTransport, type PostMessageProblem } from "../../../templates/runtime/apps/post-message.js";
+import { embedderOrigin, PostMessageTransport, type PostMessageProblem } from "../../../templates/runtime/apps/post-message.js";
 import type { JsonRpcMessage } from "../../../templates/runtime/core/protocol.js";
 import { FakeWindow, windows } from "./fake-windows.js";
 
@@ -150,6 +150,16 @@ describe("PostMessageTransport", () => {
     expect(atHost).toEqual([PING]);
   });
 
+  it("reports a postMessage that throws as send-failed, and rejects with its error", async () => {
+    const w = windows();
+    const problems: PostMessageProblem[] = [];
+    const gone = new DOMException("the window is gone", "DataCloneError");
+    const app = new PostMessageTransport({ target: { postMessage: () => { throw gone; } }, peerOrigin: w.host.origin, listen: w.app, onReport: (p) => problems.push(p) });
+    await app.start();
+    await expect(app.send(PING)).rejects.toBe(gone);
+    expect(problems).toEqual([{ kind: "send-failed", origin: w.host.origin, detail: "the window is gone" }]);
+  });
+
   it("refuses a listen without addEventListener (Node has no window)", () => {
     const w = windows();
     expect(() => new PostMessageTransport({ target: w.host.as(w.app), peerOrigin: w.host.origin })).toThrow(/pass `listen`/);
@@ -167,5 +177,16 @@ describe("PostMessageTransport", () => {
     const name = Object.keys(bad)[0]!;
     expect(() => new PostMessageTransport({ target: w.host.as(w.app), peerOrigin: w.host.origin, listen: w.app, ...bad })).toThrow(new RegExp(name));
     expect(w.app.listeners).toBe(0);
+  });
+});
+
+describe("embedderOrigin", () => {
+  it("takes location.ancestorOrigins[0], else the referrer's origin, else nothing", () => {
+    expect(embedderOrigin({ location: { ancestorOrigins: ["https://host.test"] }, document: { referrer: "https://other.test/x" } })).toBe("https://host.test");
+    expect(embedderOrigin({ location: { ancestorOrigins: [] }, document: { referrer: "https://host.test/page?q=1" } })).toBe("https://host.test");
+    expect(embedderOrigin({ location: {}, document: { referrer: "" } })).toBeUndefined();
+    expect(embedderOrigin({ document: { referrer: "about:srcdoc" } })).toBeUndefined();
+    expect(embedderOrigin({ document: { referrer: "not a url" } })).toBeUndefined();
+    expect(embedderOrigin(undefined)).toBeUndefined();
   });
 });

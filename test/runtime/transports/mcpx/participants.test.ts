@@ -315,8 +315,8 @@ describe("MCPx transport", () => {
 describe("MCPx in every generated revision", () => {
   const generated = new URL("../../../generated/", import.meta.url);
   // Every revision folder (runtime/ is the runtime they share, not a revision).
-  // Every revision folder; not the shared runtime, nor the every-era entry (an index of its own over them).
-  const revisions = readdirSync(generated).filter((name) => name !== "runtime" && name !== "every-era").sort();
+  // Every revision folder; not the shared runtime, nor the every-era entry (an index of its own over them), nor MCP Apps (apps/, a protocol of its own).
+  const revisions = readdirSync(generated).filter((name) => name !== "runtime" && name !== "every-era" && name !== "apps").sort();
 
   it.each(revisions)("%s: index.ts exports the gateway and the transport, and a request crosses the gateway", async (revision) => {
     const rev = (await import(new URL(`${revision}/index.ts`, generated).href)) as typeof R;
