@@ -4,7 +4,7 @@
  * and rolls again by calling the tool through the host (a tools/call the host proxies to the
  * MCP server that served this app).
  */
-import { McpUiApp, PostMessageTransport, type McpUiToolResultNotification } from "../../../out/apps/index.js";
+import { embedderOrigin, McpUiApp, PostMessageTransport, type McpUiToolResultNotification } from "../../../out/apps/index.js";
 
 const status = document.getElementById("status") as HTMLParagraphElement;
 const faces = document.getElementById("faces") as HTMLDivElement;
@@ -64,8 +64,9 @@ roll.addEventListener("click", () => {
 
 // The host's origin: the transport posts to it only and reads its messages only. A UI resource
 // cannot know it in advance (any host may render it), so it is the embedding page's, as the
-// browser tells it (docs/apps.md, Security).
-const hostOrigin = location.ancestorOrigins?.[0] ?? new URL(document.referrer).origin;
+// browser tells it (location.ancestorOrigins, else the referrer; docs/apps.md, Security).
+const hostOrigin = embedderOrigin();
+if (hostOrigin === undefined) throw new Error("dice: not framed by a host page (no embedder origin)");
 const transport = new PostMessageTransport({ target: window.parent, peerOrigin: hostOrigin, onReport: (problem) => console.warn(`dice: ${problem.kind} from ${problem.origin}: ${problem.detail}`) });
 await app.connect(transport);
 status.textContent = `Connected to ${app.hostInfo?.name ?? "the host"}.`;
