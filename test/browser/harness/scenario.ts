@@ -7,7 +7,9 @@
  * 3. a tools/call of the app, proxied by the host to the MCP server, and its result;
  * 4. a cancel: the app aborts a call, its promise rejects, and the server handler's ctx.signal
  *    aborts (the cancel went app → host → MCP server);
- * 5. a third origin's frame posts forged requests and notifications to both: none takes effect;
+ * 5. two more frames post forged requests and notifications to both: one of a third origin, one
+ *    of the app's own origin (another window: only the source-window check stops it on the host
+ *    side); none takes effect;
  * 6. malformed messages from each side's peer window are reported, and the pair still works.
  */
 import { expect, it } from "vitest";
@@ -45,19 +47,19 @@ export interface Run {
   app: Frame;
 }
 
-/** Opens the host page of `pairing` (the app and third origin's URLs in its query). */
+/** Opens the host page of `pairing` (the app's and the two intruders' URLs in its query). */
 export async function openPairing(stage: Stage, pairing: Pairing): Promise<Run> {
   const page = await stage.browser.newPage();
   const failures: string[] = [];
   page.on("pageerror", (error) => failures.push(String(error)));
   // The app's page learns its host's exact origin from its URL (what our App's transport accepts).
   const app = `${stage.origins.app}/${pairing.app}.html?${new URLSearchParams({ host: stage.origins.host }).toString()}`;
-  const query = new URLSearchParams({ app, third: `${stage.origins.third}/third.html` });
+  const query = new URLSearchParams({ app, third: `${stage.origins.third}/third.html`, sibling: `${stage.origins.app}/third.html?sibling` });
   await page.goto(`${stage.origins.host}/${pairing.host}.html?${query.toString()}`);
   await page.waitForFunction("globalThis.hostProbe !== undefined", { timeout: 15_000 }).catch((error: unknown) => {
     throw new Error(`host page did not start: ${failures.join("; ") || String(error)}`);
   });
-  return { page, app: await frameOf(page, stage.origins.app, "appProbe") };
+  return { page, app: await frameOf(page, `${stage.origins.app}/${pairing.app}.html`, "appProbe") };
 }
 
 /** Registers the scenario's steps (`it`s, in order) for `pairing`; `stage()` and `run()` read the hooks' state. */
@@ -95,14 +97,19 @@ export function scenarioSteps(pairing: Pairing, stage: () => Stage, run: () => R
     expect(typeof (await within(waiting.aborted, "the server handler's ctx.signal to abort"))).toBe("string");
   });
 
-  it("ignores what a third origin's frame posts to the host and to the app", async () => {
+  it("ignores what a third origin's frame, and another frame of the app's origin, post to the host and to the app", async () => {
     const { page, app } = run();
-    const third = await frameOf(page, stage().origins.third, "thirdProbe");
+    const intruders = [await frameOf(page, `${stage().origins.third}/third.html`, "thirdProbe"), await frameOf(page, `${stage().origins.app}/third.html`, "thirdProbe")];
     const adds = stage().server.adds.length;
     const ignoredBefore = { host: await onHost(page, (probe) => probe.ignored()), app: await onApp(app, (probe) => probe.ignored()) };
-    const posted = await onThird(third, (probe) => probe.attack());
-    expect(posted.toHost).toBeGreaterThan(0);
-    expect(posted.toApp).toBeGreaterThan(0);
+    const posted = { toHost: 0, toApp: 0 };
+    for (const intruder of intruders) {
+      const sent = await onThird(intruder, (probe) => probe.attack());
+      expect(sent.toHost).toBeGreaterThan(0);
+      expect(sent.toApp).toBeGreaterThan(0);
+      posted.toHost += sent.toHost;
+      posted.toApp += sent.toApp;
+    }
     // Our transports count what they ignore: every forgery arrived, and was ignored as such.
     if (pairing.ours.host) await until(() => onHost(page, (probe) => probe.ignored()), (count) => count === (ignoredBefore.host ?? 0) + posted.toHost, "the host to ignore the forgeries");
     if (pairing.ours.app) await until(() => onApp(app, (probe) => probe.ignored()), (count) => count === (ignoredBefore.app ?? 0) + posted.toApp, "the app to ignore the forgeries");

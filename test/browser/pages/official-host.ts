@@ -35,7 +35,11 @@ const appWindow = appFrame.contentWindow;
 if (appWindow === null) throw new Error("no app window");
 await bridge.connect(new PostMessageTransport(appWindow, appWindow));
 appFrame.src = param("app");
-void initialized.promise.then(() => (frame("third", "third origin").src = param("third")));
+// The intruders: a third origin's page, and a page of the app's own origin in another frame.
+void initialized.promise.then(() => {
+  frame("third", "third origin").src = param("third");
+  frame("third", "app's origin, another frame").src = param("sibling");
+});
 
 const probe: HostProbe = {
   initialized: () => initialized.promise,

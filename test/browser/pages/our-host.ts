@@ -47,7 +47,9 @@ appFrame.src = appUrl;
 void host.initialized.then((init) => {
   note(`initialized: ${init.appInfo.name}`);
   initialized.resolve(init.appInfo.name);
+  // The intruders: a third origin's page, and a page of the app's own origin in another frame.
   frame("third", "third origin").src = param("third");
+  frame("third", "app's origin, another frame").src = param("sibling");
 });
 
 const probe: HostProbe = {

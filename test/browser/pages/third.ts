@@ -1,7 +1,9 @@
 /**
- * The third origin's page (http://127.0.0.1:C), framed by the host page next to the app: it can
- * reach both windows (window.parent, and the app's frame through it) and posts them messages
- * that would look real if the sides checked only their shape. Every one must be ignored.
+ * An intruder's page, framed by the host page next to the app: served by the third origin
+ * (http://127.0.0.1:C), and again by the app's own origin (`?sibling`: right origin, wrong
+ * window). It can reach both windows (window.parent, and the app's frame through it) and posts
+ * them messages that would look real if the sides checked only their shape, or only the origin.
+ * Every one must be ignored.
  */
 import { FORGED, type ThirdProbe } from "../harness/probe.js";
 
@@ -25,4 +27,5 @@ const probe: ThirdProbe = {
 };
 Object.assign(window, { thirdProbe: probe });
 document.body.style.cssText = "font: 13px system-ui, sans-serif; color: #c0392b; margin: 8px";
-document.body.textContent = `third origin ${location.origin}: forges messages to both, all ignored`;
+const who = location.search === "?sibling" ? "app's origin, another frame" : "third origin";
+document.body.textContent = `${who} ${location.origin}: forges messages to both, all ignored`;
