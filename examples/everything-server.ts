@@ -44,6 +44,7 @@ import {
 } from "../out/2025-11-25/index.js";
 import type { McpServer as McpServer2026 } from "../out/2026-07-28/index.js";
 import { McpServers, type EraFeature, type EveryEraHttpHandler } from "../out/every-era/index.js";
+import { registerDiceApp } from "./apps/dice/server.js";
 import { registerPrompts } from "./everything/prompts.js";
 import { registerResources } from "./everything/resources.js";
 import { openSharedState, STATE_FLAGS, stateArgs } from "./everything/state.js";
@@ -183,6 +184,8 @@ registerTools(asRevision<McpServer2025>(["serverRequests"]), (ctx) => {
 });
 // The 2026-07-28 tools (input through multi round-trip requests, tasks) and its input prompt.
 modern.register(asRevision<McpServer2026>(["inputRequired"]));
+// An MCP App (docs/apps.md): roll_dice and its UI resource ui://everything/dice.html, every era.
+registerDiceApp(server);
 
 /**
  * Every era behind /mcp (and /sse): each handler serves loopback Host and Origin only (the
