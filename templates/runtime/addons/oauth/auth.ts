@@ -9,8 +9,11 @@
 //      registration (RFC 7591);
 //   3. a grant: the code of a redirect (PKCE S256, the `iss` of the response checked, RFC 9207),
 //      a refresh (unless a step-up needs more scopes), the provider's own grant
-//      (`prepareTokenRequest`: client_credentials, jwt-bearer), or a new authorization: the
-//      provider's `redirectToAuthorization(url)`, "REDIRECT".
+//      (`prepareTokenRequest`, given the issuer and resource: client_credentials, jwt-bearer,
+//      an ID-JAG; grants.ts, id-jag.ts), or a new authorization: the provider's
+//      `redirectToAuthorization(url)`, "REDIRECT".
+// With a DPoP key on the provider (`provider.dpopKey`, dpop-client.ts) every token request carries
+// a proof (RFC 9449 §5) and is sent once more when the server asks for its nonce (§8).
 // The scopes: the challenge's, else the resource's `scopes_supported`, else none (Scope Selection
 // Strategy), with `offline_access` added when the authorization server offers it. The client
 // authenticates at the token endpoint with the method registered, else the first of
@@ -22,11 +25,16 @@ import * as oauth from "oauth4webapi";
 import { fetchOf, type FetchLike } from "../../http/fetch.js";
 import { describeValue } from "../../core/protocol.js";
 import { defaultEndpoints, discoverAuthorizationServer, discoverResource, isLoopback, requestOptions } from "./discovery.js";
+import { DpopKey } from "./dpop-client.js";
 import type { OAuthClientInformation, OAuthClientProvider, OAuthTokens } from "./provider.js";
 
 export type { IssuerContext, OAuthClientInformation, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from "./provider.js";
 export { MAX_METADATA_BYTES } from "./discovery.js";
 export { MemoryOAuthClientProvider, type MemoryOAuthClientProviderOptions } from "./memory-provider.js";
+export { clientCredentialsGrant, jwtBearerGrant, JWT_BEARER_GRANT, type TokenGrant, type TokenRequestContext } from "./grants.js";
+export { idJagGrant, type IdJagGrantOptions } from "./id-jag.js";
+export { privateKeyJwt, type ClientAuthentication, type PrivateKeyJwtOptions } from "./private-key-jwt.js";
+export { DpopKey } from "./dpop-client.js";
 
 /** The options of `auth` (those of the SDK's `auth()` this flow reads). */
 export interface AuthOptions {
@@ -140,6 +148,20 @@ function stored(response: oauth.TokenEndpointResponse, issuer: string): OAuthTok
   return tokens as OAuthTokens;
 }
 
+/**
+ * A token request and the processing of its response, sent once more when the authorization
+ * server refused it for want of a DPoP nonce (RFC 9449 §8: `use_dpop_nonce`; the DPoP handle
+ * kept the nonce of that refusal). Without DPoP, or on any other error, the error stands.
+ */
+async function tokenRequest(dpop: boolean, attempt: () => Promise<oauth.TokenEndpointResponse>): Promise<oauth.TokenEndpointResponse> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!dpop || !oauth.isDPoPNonceError(error)) throw error;
+    return attempt();
+  }
+}
+
 /** The OAuth error code of a failed token or registration response (oauth4webapi's ResponseBodyError), else undefined. */
 function oauthErrorCode(error: unknown): string | undefined {
   return error instanceof oauth.ResponseBodyError ? error.error : undefined;
@@ -176,6 +198,8 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   const as = (await discoverAuthorizationServer(fetchFn, issuer, version)) ?? (issuerText === undefined ? defaultEndpoints(serverUrl) : undefined);
   if (as === undefined) throw new OAuthFlowError(`no authorization server metadata for ${issuer.href}`);
   const context = { issuer: as.issuer };
+  const dpop = provider.dpopKey;
+  if (dpop !== undefined && !(dpop instanceof DpopKey)) throw new TypeError(`the provider's dpopKey must be a DpopKey, got ${describeValue(dpop)}`);
   const http = requestOptions(fetchFn, new URL(as.token_endpoint ?? as.issuer));
   const resourceParameter: Record<string, string> = resource === undefined ? {} : { resource };
 
@@ -196,6 +220,8 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   }
   const client: oauth.Client = { client_id: information.client_id };
   const clientAuth = clientAuthentication(provider, information, as);
+  const tokenHttp = dpop === undefined ? http : { ...http, DPoP: dpop.handle(client) };
+  const send = (attempt: () => Promise<oauth.TokenEndpointResponse>): Promise<AuthResult> => tokenRequest(dpop !== undefined, attempt).then(save);
   const save = async (response: oauth.TokenEndpointResponse): Promise<AuthResult> => {
     await provider.saveTokens(stored(response, as.issuer), context);
     return "AUTHORIZED";
@@ -207,11 +233,11 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
     if (options.iss !== undefined) callback.set("iss", options.iss);
     const parameters = oauth.validateAuthResponse(as, client, callback, oauth.skipStateCheck);
     const redirectUri = String(provider.redirectUrl ?? "");
-    const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, parameters, redirectUri, await provider.codeVerifier(), {
-      ...http,
-      additionalParameters: resourceParameter,
+    const verifier = await provider.codeVerifier();
+    return send(async () => {
+      const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, parameters, redirectUri, verifier, { ...tokenHttp, additionalParameters: resourceParameter });
+      return oauth.processAuthorizationCodeResponse(as, client, response);
     });
-    return save(await oauth.processAuthorizationCodeResponse(as, client, response));
   }
 
   // 3b. A refresh, unless a step-up needs scopes the tokens do not hold (a refresh cannot widen them, RFC 6749 §6).
@@ -219,8 +245,8 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   const ownTokens = tokens !== undefined && (tokens.issuer === undefined || tokens.issuer === as.issuer) ? tokens : undefined;
   if (ownTokens?.refresh_token !== undefined && options.forceReauthorization !== true) {
     try {
-      const response = await oauth.refreshTokenGrantRequest(as, client, clientAuth, ownTokens.refresh_token, { ...http, additionalParameters: resourceParameter });
-      return await save(await oauth.processRefreshTokenResponse(as, client, response));
+      const refreshToken = ownTokens.refresh_token;
+      return await send(async () => oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, { ...tokenHttp, additionalParameters: resourceParameter })));
     } catch (error) {
       if (oauthErrorCode(error) !== "invalid_grant") throw error;
       await provider.invalidateCredentials?.("tokens");
@@ -230,21 +256,19 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   const scope = selectScope(options.scope, resourceServer, provider, as);
 
   // 3c. The provider's own grant (no user): client_credentials, jwt-bearer, …
-  const prepared = await provider.prepareTokenRequest?.(scope);
+  const prepared = await provider.prepareTokenRequest?.(scope, { issuer: as.issuer, tokenEndpoint: as.token_endpoint ?? "", resource, fetchFn });
   if (prepared !== undefined) {
     const grantType = prepared.get("grant_type");
     if (grantType === null) throw new OAuthFlowError("prepareTokenRequest returned no grant_type");
     const parameters = new URLSearchParams(prepared);
     parameters.delete("grant_type");
     for (const [name, value] of Object.entries(resourceParameter)) if (!parameters.has(name)) parameters.set(name, value);
-    const response = await oauth.genericTokenEndpointRequest(as, client, clientAuth, grantType, parameters, http);
-    return save(await oauth.processGenericTokenEndpointResponse(as, client, response));
+    return send(async () => oauth.processGenericTokenEndpointResponse(as, client, await oauth.genericTokenEndpointRequest(as, client, clientAuth, grantType, parameters, tokenHttp)));
   }
   if (provider.clientMetadata.grant_types?.includes("client_credentials") === true && provider.redirectUrl === undefined) {
     const parameters: Record<string, string> = { ...resourceParameter };
     if (scope !== undefined) parameters["scope"] = scope;
-    const response = await oauth.clientCredentialsGrantRequest(as, client, clientAuth, parameters, http);
-    return save(await oauth.processClientCredentialsResponse(as, client, response));
+    return send(async () => oauth.processClientCredentialsResponse(as, client, await oauth.clientCredentialsGrantRequest(as, client, clientAuth, parameters, tokenHttp)));
   }
 
   // 3d. A new authorization: PKCE S256 ("MUST use S256 if technically capable"; refuse a server
