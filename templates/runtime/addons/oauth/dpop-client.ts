@@ -13,7 +13,7 @@
 // exception, while the transport must see the 401 to run its own flow.
 
 import * as oauth from "oauth4webapi";
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { describeValue } from "../../core/protocol.js";
 import type { FetchMiddleware, LooseFetch } from "../../http/auth.js";
 
@@ -72,6 +72,17 @@ export class DpopKey {
     return this.#handle;
   }
 
+  /** The public key's JWK (only its public members). */
+  publicJwk(): Promise<JWK> {
+    this.#jwk ??= exportJWK(this.#keys.publicKey).then(({ kty, crv, x, y, n, e }) => Object.fromEntries(Object.entries({ kty, crv, x, y, n, e }).filter(([, v]) => v !== undefined)) as JWK);
+    return this.#jwk;
+  }
+
+  /** The key's SHA-256 JWK thumbprint (RFC 7638): the `cnf.jkt` of the tokens bound to it, and `dpop_jkt` (RFC 9449 §10). */
+  async thumbprint(): Promise<string> {
+    return calculateJwkThumbprint(await this.publicJwk(), "sha256");
+  }
+
   /** The nonce `origin` gave last, if any. */
   nonce(origin: string): string | undefined {
     const nonce = this.#nonces.get(origin);
@@ -94,12 +105,11 @@ export class DpopKey {
 
   /** A proof for one request (RFC 9449 §4.2): `ath` when it carries an access token, `nonce` when the server gave one. */
   async proof(method: string, url: URL, accessToken?: string): Promise<string> {
-    this.#jwk ??= exportJWK(this.#keys.publicKey).then(({ kty, crv, x, y, n, e }) => Object.fromEntries(Object.entries({ kty, crv, x, y, n, e }).filter(([, v]) => v !== undefined)) as JWK);
     const claims: Record<string, string> = { jti: crypto.randomUUID(), htm: method.toUpperCase(), htu: htuOf(url) };
     if (accessToken !== undefined) claims["ath"] = await sha256(accessToken);
     const nonce = this.nonce(url.origin);
     if (nonce !== undefined) claims["nonce"] = nonce;
-    return new SignJWT(claims).setProtectedHeader({ alg: this.algorithm, typ: "dpop+jwt", jwk: await this.#jwk }).setIssuedAt().sign(this.#keys.privateKey);
+    return new SignJWT(claims).setProtectedHeader({ alg: this.algorithm, typ: "dpop+jwt", jwk: await this.publicJwk() }).setIssuedAt().sign(this.#keys.privateKey);
   }
 
   /**
