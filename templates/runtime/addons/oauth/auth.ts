@@ -181,22 +181,7 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   if (version !== undefined && (typeof version !== "string" || !/^[\x21-\x7e]{1,64}$/.test(version))) {
     throw new TypeError(`auth: protocolVersion must be a short string of visible ASCII characters, got ${describeValue(version)}`);
   }
-  const resourceServer = await discoverResource(fetchFn, serverUrl, options.resourceMetadataUrl, version);
-  // The resource identifier is sent exactly as the metadata publishes it (RFC 8707 §2: a
-  // pathless one stays without the "/" a URL parser would add).
-  let resource: string | undefined;
-  if (resourceServer !== undefined) {
-    if (provider.validateResourceURL !== undefined) resource = (await provider.validateResourceURL(serverUrl, resourceServer.resource))?.href;
-    else {
-      if (!resourceCovers(new URL(resourceServer.resource), serverUrl)) throw new OAuthFlowError(`the protected resource metadata names the resource ${resourceServer.resource}, not this server (${serverUrl.href})`);
-      resource = resourceServer.resource;
-    }
-  }
-  const issuerText = resourceServer?.authorization_servers?.[0];
-  // 2025-03-26 (no resource metadata): the MCP server's origin is the authorization server.
-  const issuer = new URL(issuerText ?? serverUrl.origin);
-  const as = (await discoverAuthorizationServer(fetchFn, issuer, version)) ?? (issuerText === undefined ? defaultEndpoints(serverUrl) : undefined);
-  if (as === undefined) throw new OAuthFlowError(`no authorization server metadata for ${issuer.href}`);
+  const { resourceServer, resource, issuerText, as } = await discover(provider, serverUrl, options.resourceMetadataUrl, fetchFn, version);
   const context = { issuer: as.issuer };
   const dpop = provider.dpopKey;
   if (dpop !== undefined && !(dpop instanceof DpopKey)) throw new TypeError(`the provider's dpopKey must be a DpopKey, got ${describeValue(dpop)}`);
@@ -204,20 +189,7 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   const resourceParameter: Record<string, string> = resource === undefined ? {} : { resource };
 
   // 2. The client id.
-  let information = await provider.clientInformation(context);
-  if (information !== undefined && information.issuer !== undefined && information.issuer !== as.issuer) information = undefined; // another AS's client (SEP-2352)
-  if (information === undefined) {
-    if (as.client_id_metadata_document_supported === true && provider.clientMetadataUrl !== undefined) {
-      information = { client_id: provider.clientMetadataUrl, token_endpoint_auth_method: "none", issuer: as.issuer };
-    } else if (as.registration_endpoint !== undefined) {
-      const metadata = { application_type: applicationType(provider), ...provider.clientMetadata } as Partial<oauth.OmitSymbolProperties<oauth.Client>>;
-      const response = await oauth.dynamicClientRegistrationRequest(as, metadata, requestOptions(fetchFn, new URL(as.registration_endpoint)));
-      information = { ...(await registration(response)), issuer: as.issuer };
-      await provider.saveClientInformation?.(information, context);
-    } else {
-      throw new OAuthFlowError(`no client id for ${as.issuer}: not pre-registered, no client metadata document URL it supports, and it offers no dynamic registration`);
-    }
-  }
+  const information = await clientInformationFor(provider, as, fetchFn);
   const client: oauth.Client = { client_id: information.client_id };
   const clientAuth = clientAuthentication(provider, information, as);
   const tokenHttp = dpop === undefined ? http : { ...http, DPoP: dpop.handle(client) };
@@ -271,11 +243,76 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
     return send(async () => oauth.processClientCredentialsResponse(as, client, await oauth.clientCredentialsGrantRequest(as, client, clientAuth, parameters, tokenHttp)));
   }
 
-  // 3d. A new authorization: PKCE S256 ("MUST use S256 if technically capable"; refuse a server
-  // that advertises it does not support it: 2025-11-25 Authorization Code Protection).
+  // 3d. A new authorization (the user).
+  await startAuthorization(provider, as, client, { scope, resource, requireS256: issuerText !== undefined });
+  return "REDIRECT";
+}
+
+/** What discovery found (step 1): the resource's metadata and identifier, and the authorization server's metadata. */
+interface Discovered {
+  readonly resourceServer: oauth.ResourceServer | undefined;
+  /** Exactly as the metadata publishes it (RFC 8707 §2: a pathless one stays without the "/" a URL parser would add). */
+  readonly resource: string | undefined;
+  /** The first authorization server the resource names, when it has metadata. */
+  readonly issuerText: string | undefined;
+  readonly as: oauth.AuthorizationServer;
+}
+
+/** Step 1: the protected resource metadata (its `resource` checked against the server), then the authorization server's. */
+async function discover(provider: OAuthClientProvider, serverUrl: URL, resourceMetadataUrl: URL | undefined, fetchFn: FetchLike, version: string | undefined): Promise<Discovered> {
+  const resourceServer = await discoverResource(fetchFn, serverUrl, resourceMetadataUrl, version);
+  let resource: string | undefined;
+  if (resourceServer !== undefined) {
+    if (provider.validateResourceURL !== undefined) resource = (await provider.validateResourceURL(serverUrl, resourceServer.resource))?.href;
+    else {
+      if (!resourceCovers(new URL(resourceServer.resource), serverUrl)) throw new OAuthFlowError(`the protected resource metadata names the resource ${resourceServer.resource}, not this server (${serverUrl.href})`);
+      resource = resourceServer.resource;
+    }
+  }
+  const issuerText = resourceServer?.authorization_servers?.[0];
+  // 2025-03-26 (no resource metadata): the MCP server's origin is the authorization server.
+  const issuer = new URL(issuerText ?? serverUrl.origin);
+  const as = (await discoverAuthorizationServer(fetchFn, issuer, version)) ?? (issuerText === undefined ? defaultEndpoints(serverUrl) : undefined);
+  if (as === undefined) throw new OAuthFlowError(`no authorization server metadata for ${issuer.href}`);
+  return { resourceServer, resource, issuerText, as };
+}
+
+/**
+ * The client's information at `as` (step 2): pre-registered (unless another authorization
+ * server's, SEP-2352), else a Client ID Metadata Document URL the server supports, else one
+ * registered dynamically (RFC 7591) and saved with the provider.
+ */
+async function clientInformationFor(provider: OAuthClientProvider, as: oauth.AuthorizationServer, fetchFn: FetchLike): Promise<OAuthClientInformation> {
+  const context = { issuer: as.issuer };
+  const held = await provider.clientInformation(context);
+  if (held !== undefined && (held.issuer === undefined || held.issuer === as.issuer)) return held;
+  if (as.client_id_metadata_document_supported === true && provider.clientMetadataUrl !== undefined) {
+    return { client_id: provider.clientMetadataUrl, token_endpoint_auth_method: "none", issuer: as.issuer };
+  }
+  if (as.registration_endpoint === undefined) {
+    throw new OAuthFlowError(`no client id for ${as.issuer}: not pre-registered, no client metadata document URL it supports, and it offers no dynamic registration`);
+  }
+  const metadata = { application_type: applicationType(provider), ...provider.clientMetadata } as Partial<oauth.OmitSymbolProperties<oauth.Client>>;
+  const response = await oauth.dynamicClientRegistrationRequest(as, metadata, requestOptions(fetchFn, new URL(as.registration_endpoint)));
+  const information = { ...(await registration(response)), issuer: as.issuer };
+  await provider.saveClientInformation?.(information, context);
+  return information;
+}
+
+/**
+ * Sends the user to the authorization endpoint (step 3d): PKCE S256 ("MUST use S256 if
+ * technically capable"; a server with metadata that does not advertise it is refused: 2025-11-25
+ * Authorization Code Protection), the state, scope and resource.
+ */
+async function startAuthorization(
+  provider: OAuthClientProvider,
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  ask: { readonly scope: string | undefined; readonly resource: string | undefined; readonly requireS256: boolean },
+): Promise<void> {
   if (as.authorization_endpoint === undefined) throw new OAuthFlowError(`${as.issuer} has no authorization_endpoint`);
   const methods = as.code_challenge_methods_supported;
-  if (issuerText !== undefined && (methods === undefined || !methods.includes("S256"))) {
+  if (ask.requireS256 && (methods === undefined || !methods.includes("S256"))) {
     throw new OAuthFlowError(`${as.issuer} does not advertise PKCE S256 (code_challenge_methods_supported), which MCP requires`);
   }
   if (provider.redirectUrl === undefined) throw new OAuthFlowError("the provider has no redirectUrl and no grant of its own (prepareTokenRequest)");
@@ -288,10 +325,9 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   url.searchParams.set("code_challenge_method", "S256");
   url.searchParams.set("redirect_uri", String(provider.redirectUrl));
   url.searchParams.set("state", (await provider.state?.()) ?? oauth.generateRandomState());
-  if (scope !== undefined) url.searchParams.set("scope", scope);
-  if (resource !== undefined) url.searchParams.set("resource", resource);
+  if (ask.scope !== undefined) url.searchParams.set("scope", ask.scope);
+  if (ask.resource !== undefined) url.searchParams.set("resource", ask.resource);
   await provider.redirectToAuthorization(url);
-  return "REDIRECT";
 }
 
 /**
