@@ -117,6 +117,9 @@ export class DpopKey {
    * without a bearer token (the flow's own) and tokens that are not DPoP-bound pass unchanged.
    */
   middleware(provider: DpopTokenSource): FetchMiddleware {
+    if (typeof provider !== "object" || provider === null || typeof provider.tokens !== "function") {
+      throw new TypeError(`DpopKey.middleware needs the OAuth client provider whose tokens it sends, got ${describeValue(provider)}`);
+    }
     return (next: LooseFetch): LooseFetch =>
       async (input, init) => {
         const headers = new Headers(init?.headers);

@@ -79,6 +79,8 @@ describe("the DPoP middleware", () => {
   it("checks its key where made", async () => {
     await expect(DpopKey.generate("HS256")).rejects.toThrow(RangeError);
     expect(() => new DpopKey({} as never)).toThrow(/CryptoKeyPair/);
+    const key = await DpopKey.generate();
+    expect(() => key.middleware({} as never)).toThrow(/provider/);
     expect(() => new MemoryOAuthClientProvider({ clientMetadata: {}, dpopKey: {} as never })).toThrow(/dpopKey must be a DpopKey/);
   });
 });
