@@ -21,6 +21,7 @@ import { requestMeta } from "../../../helpers/fixtures.js";
 import { DpopKey } from "../../../../templates/runtime/addons/oauth/dpop-client.js";
 import { createDpopVerifier, type DpopVerifierOptions } from "../../../../templates/runtime/addons/oauth/dpop-server.js";
 import { MemoryOAuthClientProvider } from "../../../../templates/runtime/addons/oauth/memory-provider.js";
+import { parseBearerChallenge } from "../../../../templates/runtime/http/auth.js";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -159,6 +160,12 @@ describe("DPoP verification in bearerAuth", () => {
     expect(asBearer.challenge).toMatch(/^DPoP .*algs="ES256 .*error="invalid_token"/);
     const noProof = await post(url, `DPoP ${TOKEN}`, []);
     expect(noProof.challenge).toContain('error="invalid_dpop_proof"');
+    // No token: the Bearer challenge, then the DPoP one with its algs; a client reading Bearer still finds the metadata.
+    const anonymous = await fetch(url, { method: "POST", body: "{}" });
+    await anonymous.body?.cancel();
+    const offered = anonymous.headers.get("www-authenticate") ?? "";
+    expect(offered).toMatch(/^Bearer resource_metadata="[^"]+", DPoP resource_metadata="[^"]+", algs="ES256 ES384 ES512 PS256/);
+    expect(parseBearerChallenge(offered).resourceMetadataUrl?.pathname).toBe("/.well-known/oauth-protected-resource/mcp");
   });
 
   it("asks for its nonce (use_dpop_nonce + DPoP-Nonce); the client retries once with it and passes", async () => {
