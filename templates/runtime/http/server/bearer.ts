@@ -205,10 +205,12 @@ export function bearerAuth(options: BearerAuthOptions): BearerAuth {
   /** The refusal of a token's DPoP binding (see the file's comment), else undefined (not bound and sent as Bearer, or the proof holds). */
   const proofRefusal = async (principal: BearerPrincipal, token: string, dpopScheme: boolean, request: HttpRequestHead, scopes: readonly string[]): Promise<Response | undefined> => {
     const jkt: unknown = isObject(principal.cnf) ? principal.cnf["jkt"] : undefined;
-    if (jkt === undefined) return dpopScheme ? challenge(401, "invalid_token", "the token is not DPoP-bound", scopes, "DPoP") : undefined;
-    if (typeof jkt !== "string" || jkt === "") return challenge(401, "invalid_token", "the token's key binding (cnf.jkt) is not valid", scopes, "DPoP");
-    if (!dpopScheme) return challenge(401, "invalid_token", "a DPoP-bound token must be presented with the DPoP scheme", scopes, "DPoP");
+    // A server that checks no proofs answers in the Bearer scheme only.
+    const scheme = dpop === undefined ? "Bearer" : "DPoP";
+    if (jkt === undefined) return dpopScheme ? challenge(401, "invalid_token", "the token is not DPoP-bound", scopes, scheme) : undefined;
+    if (typeof jkt !== "string" || jkt === "") return challenge(401, "invalid_token", "the token's key binding (cnf.jkt) is not valid", scopes, scheme);
     if (dpop === undefined) return challenge(401, "invalid_token", "this server does not check DPoP proofs", scopes);
+    if (!dpopScheme) return challenge(401, "invalid_token", "a DPoP-bound token must be presented with the DPoP scheme", scopes, "DPoP");
     // One proof (§4.3 step 1): a repeated header arrives joined with ", ", which no JWS contains.
     const proof = request.headers.get("dpop");
     if (proof === null || proof.includes(",")) return challenge(401, "invalid_dpop_proof", "one DPoP proof header is required", scopes, "DPoP");
@@ -227,7 +229,7 @@ export function bearerAuth(options: BearerAuthOptions): BearerAuth {
     const dpopScheme = match[1]!.toLowerCase() === "dpop";
     const token = match[2]!;
     const principal = await verify(token, request);
-    if (principal === undefined) return challenge(401, "invalid_token", "the token is not valid for this resource", scopes, dpopScheme ? "DPoP" : "Bearer");
+    if (principal === undefined) return challenge(401, "invalid_token", "the token is not valid for this resource", scopes, dpopScheme && dpop !== undefined ? "DPoP" : "Bearer");
     const refused = await proofRefusal(principal, token, dpopScheme, request, scopes);
     if (refused !== undefined) return refused;
     const granted = new Set(Array.isArray(principal.scopes) ? principal.scopes : []);

@@ -215,6 +215,24 @@ describe("DPoP verification in bearerAuth", () => {
   });
 });
 
+describe("bearerAuth without a dpop check", () => {
+  it("refuses a DPoP-bound token (it cannot check the binding) and the DPoP scheme, answering in the Bearer scheme only; unbound Bearer tokens pass", async () => {
+    const guard = R.bearerAuth({
+      resource: "https://mcp.example/mcp",
+      authorizationServers: ["https://as.example"],
+      verify: (token) => (token === "bound" ? { id: "b", cnf: { jkt: "x" } } : token === "plain" ? { id: "p" } : undefined),
+    });
+    const ask = async (authorization: string) => {
+      const answer = await guard.authenticate(new Request("https://mcp.example/mcp", { method: "POST", headers: { authorization, dpop: "a.b.c" } }));
+      return answer instanceof Response ? `${answer.status} ${answer.headers.get("www-authenticate")}` : answer.id;
+    };
+    expect(await ask("Bearer plain")).toBe("p");
+    expect(await ask("Bearer bound")).toMatch(/^401 Bearer .*error="invalid_token", error_description="this server does not check DPoP proofs"$/);
+    expect(await ask("DPoP bound")).toMatch(/^401 Bearer .*invalid_token/);
+    expect(await ask("DPoP plain")).toMatch(/^401 Bearer .*error_description="the token is not DPoP-bound"$/);
+  });
+});
+
 describe("createDpopVerifier's jti record", () => {
   it("is bounded: full, it refuses new proofs; an entry leaves once its window passed", async () => {
     const key = await handKey();
