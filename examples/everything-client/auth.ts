@@ -4,7 +4,7 @@
 // server approves every authorization request at once (a redirect to `redirect_uri` with `code`,
 // `state` and maybe `iss`), so "the user" here is one GET of the authorization URL without
 // following its redirect; the flow then runs again with that code and `iss`.
-import { auth, MemoryOAuthClientProvider, type AuthOptions, type AuthResult, type OAuthClientProvider } from "../../out/runtime/addons/oauth/auth.js";
+import { auth, MemoryOAuthClientProvider, type AuthOptions, type AuthResult, type MemoryOAuthClientProviderOptions, type OAuthClientProvider } from "../../out/runtime/addons/oauth/auth.js";
 import type { ScenarioContext } from "./scenario.js";
 
 const REDIRECT_URL = "http://localhost:3000/callback";
@@ -31,8 +31,8 @@ async function approve(url: URL): Promise<Callback> {
   return { code, iss: back.searchParams.get("iss") ?? undefined };
 }
 
-/** What the transports take: the provider and a flow that completes a redirect on its own. */
-export function conformanceAuth(context: ScenarioContext): {
+/** What the transports take: the provider and a flow that completes a redirect on its own (`extra`: more provider options, a DPoP key). */
+export function conformanceAuth(context: ScenarioContext, extra: Partial<MemoryOAuthClientProviderOptions> = {}): {
   authProvider: MemoryOAuthClientProvider;
   oauthFlow: (provider: OAuthClientProvider, options: AuthOptions) => Promise<AuthResult>;
 } {
@@ -50,6 +50,7 @@ export function conformanceAuth(context: ScenarioContext): {
       callback = approve(url);
       return callback.then(() => {});
     },
+    ...extra,
   });
   const oauthFlow = async (provider: OAuthClientProvider, options: AuthOptions): Promise<AuthResult> => {
     callback = undefined;

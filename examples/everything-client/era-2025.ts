@@ -9,6 +9,7 @@ import {
   type McpClientOptions,
   type SessionHttpClientTransportOptions,
 } from "../../out/2025-11-25/index.js";
+import { authExtensionScenarios, type PlayAuthorized } from "./auth-extensions.js";
 import { AUTH_SCENARIOS_2025, AUTH_SCENARIOS_2025_03_26, conformanceAuth } from "./auth.js";
 import type { ScenarioRunner, ScenarioTable } from "./scenario.js";
 
@@ -124,7 +125,22 @@ const authorized: ScenarioRunner = (url, context) =>
     conformanceAuth(context),
   );
 
+
+/** The authorization extension scenarios (auth-extensions.ts): the same client, their provider and middleware. */
+const playAuthorized: PlayAuthorized = (url, transport) =>
+  withClient(
+    url,
+    {},
+    {},
+    async (client) => {
+      const { tools } = await client.listTools({});
+      if (tools.some((tool) => tool.name === "test-tool")) await client.callTool({ name: "test-tool", arguments: {} });
+    },
+    transport,
+  );
+
 export const SCENARIOS: ScenarioTable = {
+  ...authExtensionScenarios(playAuthorized),
   ...Object.fromEntries(AUTH_SCENARIOS_2025.map((name) => [name, authorized])),
   initialize,
   tools_call: toolsCall,

@@ -7,6 +7,7 @@ import {
   type HttpClientTransportOptions,
   type McpClientOptions,
 } from "../../out/2026-07-28/index.js";
+import { authExtensionScenarios, type PlayAuthorized } from "./auth-extensions.js";
 import { AUTH_SCENARIOS_2026, conformanceAuth } from "./auth.js";
 import type { ScenarioContext, ScenarioRunner, ScenarioTable } from "./scenario.js";
 
@@ -149,7 +150,21 @@ const authorized: ScenarioRunner = (url, context) =>
     conformanceAuth(context),
   );
 
+
+/** The authorization extension scenarios (auth-extensions.ts): the same client, their provider and middleware. */
+const playAuthorized: PlayAuthorized = (url, transport) =>
+  withClient(
+    url,
+    {},
+    async (client) => {
+      const { tools } = await client.listTools({});
+      if (tools.some((tool) => tool.name === "test-tool")) await client.callTool({ name: "test-tool", arguments: {} });
+    },
+    transport,
+  );
+
 export const SCENARIOS: ScenarioTable = {
+  ...authExtensionScenarios(playAuthorized),
   ...Object.fromEntries(AUTH_SCENARIOS_2026.map((name) => [name, authorized])),
   tools_call: toolsCall,
   "request-metadata": requestMetadata,

@@ -35,9 +35,9 @@ export const ADDONS: AddonTable = {
     describe: "MCPx over WebSocket: the v0.1 gateway (attachMcpxGateway, JWT tokens) and a participant's link (connectMcpxLink)",
   },
   oauth: {
-    files: ["oauth/provider", "oauth/discovery", "oauth/auth", "oauth/memory-provider"],
-    packages: { oauth4webapi: "^3.8.8" },
-    describe: "the OAuth flow for the HTTP client transports' oauthFlow: discovery (RFC 9728, RFC 8414/OIDC), PKCE, dynamic, pre-registered or URL-based client ids, scopes and step-up, token endpoint auth, iss checks; MemoryOAuthClientProvider",
+    files: ["oauth/provider", "oauth/discovery", "oauth/auth", "oauth/memory-provider", "oauth/grants", "oauth/private-key-jwt", "oauth/id-jag", "oauth/dpop-client", "oauth/dpop-server"],
+    packages: { jose: "^6.2.18", oauth4webapi: "^3.8.8" },
+    describe: "the OAuth flow for the HTTP client transports' oauthFlow: discovery (RFC 9728, RFC 8414/OIDC), PKCE, dynamic, pre-registered or URL-based client ids, scopes and step-up, token endpoint auth (private_key_jwt included), iss checks; grants without a user (client credentials, JWT bearer, enterprise-managed ID-JAG); DPoP proofs (client) and their check for bearerAuth (createDpopVerifier); MemoryOAuthClientProvider",
   },
   redis: {
     files: ["redis/connection", "redis/task-store", "redis/bus", "redis/event-store", "redis/session-registry", "redis/replay-guard", "redis/gateway-bus"],

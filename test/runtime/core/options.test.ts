@@ -32,6 +32,8 @@ import { createMcpxHub } from "../../../templates/runtime/transports/mcpx-hub.js
 import { attachMcpxGateway } from "../../../templates/runtime/addons/mcpx-ws/gateway.js";
 import { connectMcpxLink } from "../../../templates/runtime/addons/mcpx-ws/link.js";
 import { createMcpxTokenVerifier, signMcpxToken } from "../../../templates/runtime/addons/mcpx-ws/token.js";
+import { createDpopVerifier } from "../../../templates/runtime/addons/oauth/dpop-server.js";
+import { privateKeyJwt } from "../../../templates/runtime/addons/oauth/private-key-jwt.js";
 import { PACKAGE_ROOT } from "../../../generator/project.js";
 import { KEY, RawClient } from "../features/mrtr/support.js";
 import { connectRedis, type RedisConnection } from "../../../templates/runtime/addons/redis/connection.js";
@@ -280,6 +282,13 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "StdioTransportOptions.maxQueuedBytes": { read: (v) => stdio({ maxQueuedBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "StdioTransportOptions.maxJsonDepth": { read: (v) => stdio({ maxJsonDepth: v }), ok: 8, tooSmall: 7, fraction: 8.5 },
   "McpxHubOptions.maxParticipantsPerTopic": { read: (v) => createMcpxHub({ maxParticipantsPerTopic: v }).close(), ok: 1, tooSmall: 0, fraction: 1.5 },
+  // addons/oauth/: read where the verifier or the assertion signer is made
+  "DpopVerifierOptions.maxAgeSeconds": { read: (v) => createDpopVerifier({ maxAgeSeconds: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "DpopVerifierOptions.clockSkewSeconds": { read: (v) => createDpopVerifier({ clockSkewSeconds: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "DpopVerifierOptions.maxReplayEntries": { read: (v) => createDpopVerifier({ maxReplayEntries: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "DpopVerifierOptions.maxProofLength": { read: (v) => createDpopVerifier({ maxProofLength: v }), ok: 256, tooSmall: 255, fraction: 256.5 },
+  "DpopVerifierOptions.nonceLifetimeSeconds": { read: (v) => createDpopVerifier({ nonceLifetimeSeconds: v }), ok: 10, tooSmall: 9, fraction: 10.5 },
+  "PrivateKeyJwtOptions.lifetimeSeconds": { read: (v) => privateKeyJwt("client", { privateKey: "-----BEGIN PRIVATE KEY-----", lifetimeSeconds: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "McpxHubOptions.maxFrameBytes": { read: (v) => createMcpxHub({ maxFrameBytes: v }).close(), ok: 1024, tooSmall: 1023, fraction: 1024.5 },
   "McpxHubOptions.maxEnvelopesPerSecond": { read: (v) => createMcpxHub({ maxEnvelopesPerSecond: v }).close(), ok: 1, tooSmall: 0, fraction: 1.5 },
   "McpxHubOptions.maxQueuedBytes": { read: (v) => createMcpxHub({ maxQueuedBytes: v }).close(), ok: 65_536, tooSmall: 65_535, fraction: 65_536.5 },

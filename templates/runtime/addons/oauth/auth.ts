@@ -9,8 +9,11 @@
 //      registration (RFC 7591);
 //   3. a grant: the code of a redirect (PKCE S256, the `iss` of the response checked, RFC 9207),
 //      a refresh (unless a step-up needs more scopes), the provider's own grant
-//      (`prepareTokenRequest`: client_credentials, jwt-bearer), or a new authorization: the
-//      provider's `redirectToAuthorization(url)`, "REDIRECT".
+//      (`prepareTokenRequest`, given the issuer and resource: client_credentials, jwt-bearer,
+//      an ID-JAG; grants.ts, id-jag.ts), or a new authorization: the provider's
+//      `redirectToAuthorization(url)`, "REDIRECT".
+// With a DPoP key on the provider (`provider.dpopKey`, dpop-client.ts) every token request carries
+// a proof (RFC 9449 §5) and is sent once more when the server asks for its nonce (§8).
 // The scopes: the challenge's, else the resource's `scopes_supported`, else none (Scope Selection
 // Strategy), with `offline_access` added when the authorization server offers it. The client
 // authenticates at the token endpoint with the method registered, else the first of
@@ -22,11 +25,16 @@ import * as oauth from "oauth4webapi";
 import { fetchOf, type FetchLike } from "../../http/fetch.js";
 import { describeValue } from "../../core/protocol.js";
 import { defaultEndpoints, discoverAuthorizationServer, discoverResource, isLoopback, requestOptions } from "./discovery.js";
+import { DpopKey } from "./dpop-client.js";
 import type { OAuthClientInformation, OAuthClientProvider, OAuthTokens } from "./provider.js";
 
 export type { IssuerContext, OAuthClientInformation, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from "./provider.js";
 export { MAX_METADATA_BYTES } from "./discovery.js";
 export { MemoryOAuthClientProvider, type MemoryOAuthClientProviderOptions } from "./memory-provider.js";
+export { clientCredentialsGrant, jwtBearerGrant, JWT_BEARER_GRANT, type TokenGrant, type TokenRequestContext } from "./grants.js";
+export { idJagGrant, type IdJagGrantOptions } from "./id-jag.js";
+export { privateKeyJwt, type ClientAuthentication, type PrivateKeyJwtOptions } from "./private-key-jwt.js";
+export { DpopKey } from "./dpop-client.js";
 
 /** The options of `auth` (those of the SDK's `auth()` this flow reads). */
 export interface AuthOptions {
@@ -140,6 +148,20 @@ function stored(response: oauth.TokenEndpointResponse, issuer: string): OAuthTok
   return tokens as OAuthTokens;
 }
 
+/**
+ * A token request and the processing of its response, sent once more when the authorization
+ * server refused it for want of a DPoP nonce (RFC 9449 §8: `use_dpop_nonce`; the DPoP handle
+ * kept the nonce of that refusal). Without DPoP, or on any other error, the error stands.
+ */
+async function tokenRequest(dpop: boolean, attempt: () => Promise<oauth.TokenEndpointResponse>): Promise<oauth.TokenEndpointResponse> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!dpop || !oauth.isDPoPNonceError(error)) throw error;
+    return attempt();
+  }
+}
+
 /** The OAuth error code of a failed token or registration response (oauth4webapi's ResponseBodyError), else undefined. */
 function oauthErrorCode(error: unknown): string | undefined {
   return error instanceof oauth.ResponseBodyError ? error.error : undefined;
@@ -159,9 +181,86 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   if (version !== undefined && (typeof version !== "string" || !/^[\x21-\x7e]{1,64}$/.test(version))) {
     throw new TypeError(`auth: protocolVersion must be a short string of visible ASCII characters, got ${describeValue(version)}`);
   }
-  const resourceServer = await discoverResource(fetchFn, serverUrl, options.resourceMetadataUrl, version);
-  // The resource identifier is sent exactly as the metadata publishes it (RFC 8707 §2: a
-  // pathless one stays without the "/" a URL parser would add).
+  const { resourceServer, resource, issuerText, as } = await discover(provider, serverUrl, options.resourceMetadataUrl, fetchFn, version);
+  const context = { issuer: as.issuer };
+  const dpop = provider.dpopKey;
+  if (dpop !== undefined && !(dpop instanceof DpopKey)) throw new TypeError(`the provider's dpopKey must be a DpopKey, got ${describeValue(dpop)}`);
+  const http = requestOptions(fetchFn, new URL(as.token_endpoint ?? as.issuer));
+  const resourceParameter: Record<string, string> = resource === undefined ? {} : { resource };
+
+  // 2. The client id.
+  const information = await clientInformationFor(provider, as, fetchFn);
+  const client: oauth.Client = { client_id: information.client_id };
+  const clientAuth = clientAuthentication(provider, information, as);
+  const tokenHttp = dpop === undefined ? http : { ...http, DPoP: dpop.handle(client) };
+  const send = (attempt: () => Promise<oauth.TokenEndpointResponse>): Promise<AuthResult> => tokenRequest(dpop !== undefined, attempt).then(save);
+  const save = async (response: oauth.TokenEndpointResponse): Promise<AuthResult> => {
+    await provider.saveTokens(stored(response, as.issuer), context);
+    return "AUTHORIZED";
+  };
+
+  // 3a. The code of a redirect: the response's `iss` checked (RFC 9207 §2.4), then exchanged with the PKCE verifier.
+  if (options.authorizationCode !== undefined) {
+    const callback = new URLSearchParams({ code: options.authorizationCode });
+    if (options.iss !== undefined) callback.set("iss", options.iss);
+    const parameters = oauth.validateAuthResponse(as, client, callback, oauth.skipStateCheck);
+    const redirectUri = String(provider.redirectUrl ?? "");
+    const verifier = await provider.codeVerifier();
+    return send(async () => {
+      const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, parameters, redirectUri, verifier, { ...tokenHttp, additionalParameters: resourceParameter });
+      return oauth.processAuthorizationCodeResponse(as, client, response);
+    });
+  }
+
+  // 3b. A refresh, unless a step-up needs scopes the tokens do not hold (a refresh cannot widen them, RFC 6749 §6).
+  const tokens = await provider.tokens(context);
+  const ownTokens = tokens !== undefined && (tokens.issuer === undefined || tokens.issuer === as.issuer) ? tokens : undefined;
+  if (ownTokens?.refresh_token !== undefined && options.forceReauthorization !== true) {
+    try {
+      const refreshToken = ownTokens.refresh_token;
+      return await send(async () => oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, clientAuth, refreshToken, { ...tokenHttp, additionalParameters: resourceParameter })));
+    } catch (error) {
+      if (oauthErrorCode(error) !== "invalid_grant") throw error;
+      await provider.invalidateCredentials?.("tokens");
+    }
+  }
+
+  const scope = selectScope(options.scope, resourceServer, provider, as);
+
+  // 3c. The provider's own grant (no user): client_credentials, jwt-bearer, …
+  const prepared = await provider.prepareTokenRequest?.(scope, { issuer: as.issuer, tokenEndpoint: as.token_endpoint ?? "", resource, fetchFn });
+  if (prepared !== undefined) {
+    const grantType = prepared.get("grant_type");
+    if (grantType === null) throw new OAuthFlowError("prepareTokenRequest returned no grant_type");
+    const parameters = new URLSearchParams(prepared);
+    parameters.delete("grant_type");
+    for (const [name, value] of Object.entries(resourceParameter)) if (!parameters.has(name)) parameters.set(name, value);
+    return send(async () => oauth.processGenericTokenEndpointResponse(as, client, await oauth.genericTokenEndpointRequest(as, client, clientAuth, grantType, parameters, tokenHttp)));
+  }
+  if (provider.clientMetadata.grant_types?.includes("client_credentials") === true && provider.redirectUrl === undefined) {
+    const parameters: Record<string, string> = { ...resourceParameter };
+    if (scope !== undefined) parameters["scope"] = scope;
+    return send(async () => oauth.processClientCredentialsResponse(as, client, await oauth.clientCredentialsGrantRequest(as, client, clientAuth, parameters, tokenHttp)));
+  }
+
+  // 3d. A new authorization (the user).
+  await startAuthorization(provider, as, client, { scope, resource, requireS256: issuerText !== undefined });
+  return "REDIRECT";
+}
+
+/** What discovery found (step 1): the resource's metadata and identifier, and the authorization server's metadata. */
+interface Discovered {
+  readonly resourceServer: oauth.ResourceServer | undefined;
+  /** Exactly as the metadata publishes it (RFC 8707 §2: a pathless one stays without the "/" a URL parser would add). */
+  readonly resource: string | undefined;
+  /** The first authorization server the resource names, when it has metadata. */
+  readonly issuerText: string | undefined;
+  readonly as: oauth.AuthorizationServer;
+}
+
+/** Step 1: the protected resource metadata (its `resource` checked against the server), then the authorization server's. */
+async function discover(provider: OAuthClientProvider, serverUrl: URL, resourceMetadataUrl: URL | undefined, fetchFn: FetchLike, version: string | undefined): Promise<Discovered> {
+  const resourceServer = await discoverResource(fetchFn, serverUrl, resourceMetadataUrl, version);
   let resource: string | undefined;
   if (resourceServer !== undefined) {
     if (provider.validateResourceURL !== undefined) resource = (await provider.validateResourceURL(serverUrl, resourceServer.resource))?.href;
@@ -175,83 +274,45 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   const issuer = new URL(issuerText ?? serverUrl.origin);
   const as = (await discoverAuthorizationServer(fetchFn, issuer, version)) ?? (issuerText === undefined ? defaultEndpoints(serverUrl) : undefined);
   if (as === undefined) throw new OAuthFlowError(`no authorization server metadata for ${issuer.href}`);
+  return { resourceServer, resource, issuerText, as };
+}
+
+/**
+ * The client's information at `as` (step 2): pre-registered (unless another authorization
+ * server's, SEP-2352), else a Client ID Metadata Document URL the server supports, else one
+ * registered dynamically (RFC 7591) and saved with the provider.
+ */
+async function clientInformationFor(provider: OAuthClientProvider, as: oauth.AuthorizationServer, fetchFn: FetchLike): Promise<OAuthClientInformation> {
   const context = { issuer: as.issuer };
-  const http = requestOptions(fetchFn, new URL(as.token_endpoint ?? as.issuer));
-  const resourceParameter: Record<string, string> = resource === undefined ? {} : { resource };
-
-  // 2. The client id.
-  let information = await provider.clientInformation(context);
-  if (information !== undefined && information.issuer !== undefined && information.issuer !== as.issuer) information = undefined; // another AS's client (SEP-2352)
-  if (information === undefined) {
-    if (as.client_id_metadata_document_supported === true && provider.clientMetadataUrl !== undefined) {
-      information = { client_id: provider.clientMetadataUrl, token_endpoint_auth_method: "none", issuer: as.issuer };
-    } else if (as.registration_endpoint !== undefined) {
-      const metadata = { application_type: applicationType(provider), ...provider.clientMetadata } as Partial<oauth.OmitSymbolProperties<oauth.Client>>;
-      const response = await oauth.dynamicClientRegistrationRequest(as, metadata, requestOptions(fetchFn, new URL(as.registration_endpoint)));
-      information = { ...(await registration(response)), issuer: as.issuer };
-      await provider.saveClientInformation?.(information, context);
-    } else {
-      throw new OAuthFlowError(`no client id for ${as.issuer}: not pre-registered, no client metadata document URL it supports, and it offers no dynamic registration`);
-    }
+  const held = await provider.clientInformation(context);
+  if (held !== undefined && (held.issuer === undefined || held.issuer === as.issuer)) return held;
+  if (as.client_id_metadata_document_supported === true && provider.clientMetadataUrl !== undefined) {
+    return { client_id: provider.clientMetadataUrl, token_endpoint_auth_method: "none", issuer: as.issuer };
   }
-  const client: oauth.Client = { client_id: information.client_id };
-  const clientAuth = clientAuthentication(provider, information, as);
-  const save = async (response: oauth.TokenEndpointResponse): Promise<AuthResult> => {
-    await provider.saveTokens(stored(response, as.issuer), context);
-    return "AUTHORIZED";
-  };
-
-  // 3a. The code of a redirect: the response's `iss` checked (RFC 9207 §2.4), then exchanged with the PKCE verifier.
-  if (options.authorizationCode !== undefined) {
-    const callback = new URLSearchParams({ code: options.authorizationCode });
-    if (options.iss !== undefined) callback.set("iss", options.iss);
-    const parameters = oauth.validateAuthResponse(as, client, callback, oauth.skipStateCheck);
-    const redirectUri = String(provider.redirectUrl ?? "");
-    const response = await oauth.authorizationCodeGrantRequest(as, client, clientAuth, parameters, redirectUri, await provider.codeVerifier(), {
-      ...http,
-      additionalParameters: resourceParameter,
-    });
-    return save(await oauth.processAuthorizationCodeResponse(as, client, response));
+  if (as.registration_endpoint === undefined) {
+    throw new OAuthFlowError(`no client id for ${as.issuer}: not pre-registered, no client metadata document URL it supports, and it offers no dynamic registration`);
   }
+  const metadata = { application_type: applicationType(provider), ...provider.clientMetadata } as Partial<oauth.OmitSymbolProperties<oauth.Client>>;
+  const response = await oauth.dynamicClientRegistrationRequest(as, metadata, requestOptions(fetchFn, new URL(as.registration_endpoint)));
+  const information = { ...(await registration(response)), issuer: as.issuer };
+  await provider.saveClientInformation?.(information, context);
+  return information;
+}
 
-  // 3b. A refresh, unless a step-up needs scopes the tokens do not hold (a refresh cannot widen them, RFC 6749 §6).
-  const tokens = await provider.tokens(context);
-  const ownTokens = tokens !== undefined && (tokens.issuer === undefined || tokens.issuer === as.issuer) ? tokens : undefined;
-  if (ownTokens?.refresh_token !== undefined && options.forceReauthorization !== true) {
-    try {
-      const response = await oauth.refreshTokenGrantRequest(as, client, clientAuth, ownTokens.refresh_token, { ...http, additionalParameters: resourceParameter });
-      return await save(await oauth.processRefreshTokenResponse(as, client, response));
-    } catch (error) {
-      if (oauthErrorCode(error) !== "invalid_grant") throw error;
-      await provider.invalidateCredentials?.("tokens");
-    }
-  }
-
-  const scope = selectScope(options.scope, resourceServer, provider, as);
-
-  // 3c. The provider's own grant (no user): client_credentials, jwt-bearer, …
-  const prepared = await provider.prepareTokenRequest?.(scope);
-  if (prepared !== undefined) {
-    const grantType = prepared.get("grant_type");
-    if (grantType === null) throw new OAuthFlowError("prepareTokenRequest returned no grant_type");
-    const parameters = new URLSearchParams(prepared);
-    parameters.delete("grant_type");
-    for (const [name, value] of Object.entries(resourceParameter)) if (!parameters.has(name)) parameters.set(name, value);
-    const response = await oauth.genericTokenEndpointRequest(as, client, clientAuth, grantType, parameters, http);
-    return save(await oauth.processGenericTokenEndpointResponse(as, client, response));
-  }
-  if (provider.clientMetadata.grant_types?.includes("client_credentials") === true && provider.redirectUrl === undefined) {
-    const parameters: Record<string, string> = { ...resourceParameter };
-    if (scope !== undefined) parameters["scope"] = scope;
-    const response = await oauth.clientCredentialsGrantRequest(as, client, clientAuth, parameters, http);
-    return save(await oauth.processClientCredentialsResponse(as, client, response));
-  }
-
-  // 3d. A new authorization: PKCE S256 ("MUST use S256 if technically capable"; refuse a server
-  // that advertises it does not support it: 2025-11-25 Authorization Code Protection).
+/**
+ * Sends the user to the authorization endpoint (step 3d): PKCE S256 ("MUST use S256 if
+ * technically capable"; a server with metadata that does not advertise it is refused: 2025-11-25
+ * Authorization Code Protection), the state, scope and resource.
+ */
+async function startAuthorization(
+  provider: OAuthClientProvider,
+  as: oauth.AuthorizationServer,
+  client: oauth.Client,
+  ask: { readonly scope: string | undefined; readonly resource: string | undefined; readonly requireS256: boolean },
+): Promise<void> {
   if (as.authorization_endpoint === undefined) throw new OAuthFlowError(`${as.issuer} has no authorization_endpoint`);
   const methods = as.code_challenge_methods_supported;
-  if (issuerText !== undefined && (methods === undefined || !methods.includes("S256"))) {
+  if (ask.requireS256 && (methods === undefined || !methods.includes("S256"))) {
     throw new OAuthFlowError(`${as.issuer} does not advertise PKCE S256 (code_challenge_methods_supported), which MCP requires`);
   }
   if (provider.redirectUrl === undefined) throw new OAuthFlowError("the provider has no redirectUrl and no grant of its own (prepareTokenRequest)");
@@ -264,10 +325,9 @@ export async function auth(provider: OAuthClientProvider, options: AuthOptions):
   url.searchParams.set("code_challenge_method", "S256");
   url.searchParams.set("redirect_uri", String(provider.redirectUrl));
   url.searchParams.set("state", (await provider.state?.()) ?? oauth.generateRandomState());
-  if (scope !== undefined) url.searchParams.set("scope", scope);
-  if (resource !== undefined) url.searchParams.set("resource", resource);
+  if (ask.scope !== undefined) url.searchParams.set("scope", ask.scope);
+  if (ask.resource !== undefined) url.searchParams.set("resource", ask.resource);
   await provider.redirectToAuthorization(url);
-  return "REDIRECT";
 }
 
 /**

@@ -4,6 +4,10 @@
 // `oauthFlow`) and with the SDK's transports (whose own `auth()` drives it) alike. Credentials
 // are kept per authorization server (`issuer`, SEP-2352): another server never sees them.
 
+import { describeValue } from "../../core/protocol.js";
+import { DpopKey } from "./dpop-client.js";
+import { clientCredentialsGrant, type TokenGrant, type TokenRequestContext } from "./grants.js";
+import type { ClientAuthentication } from "./private-key-jwt.js";
 import type { IssuerContext, OAuthClientInformation, OAuthClientMetadata, OAuthClientProvider, OAuthTokens } from "./provider.js";
 
 export interface MemoryOAuthClientProviderOptions {
@@ -15,8 +19,17 @@ export interface MemoryOAuthClientProviderOptions {
   readonly clientMetadataUrl?: string | undefined;
   /** A pre-registered client (its id, and its secret for a confidential client). */
   readonly clientInformation?: OAuthClientInformation | undefined;
-  /** Use the client_credentials grant (no user, no redirect): needs `clientInformation` with a secret. */
+  /** Use the client_credentials grant (no user, no redirect): needs `clientInformation` with a secret, or `clientAuthentication`. */
   readonly clientCredentials?: boolean | undefined;
+  /**
+   * A grant without a user (grants.ts, id-jag.ts): `clientCredentialsGrant()`, `jwtBearerGrant(jwt)`
+   * (workload identity federation), `idJagGrant({...})` (enterprise-managed authorization).
+   */
+  readonly grant?: TokenGrant | undefined;
+  /** How the client authenticates at the token endpoint instead of its secret: `privateKeyJwt(clientId, { privateKey })`. */
+  readonly clientAuthentication?: ClientAuthentication | undefined;
+  /** A DPoP key (`await DpopKey.generate()`): tokens are requested DPoP-bound; give the transport `dpopKey.middleware(provider)` too. */
+  readonly dpopKey?: DpopKey | undefined;
   /** Send the user to the authorization URL (open a browser, print it, …). Required with `redirectUrl`. */
   readonly onRedirect?: ((authorizationUrl: URL) => void | Promise<void>) | undefined;
 }
@@ -33,7 +46,9 @@ export class MemoryOAuthClientProvider implements OAuthClientProvider {
   readonly #information = new Map<string, OAuthClientInformation>();
   readonly #tokens = new Map<string, OAuthTokens>();
   readonly #onRedirect: ((authorizationUrl: URL) => void | Promise<void>) | undefined;
-  readonly #clientCredentials: boolean;
+  readonly #grant: TokenGrant | undefined;
+  readonly addClientAuthentication?: ClientAuthentication;
+  readonly dpopKey?: DpopKey;
   #verifier: string | undefined;
   /** The tokens saved last: what the transports send (they read without an issuer). */
   #latest: OAuthTokens | undefined;
@@ -43,13 +58,20 @@ export class MemoryOAuthClientProvider implements OAuthClientProvider {
       throw new TypeError("MemoryOAuthClientProvider needs options.clientMetadata");
     }
     if (options.redirectUrl !== undefined && typeof options.onRedirect !== "function") throw new TypeError("MemoryOAuthClientProvider: a redirectUrl needs onRedirect");
-    if (options.clientCredentials === true && options.clientInformation?.client_secret === undefined) throw new TypeError("MemoryOAuthClientProvider: clientCredentials needs clientInformation with a client_secret");
+    if (options.grant !== undefined && typeof options.grant !== "function") throw new TypeError(`MemoryOAuthClientProvider: grant must be a function (clientCredentialsGrant(), jwtBearerGrant(…), idJagGrant(…)), got ${describeValue(options.grant)}`);
+    if (options.clientAuthentication !== undefined && typeof options.clientAuthentication !== "function") throw new TypeError(`MemoryOAuthClientProvider: clientAuthentication must be a function (privateKeyJwt(…)), got ${describeValue(options.clientAuthentication)}`);
+    if (options.dpopKey !== undefined && !(options.dpopKey instanceof DpopKey)) throw new TypeError(`MemoryOAuthClientProvider: dpopKey must be a DpopKey, got ${describeValue(options.dpopKey)}`);
+    if (options.clientCredentials === true && (options.clientInformation === undefined || (options.clientInformation.client_secret === undefined && options.clientAuthentication === undefined))) {
+      throw new TypeError("MemoryOAuthClientProvider: clientCredentials needs clientInformation with a client_secret, or clientAuthentication");
+    }
     this.redirectUrl = options.redirectUrl;
     if (options.clientMetadataUrl !== undefined) this.clientMetadataUrl = options.clientMetadataUrl;
     const redirectUris = options.clientMetadata.redirect_uris ?? (options.redirectUrl === undefined ? [] : [String(options.redirectUrl)]);
     this.clientMetadata = { ...options.clientMetadata, redirect_uris: [...redirectUris] };
     this.#onRedirect = options.onRedirect;
-    this.#clientCredentials = options.clientCredentials === true;
+    this.#grant = options.grant ?? (options.clientCredentials === true ? clientCredentialsGrant() : undefined);
+    if (options.clientAuthentication !== undefined) this.addClientAuthentication = options.clientAuthentication;
+    if (options.dpopKey !== undefined) this.dpopKey = options.dpopKey;
     if (options.clientInformation !== undefined) this.#information.set(ANY, options.clientInformation);
   }
 
@@ -84,11 +106,10 @@ export class MemoryOAuthClientProvider implements OAuthClientProvider {
     return this.#verifier;
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
-    if (!this.#clientCredentials) return undefined;
-    const parameters = new URLSearchParams({ grant_type: "client_credentials" });
-    if (scope !== undefined && scope !== "") parameters.set("scope", scope);
-    return parameters;
+  /** The grant's parameters; without a context (the SDK's auth() calls it so) only a grant that needs none works. */
+  async prepareTokenRequest(scope?: string, context?: TokenRequestContext): Promise<URLSearchParams | undefined> {
+    if (this.#grant === undefined) return undefined;
+    return this.#grant(scope, context ?? { issuer: "", tokenEndpoint: "", resource: undefined, fetchFn: (input, init) => fetch(input, init) });
   }
 
   invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {

@@ -5,6 +5,8 @@
 // runtime/http/auth.ts (`OAuthClientProviderLike`).
 
 import type { OAuthClientProviderLike } from "../../http/auth.js";
+import type { DpopKey } from "./dpop-client.js";
+import type { TokenRequestContext } from "./grants.js";
 
 /**
  * RFC 7591 §2 client metadata (what dynamic registration sends, and a metadata document holds).
@@ -65,8 +67,13 @@ export interface OAuthClientProvider extends OAuthClientProviderLike {
   codeVerifier(): MaybePromise<string>;
   /** Client authentication of its own at the token endpoint (private_key_jwt, …), instead of the secret. */
   addClientAuthentication?(headers: Headers, params: URLSearchParams, url: string | URL, metadata?: Readonly<Record<string, unknown>>): MaybePromise<void>;
-  /** The grant of a flow without a user: `grant_type` and its parameters (client_credentials, jwt-bearer). */
-  prepareTokenRequest?(scope?: string): MaybePromise<URLSearchParams | undefined>;
+  /**
+   * The grant of a flow without a user: `grant_type` and its parameters (client_credentials,
+   * jwt-bearer). The flow also passes whom the token is for (the SDK's providers ignore it).
+   */
+  prepareTokenRequest?(scope?: string, context?: TokenRequestContext): MaybePromise<URLSearchParams | undefined>;
+  /** A DPoP key (RFC 9449): token requests carry its proofs, and the tokens come back DPoP-bound. Not in the SDK's type (whose `dpop()` is its own session class). */
+  readonly dpopKey?: DpopKey | undefined;
   invalidateCredentials?(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): MaybePromise<void>;
   /** Overrides the check of the protected resource metadata's `resource` against the server URL. */
   validateResourceURL?(serverUrl: string | URL, resource?: string): Promise<URL | undefined>;

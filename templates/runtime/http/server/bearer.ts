@@ -12,6 +12,15 @@
 // - a token without the scopes the request needs: 403 `error="insufficient_scope"` with `scope`
 //   (RFC 6750 §3.1; MCP "Runtime Insufficient Scope Errors").
 // The principal `verify` returns is what handlers see as `ctx.principal`.
+//
+// DPoP (RFC 9449, the MCP DPoP extension): a token whose principal has `cnf.jkt` is bound to a
+// key; it must come with the `DPoP` scheme (§7.1: as `Bearer` it is refused) and a `DPoP` proof
+// header, which the `dpop` option checks (the `oauth` add-on's createDpopVerifier: signature,
+// htm/htu, iat, ath, jti, the key against cnf.jkt, nonces). Its refusals are `DPoP` challenges
+// with `error="invalid_dpop_proof"` or `"use_dpop_nonce"` and a `DPoP-Nonce` header (§7.1, §9).
+// Without `dpop`, a bound token is refused (the binding cannot be checked). The proof's `htu`
+// is compared with the resource's origin and the request's path: the URL the client called, also
+// behind a proxy that changes the Host.
 
 import { isObject } from "../../core/json.js";
 import { numberOption } from "../../core/options.js";
@@ -23,6 +32,32 @@ import { withFaces, type HttpHandler, type HttpRequestInfo } from "./web-face.js
 /** A principal with the scopes its token grants (space-free strings). */
 export interface BearerPrincipal extends Principal {
   readonly scopes?: readonly string[] | undefined;
+  /** The token's confirmation (RFC 7800 `cnf`): `jkt`, the thumbprint of the DPoP key it is bound to (RFC 9449 §6). */
+  readonly cnf?: { readonly jkt?: string | undefined } | undefined;
+}
+
+/** What a DPoP proof check is given (RFC 9449 §4.3). */
+export interface DpopProofInput {
+  /** The `DPoP` header (one value). */
+  readonly proof: string;
+  readonly method: string;
+  /** The URL the proof's `htu` must name: the resource's origin and the request's path. */
+  readonly url: string;
+  readonly accessToken: string;
+  /** The token's `cnf.jkt`. */
+  readonly jkt: string;
+}
+
+/** A proof check's answer: accepted, or the `DPoP` challenge's error (and a nonce to send with `use_dpop_nonce`). */
+export type DpopProofVerdict =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly error: "invalid_dpop_proof" | "use_dpop_nonce"; readonly description: string; readonly nonce?: string | undefined };
+
+/** The DPoP proof check of bearerAuth (`createDpopVerifier()` of the `oauth` add-on). */
+export interface DpopProofChecker {
+  /** The JWS algorithms it accepts (the challenge's `algs`). */
+  readonly algorithms: readonly string[];
+  check(input: DpopProofInput): Promise<DpopProofVerdict>;
 }
 
 /** The Protected Resource Metadata document (RFC 9728 §2); other members pass through. */
@@ -60,6 +95,8 @@ export interface BearerAuthOptions {
   readonly requiredScopes?: readonly string[] | ((request: HttpRequestHead) => readonly string[]) | undefined;
   /** Longest token accepted, in characters (default MAX_BEARER_TOKEN_LENGTH); a longer one is refused unread by `verify`. */
   readonly maxTokenLength?: number | undefined;
+  /** The DPoP proof check for DPoP-bound tokens (see the file's comment). Default none: bound tokens are refused. */
+  readonly dpop?: DpopProofChecker | undefined;
 }
 
 /** Default bound of a bearer token: 8 KiB (a JWT with many claims stays well below). */
@@ -99,7 +136,12 @@ export interface BearerAuth {
 }
 
 /** Every option checked (a TypeError or RangeError naming it). */
-function checked(options: BearerAuthOptions): { readonly verify: BearerAuthOptions["verify"]; readonly required: (request: HttpRequestHead) => readonly string[]; readonly maxLength: number } {
+function checked(options: BearerAuthOptions): {
+  readonly verify: BearerAuthOptions["verify"];
+  readonly required: (request: HttpRequestHead) => readonly string[];
+  readonly maxLength: number;
+  readonly dpop: DpopProofChecker | undefined;
+} {
   if (!isObject(options)) throw new TypeError(`bearerAuth options must be an object, got ${describeValue(options)}`);
   if (typeof options.verify !== "function") throw new TypeError(`verify must be a function (token, request) => principal | undefined, got ${describeValue(options.verify)}`);
   const servers: unknown = options.authorizationServers;
@@ -118,7 +160,11 @@ function checked(options: BearerAuthOptions): { readonly verify: BearerAuthOptio
     requiredOf = () => list;
   }
   const maxLength = numberOption("maxTokenLength", options.maxTokenLength, MAX_BEARER_TOKEN_LENGTH, { min: 1, max: 1024 * 1024 });
-  return { verify: options.verify, required: requiredOf, maxLength };
+  const dpop: unknown = options.dpop;
+  if (dpop !== undefined && (!isObject(dpop) || typeof dpop["check"] !== "function" || !Array.isArray(dpop["algorithms"]))) {
+    throw new TypeError(`dpop must be a DPoP proof checker ({ algorithms, check }: createDpopVerifier() of the oauth add-on), got ${describeValue(dpop)}`);
+  }
+  return { verify: options.verify, required: requiredOf, maxLength, dpop: dpop as DpopProofChecker | undefined };
 }
 
 /**
@@ -127,7 +173,8 @@ function checked(options: BearerAuthOptions): { readonly verify: BearerAuthOptio
  * `auth.withMetadata(handler)`.
  */
 export function bearerAuth(options: BearerAuthOptions): BearerAuth {
-  const { verify, required, maxLength } = checked(options);
+  const { verify, required, maxLength, dpop } = checked(options);
+  const resourceOrigin = new URL(options.resource).origin;
   const metadataUrl = protectedResourceMetadataUrl(options.resource);
   const metadata: ProtectedResourceMetadata = {
     ...options.metadata,
@@ -138,25 +185,53 @@ export function bearerAuth(options: BearerAuthOptions): BearerAuth {
   };
   const document = JSON.stringify(metadata);
 
-  const challenge = (status: 401 | 403, error: string | undefined, description: string, scopes: readonly string[]): Response => {
+  /**
+   * A refusal. The error goes in the challenge of `scheme`; with `dpop`, a Bearer refusal also
+   * offers the DPoP scheme with its `algs` (RFC 9449 §7.1), and a DPoP one carries `nonce` as
+   * `DPoP-Nonce` (§9).
+   */
+  const challenge = (status: 401 | 403, error: string | undefined, description: string, scopes: readonly string[], scheme: "Bearer" | "DPoP" = "Bearer", nonce?: string): Response => {
     const params = [`resource_metadata=${quoted(metadataUrl.href)}`];
     if (scopes.length > 0) params.push(`scope=${quoted(scopes.join(" "))}`);
-    if (error !== undefined) params.push(`error=${quoted(error)}`, `error_description=${quoted(description)}`);
-    return new Response(JSON.stringify({ error: error ?? "unauthorized", error_description: description }), {
-      status,
-      headers: { "content-type": "application/json", "www-authenticate": `Bearer ${params.join(", ")}` },
-    });
+    const errorParams = error === undefined ? [] : [`error=${quoted(error)}`, `error_description=${quoted(description)}`];
+    const dpopChallenge = dpop === undefined ? undefined : `DPoP ${[...params, `algs=${quoted(dpop.algorithms.join(" "))}`, ...(scheme === "DPoP" ? errorParams : [])].join(", ")}`;
+    const bearerChallenge = `Bearer ${[...params, ...errorParams].join(", ")}`;
+    const value = scheme === "DPoP" ? (dpopChallenge ?? `DPoP ${[...params, ...errorParams].join(", ")}`) : [bearerChallenge, dpopChallenge].filter((c) => c !== undefined).join(", ");
+    const headers: Record<string, string> = { "content-type": "application/json", "www-authenticate": value };
+    if (nonce !== undefined && /^[\x21\x23-\x5b\x5d-\x7e]{1,1024}$/.test(nonce)) headers["dpop-nonce"] = nonce;
+    return new Response(JSON.stringify({ error: error ?? "unauthorized", error_description: description }), { status, headers });
+  };
+
+  /** The refusal of a token's DPoP binding (see the file's comment), else undefined (not bound and sent as Bearer, or the proof holds). */
+  const proofRefusal = async (principal: BearerPrincipal, token: string, dpopScheme: boolean, request: HttpRequestHead, scopes: readonly string[]): Promise<Response | undefined> => {
+    const jkt: unknown = isObject(principal.cnf) ? principal.cnf["jkt"] : undefined;
+    // A server that checks no proofs answers in the Bearer scheme only.
+    const scheme = dpop === undefined ? "Bearer" : "DPoP";
+    if (jkt === undefined) return dpopScheme ? challenge(401, "invalid_token", "the token is not DPoP-bound", scopes, scheme) : undefined;
+    if (typeof jkt !== "string" || jkt === "") return challenge(401, "invalid_token", "the token's key binding (cnf.jkt) is not valid", scopes, scheme);
+    if (dpop === undefined) return challenge(401, "invalid_token", "this server does not check DPoP proofs", scopes);
+    if (!dpopScheme) return challenge(401, "invalid_token", "a DPoP-bound token must be presented with the DPoP scheme", scopes, "DPoP");
+    // One proof (§4.3 step 1): a repeated header arrives joined with ", ", which no JWS contains.
+    const proof = request.headers.get("dpop");
+    if (proof === null || proof.includes(",")) return challenge(401, "invalid_dpop_proof", "one DPoP proof header is required", scopes, "DPoP");
+    const url = new URL(new URL(request.url).pathname, resourceOrigin).href;
+    const verdict = await dpop.check({ proof, method: request.method, url, accessToken: token, jkt });
+    return verdict.ok ? undefined : challenge(401, verdict.error, verdict.description, scopes, "DPoP", verdict.nonce);
   };
 
   const authenticate: Authenticate = async (request) => {
     const scopes = required(request);
     const header = request.headers.get("authorization");
-    // RFC 6750 §2.1: `Bearer` (case-insensitive scheme) and one token68.
-    const match = header === null ? null : /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
     if (header === null) return challenge(401, undefined, "a bearer token is required", scopes);
-    if (match === null || match[1]!.length > maxLength) return challenge(401, "invalid_token", "the Authorization header holds no valid bearer token", scopes);
-    const principal = await verify(match[1]!, request);
-    if (principal === undefined) return challenge(401, "invalid_token", "the token is not valid for this resource", scopes);
+    // RFC 6750 §2.1, RFC 9449 §7.1: `Bearer` or `DPoP` (case-insensitive scheme) and one token68.
+    const match = /^(bearer|dpop) +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+    if (match === null || match[2]!.length > maxLength) return challenge(401, "invalid_token", "the Authorization header holds no valid bearer token", scopes);
+    const dpopScheme = match[1]!.toLowerCase() === "dpop";
+    const token = match[2]!;
+    const principal = await verify(token, request);
+    if (principal === undefined) return challenge(401, "invalid_token", "the token is not valid for this resource", scopes, dpopScheme && dpop !== undefined ? "DPoP" : "Bearer");
+    const refused = await proofRefusal(principal, token, dpopScheme, request, scopes);
+    if (refused !== undefined) return refused;
     const granted = new Set(Array.isArray(principal.scopes) ? principal.scopes : []);
     const missing = scopes.filter((scope) => !granted.has(scope));
     if (missing.length > 0) return challenge(403, "insufficient_scope", `this request needs the scope(s) ${missing.join(" ")}`, scopes);
