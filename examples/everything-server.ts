@@ -19,7 +19,7 @@
  *   an id from the runtime's InMemoryEventStore (one per session), so a client resumes a closed
  *   stream with GET + Last-Event-ID (the `test_reconnection` tool closes its own on purpose,
  *   with the handler's closeStream). Sessions end with DELETE, after 30 idle minutes, or at
- *   shutdown (SIGINT, SIGTERM).
+ *   shutdown (SIGINT, SIGTERM: a graceful drain of --drain-ms, default 10 s, below).
  * - 2024-11-05 (HTTP+SSE): GET /sse opens a session whose messages are POSTed to /messages.
  *
  * The registrations: the resources and prompts of examples/everything/ once for every era; the
@@ -98,7 +98,13 @@ const onError =
     console.error(`[${era}] ${error.message}`);
 
 /** --redis / --state-key (examples/everything/state.ts): where what outlives a request is kept. */
-const { values: flags } = parseArgs({ options: { port: { type: "string", default: "3000" }, ...STATE_FLAGS } });
+const { values: flags } = parseArgs({ options: { port: { type: "string", default: "3000" }, "drain-ms": { type: "string", default: "10000" }, ...STATE_FLAGS } });
+/** --drain-ms: how long requests in flight may take to finish at SIGTERM (http.close validates it). */
+const drainMs = Number(flags["drain-ms"]);
+if (flags["drain-ms"].trim() === "" || !Number.isInteger(drainMs) || drainMs < 0) {
+  console.error(`usage: everything-server.ts --drain-ms N   (N: whole milliseconds ≥ 0, not "${flags["drain-ms"]}")`);
+  process.exit(2);
+}
 const state = await openSharedState(stateArgs(flags), onError("state")).catch((error: Error) => (console.error(error.message), process.exit(2)));
 
 /**
@@ -223,14 +229,22 @@ httpServer.listen(portFromArgs(), "127.0.0.1", () => {
   console.log(`listening on http://127.0.0.1:${port}/mcp (HTTP+SSE: http://127.0.0.1:${port}/sse; state ${state.describe}; node:http ${face} face)`);
 });
 
-/** Closes every session (their handlers abort, their streams end), then the listener. */
+/**
+ * A graceful drain (docs/redis.md, "Deploying behind a load balancer"): the listener closes (new
+ * connections are refused, so a balancer sends them to another instance; idle ones close), the
+ * handlers refuse what still arrives on open connections with 503 and Retry-After, end listen and
+ * GET streams with a `retry` hint, and give the requests in flight --drain-ms to finish; then the
+ * sessions end here (with --redis they live on in Redis, and another instance continues them).
+ */
 async function shutdown(signal: string): Promise<void> {
   const sessions = Object.values(http.sessions).reduce((sum, handler) => sum + handler.sessionCount, 0);
-  console.log(`${signal}: closing ${sessions} session(s)`);
-  await Promise.allSettled([http.close(), server.close()]);
+  console.log(`${signal}: draining ${sessions} session(s), up to ${drainMs} ms`);
+  httpServer.close();
+  await Promise.allSettled([http.close({ drainMs })]);
+  await Promise.allSettled([server.close()]);
   await state.close();
-  httpServer.close(() => process.exit(0));
   httpServer.closeAllConnections();
+  process.exit(0);
 }
 process.once("SIGINT", (signal) => void shutdown(signal));
 process.once("SIGTERM", (signal) => void shutdown(signal));

@@ -33,7 +33,7 @@ export interface NodeServerResponse {
   writeHead(statusCode: number, headers: Record<string, string | string[]>): unknown;
   write(chunk: Uint8Array | string): boolean;
   end(chunk?: Uint8Array | string): unknown;
-  once(event: "drain" | "close", listener: () => void): unknown;
+  once(event: "drain" | "close" | "finish", listener: () => void): unknown;
   on(event: "close" | "drain", listener: () => void): unknown;
   removeListener(event: "drain" | "close", listener: () => void): unknown;
   readonly writableFinished: boolean;
@@ -43,7 +43,13 @@ export interface NodeServerResponse {
   flushHeaders?(): void;
   /** Drops the connection (a stream that cannot be completed). */
   destroy?(): unknown;
+  /** The connection (ended after a stream that finishes while the server drains). */
+  readonly socket?: { end(): unknown } | null | undefined;
 }
+
+/** Whether the server drains (close() began): a response then closes its connection after it. */
+export type Closing = () => boolean;
+const NEVER: Closing = () => false;
 
 /** The request headers of node:http (names lower case; Node joined repeated ones) as a HeaderView. */
 class NodeHeaders implements HeaderView {
@@ -75,8 +81,10 @@ const PLAIN_PATH = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@/]*$/;
 class NodeBody implements ResponseBody {
   ondrain: (() => void) | undefined = undefined;
   readonly #out: NodeServerResponse;
-  constructor(out: NodeServerResponse) {
+  readonly #closing: Closing;
+  constructor(out: NodeServerResponse, closing: Closing) {
     this.#out = out;
+    this.#closing = closing;
     out.on("drain", () => this.ondrain?.());
   }
   get buffered(): number {
@@ -86,7 +94,12 @@ class NodeBody implements ResponseBody {
     if (!this.#out.destroyed) this.#out.write(bytes);
   }
   end(): void {
-    if (!this.#out.destroyed) this.#out.end();
+    if (this.#out.destroyed) return;
+    // Its head said keep-alive: while the server drains, the connection ends after the body
+    // instead, so that a balancer does not send the next request on it.
+    const socket = this.#closing() ? this.#out.socket : undefined;
+    this.#out.end();
+    if (socket !== undefined && socket !== null) this.#out.once("finish", () => void socket.end());
   }
   abort(): void {
     this.#out.destroy?.();
@@ -101,6 +114,7 @@ export class NodeCall implements HttpCall {
   onclose: (() => void) | undefined = undefined;
   readonly #request: NodeIncomingMessage;
   readonly #out: NodeServerResponse;
+  readonly #closing: Closing;
   #answered = false;
   #bodyRead = false;
   #gone = false;
@@ -108,9 +122,10 @@ export class NodeCall implements HttpCall {
   #path: string | undefined;
   #peer: string | undefined | null = null;
 
-  constructor(request: NodeIncomingMessage, out: NodeServerResponse) {
+  constructor(request: NodeIncomingMessage, out: NodeServerResponse, closing: Closing = NEVER) {
     this.#request = request;
     this.#out = out;
+    this.#closing = closing;
     this.method = request.method ?? "GET";
     this.headers = new NodeHeaders(request.headers);
     this.localAddress = request.socket?.localAddress;
@@ -239,7 +254,7 @@ export class NodeCall implements HttpCall {
 
   stream(status: number, headers: ResponseHeaders, _highWater: number): ResponseBody {
     const out = this.#start();
-    const body = new NodeBody(this.#out);
+    const body = new NodeBody(this.#out, this.#closing);
     if (out !== undefined) {
       out.writeHead(status, this.#headersOut(headers));
       out.flushHeaders?.();
@@ -257,10 +272,12 @@ export class NodeCall implements HttpCall {
   /**
    * A response sent while a large body was never read (a refusal before it: unauthenticated, the
    * wrong method) closes the connection, so that body is not read at all; a small one (at most
-   * DRAIN_BYTES declared) is read and dropped by node:http, and the connection is kept.
+   * DRAIN_BYTES declared) is read and dropped by node:http, and the connection is kept. While the
+   * server drains, every response closes its connection.
    */
   #headersOut(headers: ResponseHeaders): Record<string, string> {
-    if (this.#bodyRead || !unreadBodyClosesConnection(this.#request.headers)) return headers as Record<string, string>;
+    const closes = this.#closing() || (!this.#bodyRead && unreadBodyClosesConnection(this.#request.headers));
+    if (!closes) return headers as Record<string, string>;
     return { ...headers, connection: "close" };
   }
 }

@@ -12,6 +12,7 @@ import { isObject } from "../../core/json.js";
 import { ErrorCode, type JsonRpcMessage, type Principal, type RequestId, type Transport, type TransportSendOptions } from "../../core/protocol.js";
 import type { HttpCall } from "../server/call.js";
 import { errorText, JSON_HEADERS } from "../server/replies.js";
+import { retryHint } from "../server/drain.js";
 import { sseEvent, SseStream, type SseLimits, type StreamGone } from "../server/sse-stream.js";
 import type { Slot } from "../server/quota.js";
 import type { HttpServable } from "./binding.js";
@@ -23,7 +24,16 @@ const CANCELLED = "notifications/cancelled";
 export interface ExchangeSettings {
   readonly statusOf: (code: number) => number;
   readonly limits: SseLimits;
+  /** The exchanges in flight (what the handler's close() waits for). */
+  readonly live: Set<PostExchange>;
+  /** Whether the handler drains: a stream it ends then carries a `retry` hint. */
+  readonly draining: () => boolean;
+  /** The listen method (a stream a drain ends at once); null: none. */
+  readonly listen: string | null;
 }
+
+/** The `retry` (ms) of the hint a stream ended by a drain carries: the client reconnects soon, to another instance. */
+const DRAIN_RETRY_MS = 500;
 
 /**
  * The transport of one request's connection. The stream has backpressure: a related
@@ -46,6 +56,7 @@ export class PostExchange implements Transport {
   #state: "pending" | "streaming" | "done" = "pending";
   #stream: SseStream | undefined;
   #connection: Connection | undefined;
+  #method: string | undefined;
 
   constructor(call: HttpCall, principal: Principal | undefined, id: RequestId, settings: ExchangeSettings, slot: Slot | undefined) {
     this.http = call;
@@ -64,6 +75,8 @@ export class PostExchange implements Transport {
       return this.#finish();
     }
     call.onclose = () => this.#clientGone(undefined);
+    this.#method = "method" in message ? message.method : undefined;
+    this.#settings.live.add(this);
     this.#connection = server.openConnection(this);
     this.onmessage?.(message);
   }
@@ -110,6 +123,27 @@ export class PostExchange implements Transport {
     return RESOLVED;
   }
 
+  /** A listen stream (subscriptions/listen): a drain ends it at once rather than wait for it. */
+  get listening(): boolean {
+    return this.#method !== undefined && this.#method === this.#settings.listen;
+  }
+
+  /**
+   * The handler drains: the stream ends here with a `retry` hint (the client opens it again, on
+   * another instance) and the request ends as if its client had closed it (its handler aborts).
+   * An unanswered request gets 503 (close()).
+   */
+  drop(): void {
+    if (this.#state === "pending") return void this.close();
+    if (this.#state !== "streaming") return;
+    this.#finish();
+    try {
+      this.onrequeststreamclose?.(this.#id, "the server is shutting down");
+    } catch {
+      // The endpoint's own failure: the stream has ended anyway.
+    }
+  }
+
   #openStream(): SseStream {
     this.#state = "streaming";
     return new SseStream(this.http, undefined, this.#settings.limits, (gone) => this.#clientGone(gone));
@@ -137,7 +171,9 @@ export class PostExchange implements Transport {
   #finish(): void {
     if (this.#state === "done") return;
     this.#state = "done";
+    this.#settings.live.delete(this);
     this.#slot?.release();
+    if (this.#settings.draining()) this.#stream?.write(retryHint(DRAIN_RETRY_MS));
     this.#stream?.close();
     const connection = this.#connection;
     if (connection !== undefined) queueMicrotask(() => void connection.close().catch(() => undefined));
