@@ -31,7 +31,7 @@
  * DNS rebinding protection: each handler serves only loopback Host and Origin headers.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Server, type AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import {
   toNodeListener,
@@ -231,20 +231,38 @@ httpServer.listen(portFromArgs(), "127.0.0.1", () => {
 
 /**
  * A graceful drain (docs/redis.md, "Deploying behind a load balancer"): the listener closes (new
- * connections are refused, so a balancer sends them to another instance; idle ones close), the
- * handlers refuse what still arrives on open connections with 503 and Retry-After, end listen and
- * GET streams with a `retry` hint, and give the requests in flight --drain-ms to finish; then the
- * sessions end here (with --redis they live on in Redis, and another instance continues them).
+ * connections are refused, so a balancer sends them to another instance), the handlers refuse
+ * what still arrives on open connections with 503, Retry-After and Connection: close, end listen
+ * and GET streams with a `retry` hint, and give the requests in flight (and the task works
+ * running here) --drain-ms to finish; then the sessions end here (with --redis they live on in
+ * Redis, and another instance continues them). Open connections are left to the balancer to
+ * close (nginx: its upstream keepalive_timeout): a server that closes an idle keep-alive
+ * connection races with a request already on its way there, which then fails unserved and, for a
+ * POST, cannot be sent again by the balancer.
  */
 async function shutdown(signal: string): Promise<void> {
   const sessions = Object.values(http.sessions).reduce((sum, handler) => sum + handler.sessionCount, 0);
   console.log(`${signal}: draining ${sessions} session(s), up to ${drainMs} ms`);
-  httpServer.close();
-  await Promise.allSettled([http.close({ drainMs })]);
+  // net.Server's close: node:http's own (Node ≥ 19) also drops the idle connections.
+  Server.prototype.close.call(httpServer);
+  await Promise.allSettled([http.close({ drainMs }), tasksSettled(drainMs)]);
   await Promise.allSettled([server.close()]);
   await state.close();
+  await connectionsClosed(drainMs);
   httpServer.closeAllConnections();
   process.exit(0);
+}
+
+/** Waits (up to `ms`) until the clients, a balancer's kept-alive connections included, have closed every connection. */
+async function connectionsClosed(ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  const open = () => new Promise<number>((resolve) => httpServer.getConnections((error, count) => resolve(error === null ? count : 0)));
+  while ((await open()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+/** The task works running here get drainMs to finish too: their tasks are in the shared store, and none is left "working" with no work behind it. */
+async function tasksSettled(ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while ((modern.options.tasks?.running ?? 0) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 process.once("SIGINT", (signal) => void shutdown(signal));
 process.once("SIGTERM", (signal) => void shutdown(signal));

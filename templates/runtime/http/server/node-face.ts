@@ -33,7 +33,7 @@ export interface NodeServerResponse {
   writeHead(statusCode: number, headers: Record<string, string | string[]>): unknown;
   write(chunk: Uint8Array | string): boolean;
   end(chunk?: Uint8Array | string): unknown;
-  once(event: "drain" | "close" | "finish", listener: () => void): unknown;
+  once(event: "drain" | "close", listener: () => void): unknown;
   on(event: "close" | "drain", listener: () => void): unknown;
   removeListener(event: "drain" | "close", listener: () => void): unknown;
   readonly writableFinished: boolean;
@@ -43,8 +43,6 @@ export interface NodeServerResponse {
   flushHeaders?(): void;
   /** Drops the connection (a stream that cannot be completed). */
   destroy?(): unknown;
-  /** The connection (ended after a stream that finishes while the server drains). */
-  readonly socket?: { end(): unknown } | null | undefined;
 }
 
 /** Whether the server drains (close() began): a response then closes its connection after it. */
@@ -81,10 +79,8 @@ const PLAIN_PATH = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@/]*$/;
 class NodeBody implements ResponseBody {
   ondrain: (() => void) | undefined = undefined;
   readonly #out: NodeServerResponse;
-  readonly #closing: Closing;
-  constructor(out: NodeServerResponse, closing: Closing) {
+  constructor(out: NodeServerResponse) {
     this.#out = out;
-    this.#closing = closing;
     out.on("drain", () => this.ondrain?.());
   }
   get buffered(): number {
@@ -94,12 +90,7 @@ class NodeBody implements ResponseBody {
     if (!this.#out.destroyed) this.#out.write(bytes);
   }
   end(): void {
-    if (this.#out.destroyed) return;
-    // Its head said keep-alive: while the server drains, the connection ends after the body
-    // instead, so that a balancer does not send the next request on it.
-    const socket = this.#closing() ? this.#out.socket : undefined;
-    this.#out.end();
-    if (socket !== undefined && socket !== null) this.#out.once("finish", () => void socket.end());
+    if (!this.#out.destroyed) this.#out.end();
   }
   abort(): void {
     this.#out.destroy?.();
@@ -254,7 +245,7 @@ export class NodeCall implements HttpCall {
 
   stream(status: number, headers: ResponseHeaders, _highWater: number): ResponseBody {
     const out = this.#start();
-    const body = new NodeBody(this.#out, this.#closing);
+    const body = new NodeBody(this.#out);
     if (out !== undefined) {
       out.writeHead(status, this.#headersOut(headers));
       out.flushHeaders?.();
