@@ -29,7 +29,7 @@ export const NGINX_CONFIG = "examples/deploy/nginx.conf";
 export function checkNginx(): void {
   const probe = spawnSync(BINARY, ["-v"], { encoding: "utf8" });
   if (probe.error !== undefined || probe.status !== 0) {
-    throw new Error(`${BINARY} not found: the load-balancer tests need a real nginx (Debian: apt-get install nginx-light or nginx; .ci/run installs it)`);
+    throw new Error(`${BINARY} not found: the load-balancer tests need a real nginx (Debian: apt-get install nginx; .ci/run installs it)`);
   }
 }
 
