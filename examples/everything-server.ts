@@ -248,10 +248,13 @@ async function shutdown(signal: string): Promise<void> {
   await Promise.allSettled([http.close({ drainMs }), tasksSettled(drainMs)]);
   await Promise.allSettled([server.close()]);
   await state.close();
-  await connectionsClosed(drainMs);
+  await connectionsClosed(Math.min(drainMs, CONNECTIONS_WAIT_MS));
   httpServer.closeAllConnections();
   process.exit(0);
 }
+
+/** How long the drain waits for the clients to close their connections: the shipped nginx config's upstream keepalive_timeout (examples/deploy/nginx.conf). */
+const CONNECTIONS_WAIT_MS = 2_000;
 
 /** Waits (up to `ms`) until the clients, a balancer's kept-alive connections included, have closed every connection. */
 async function connectionsClosed(ms: number): Promise<void> {

@@ -14,75 +14,16 @@
  * ends completed or, when cancelled, cancelled); every cancel honoured; every GET stream that
  * ended was resumed through the event store; every instance exited 0 after its drain.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { build } from "esbuild";
 import { randomBytes } from "node:crypto";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EverythingInstance } from "../../helpers/everything-instance.js";
 import { startNginx, type Nginx } from "../../helpers/nginx.js";
 import { freePort, startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
 import { modernHeaders, modernMeta } from "../redis/support.js";
 
 const DRAIN_MS = 5_000;
-/**
- * examples/everything-server.ts bundled once into plain JavaScript (its packages stay imports, so
- * the bundle lives under node_modules to find them): an instance restarts in well under a second,
- * where tsx would compile the example again at every start.
- */
-const BUNDLE = join("node_modules", ".cache", "mcp-stubgen-test", "nginx", "everything-server.mjs");
 const SESSION_VERSION = "2025-11-25";
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** One everything-server on a fixed port, restarted in place. */
-class Instance {
-  readonly port: number;
-  readonly #args: readonly string[];
-  #child: ChildProcess | undefined;
-  readonly exits: (number | null)[] = [];
-  readonly lines: string[] = [];
-
-  constructor(port: number, args: readonly string[]) {
-    this.port = port;
-    this.#args = args;
-  }
-
-  async start(): Promise<void> {
-    const child = spawn(process.execPath, [BUNDLE, "--port", String(this.port), "--drain-ms", String(DRAIN_MS), ...this.#args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    this.#child = child;
-    const lines = createInterface({ input: child.stdout! });
-    child.stderr!.on("data", (chunk: Buffer) => this.lines.push(`stderr: ${chunk.toString("utf8").trim()}`));
-    child.once("exit", (code, signal) => this.lines.push(`exit ${String(code)} ${String(signal)} at ${new Date().toISOString()}`));
-    await Promise.race([
-      new Promise<void>((resolve) =>
-        lines.on("line", (line) => {
-          this.lines.push(line);
-          if (line.startsWith("listening on ")) resolve();
-        }),
-      ),
-      once(child, "exit").then(([code]) => Promise.reject(new Error(`instance :${this.port} exited with ${String(code)}: ${this.lines.join("\n")}`))),
-    ]);
-  }
-
-  /** SIGTERM (the drain), its exit, then a new process on the same port. */
-  async restart(): Promise<void> {
-    await this.stop();
-    await this.start();
-  }
-
-  async stop(): Promise<void> {
-    const child = this.#child;
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, "exit");
-    child.kill("SIGTERM");
-    const [code] = (await exited) as [number | null];
-    this.exits.push(code);
-  }
-}
 
 /** What the load did and saw. */
 const figures = {
@@ -335,16 +276,14 @@ async function listenWorker(origin: string, worker: number): Promise<void> {
 }
 
 let redis: RedisServer;
-let instances: Instance[];
+let instances: EverythingInstance[];
 let nginx: Nginx;
 
 beforeAll(async () => {
-  mkdirSync(join("node_modules", ".cache", "mcp-stubgen-test", "nginx"), { recursive: true });
-  await build({ entryPoints: ["examples/everything-server.ts"], outfile: BUNDLE, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error" });
   redis = await startRedisServer();
-  const flags = ["--redis", redis.url, "--state-key", randomBytes(32).toString("hex")];
+  const flags = ["--drain-ms", String(DRAIN_MS), "--redis", redis.url, "--state-key", randomBytes(32).toString("hex")];
   const ports = [await freePort(), await freePort(), await freePort()];
-  instances = ports.map((port) => new Instance(port, flags));
+  instances = ports.map((port) => new EverythingInstance(port, flags));
   await Promise.all(instances.map((instance) => instance.start()));
   nginx = await startNginx(ports.map((port) => `127.0.0.1:${port}`));
 }, 60_000);
@@ -353,7 +292,7 @@ afterAll(async () => {
   stopping = true;
   streams.abort();
   await nginx?.stop();
-  await Promise.all((instances ?? []).map((instance) => instance.stop()));
+  await Promise.all((instances ?? []).map((instance) => instance.terminate()));
   await redis?.stop();
 });
 
