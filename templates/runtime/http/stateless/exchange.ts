@@ -114,10 +114,15 @@ export class PostExchange implements Transport {
     return stream.room();
   }
 
-  /** The connection closed (the server's close()): an unanswered request gets 503, a stream ends. */
+  /**
+   * The connection closed (the server's close()): an unanswered request gets 503, a stream ends.
+   * A listen a drain ends before its acknowledgment gets Retry-After too: opening it again
+   * elsewhere repeats nothing.
+   */
   close(): Promise<void> {
     if (this.#state === "pending") {
-      this.http.respond(503, JSON_HEADERS, errorText(this.#id, ErrorCode.InternalError, "the server closed the connection before answering"));
+      const headers = this.listening && this.#settings.draining() ? { ...JSON_HEADERS, "retry-after": "1" } : JSON_HEADERS;
+      this.http.respond(503, headers, errorText(this.#id, ErrorCode.InternalError, "the server closed the connection before answering"));
     }
     if (this.#state !== "done") this.#finish();
     return RESOLVED;

@@ -89,6 +89,21 @@ describeFaces("the stateless handler's close({ drainMs })", (face) => {
     expect((await inFlight).status).toBe(503);
   });
 
+  it("answers a listen not yet acknowledged with 503 and Retry-After at once: opening it again elsewhere repeats nothing", async () => {
+    const listening = deferred<void>();
+    served = await serve(face, { handlers: { "subscriptions/listen": () => (listening.resolve(), new Promise(() => undefined)) } });
+    const listen = fetch(served.url, {
+      method: "POST",
+      headers: headersFor("subscriptions/listen"),
+      body: JSON.stringify({ jsonrpc: "2.0", id: "l1", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } }),
+    });
+    await listening.promise;
+    const closing = served.handler.close({ drainMs: 30_000 });
+    const answered = await listen;
+    expect([answered.status, answered.headers.get("retry-after")]).toEqual([503, "1"]);
+    await closing;
+  });
+
   it("validates drainMs (a RangeError naming it) before anything closes", async () => {
     served = await serve(face);
     for (const drainMs of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, "100"]) {
