@@ -66,6 +66,8 @@ describeFaces("the session handler's close({ drainMs })", (face) => {
     const answered = await inFlight;
     expect(answered.status).toBe(200);
     expect(answered.text).toContain("slow done");
+    // toNodeListener's native face closes the connection of a response written while its handler drains.
+    if (face === "native") expect(answered.headers.get("connection")).toBe("close");
     await closing;
     expect(served.handler.sessionCount).toBe(0);
   });
