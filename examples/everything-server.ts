@@ -19,7 +19,7 @@
  *   an id from the runtime's InMemoryEventStore (one per session), so a client resumes a closed
  *   stream with GET + Last-Event-ID (the `test_reconnection` tool closes its own on purpose,
  *   with the handler's closeStream). Sessions end with DELETE, after 30 idle minutes, or at
- *   shutdown (SIGINT, SIGTERM).
+ *   shutdown (SIGINT, SIGTERM: a graceful drain of --drain-ms, default 10 s, below).
  * - 2024-11-05 (HTTP+SSE): GET /sse opens a session whose messages are POSTed to /messages.
  *
  * The registrations: the resources and prompts of examples/everything/ once for every era; the
@@ -31,7 +31,7 @@
  * DNS rebinding protection: each handler serves only loopback Host and Origin headers.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Server, type AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import {
   toNodeListener,
@@ -99,7 +99,13 @@ const onError =
     console.error(`[${era}] ${error.message}`);
 
 /** --redis / --state-key (examples/everything/state.ts): where what outlives a request is kept. */
-const { values: flags } = parseArgs({ options: { port: { type: "string", default: "3000" }, ...STATE_FLAGS } });
+const { values: flags } = parseArgs({ options: { port: { type: "string", default: "3000" }, "drain-ms": { type: "string", default: "10000" }, ...STATE_FLAGS } });
+/** --drain-ms: how long requests in flight may take to finish at SIGTERM (http.close validates it). */
+const drainMs = Number(flags["drain-ms"]);
+if (flags["drain-ms"].trim() === "" || !Number.isInteger(drainMs) || drainMs < 0) {
+  console.error(`usage: everything-server.ts --drain-ms N   (N: whole milliseconds ≥ 0, not "${flags["drain-ms"]}")`);
+  process.exit(2);
+}
 const state = await openSharedState(stateArgs(flags), onError("state")).catch((error: Error) => (console.error(error.message), process.exit(2)));
 
 /**
@@ -226,14 +232,43 @@ httpServer.listen(portFromArgs(), "127.0.0.1", () => {
   console.log(`listening on http://127.0.0.1:${port}/mcp (HTTP+SSE: http://127.0.0.1:${port}/sse; state ${state.describe}; node:http ${face} face)`);
 });
 
-/** Closes every session (their handlers abort, their streams end), then the listener. */
+/**
+ * A graceful drain (docs/redis.md, "Deploying behind a load balancer"): the listener closes (new
+ * connections are refused, so a balancer sends them to another instance), the handlers refuse
+ * what still arrives on open connections with 503, Retry-After and Connection: close, end listen
+ * and GET streams with a `retry` hint, and give the requests in flight (and the task works
+ * running here) --drain-ms to finish; then the sessions end here (with --redis they live on in
+ * Redis, and another instance continues them). Open connections are left to the balancer to
+ * close (nginx: its upstream keepalive_timeout): a server that closes an idle keep-alive
+ * connection races with a request already on its way there, which then fails unserved and, for a
+ * POST, cannot be sent again by the balancer.
+ */
 async function shutdown(signal: string): Promise<void> {
   const sessions = Object.values(http.sessions).reduce((sum, handler) => sum + handler.sessionCount, 0);
-  console.log(`${signal}: closing ${sessions} session(s)`);
-  await Promise.allSettled([http.close(), server.close()]);
+  console.log(`${signal}: draining ${sessions} session(s), up to ${drainMs} ms`);
+  // net.Server's close: node:http's own (Node ≥ 19) also drops the idle connections.
+  Server.prototype.close.call(httpServer);
+  await Promise.allSettled([http.close({ drainMs }), tasksSettled(drainMs)]);
+  await Promise.allSettled([server.close()]);
   await state.close();
-  httpServer.close(() => process.exit(0));
+  await connectionsClosed(Math.min(drainMs, CONNECTIONS_WAIT_MS));
   httpServer.closeAllConnections();
+  process.exit(0);
+}
+
+/** How long the drain waits for the clients to close their connections: the shipped nginx config's upstream keepalive_timeout (examples/deploy/nginx.conf). */
+const CONNECTIONS_WAIT_MS = 2_000;
+
+/** Waits (up to `ms`) until the clients, a balancer's kept-alive connections included, have closed every connection. */
+async function connectionsClosed(ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  const open = () => new Promise<number>((resolve) => httpServer.getConnections((error, count) => resolve(error === null ? count : 0)));
+  while ((await open()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+/** The task works running here get drainMs to finish too: their tasks are in the shared store, and none is left "working" with no work behind it. */
+async function tasksSettled(ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while ((modern.options.tasks?.running ?? 0) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 process.once("SIGINT", (signal) => void shutdown(signal));
 process.once("SIGTERM", (signal) => void shutdown(signal));

@@ -11,6 +11,7 @@ import { createEraRouter } from "../http/server/era-router.js";
 import { createHttpHandler, type HttpHandlerOptions, type HttpServable, type StatelessHttpHandler } from "../http/stateless/handler.js";
 import { createSessionHttpHandler, type SessionHttpHandler, type SessionHttpHandlerOptions, type SessionServable } from "../http/sessions/handler.js";
 import { createLegacySseHandler, type LegacySseHandler, type LegacySseHandlerOptions } from "../http/legacy-sse/handler.js";
+import { drainMsOf, type CloseOptions } from "../http/server/drain.js";
 import type { HttpServerOptions } from "../http/server/options.js";
 import type { ServedHandler } from "../http/server/web-face.js";
 import type { Connection } from "../core/endpoint.js";
@@ -42,8 +43,15 @@ export type EveryEraHttpHandler = ServedHandler & {
   /** The session handlers, keyed by the session revision each serves. */
   readonly sessions: { readonly [revision: string]: SessionHttpHandler };
   readonly legacySse: LegacySseHandler | undefined;
-  /** Ends every session of the session handlers (their handlers abort, their streams end). */
-  close(): Promise<void>;
+  /** Whether close() has begun (toNodeListener then closes each connection after its response). */
+  readonly draining: boolean;
+  /**
+   * Closes the stateless and the session handlers together (their close: new requests refused
+   * with 503 and Retry-After, listen and GET streams ended with a `retry` hint, what is in flight
+   * given `drainMs` to finish, then every session here ends; with a sessionRegistry they live on
+   * there). HTTP+SSE sessions are left to end with the process. drainMs: as the handlers' own.
+   */
+  close(options?: CloseOptions): Promise<void>;
 };
 
 /** The router over one handler per era, each over `serverOf(revision)`. */
@@ -66,8 +74,14 @@ export function createEveryEraRouter(revisions: readonly EraRevision[], serverOf
     ...(legacySse === undefined ? {} : { legacySse }),
     onError: options.onError,
   });
-  const close = async (): Promise<void> => {
-    await Promise.all(Object.values(sessions).map((handler) => (handler as { close?: () => Promise<void> }).close?.()));
+  let draining = false;
+  const close = async (closeOptions?: CloseOptions): Promise<void> => {
+    drainMsOf(closeOptions); // validated before anything closes
+    draining = true;
+    const handlers: { close(options?: CloseOptions): Promise<void> }[] = [...(modern === undefined ? [] : [modern]), ...Object.values(sessions)];
+    await Promise.all(handlers.map((handler) => handler.close(closeOptions)));
   };
-  return Object.assign(router, { modern, sessions, legacySse, close });
+  const handler = Object.assign(router, { modern, sessions, legacySse, close });
+  Object.defineProperty(handler, "draining", { get: () => draining, enumerable: true });
+  return handler as EveryEraHttpHandler;
 }

@@ -454,6 +454,6 @@ export function listChangesOf(options: ServerFacadeOptions, method: string): num
 export function serverHttpBinding<Http extends object>(
   server: ServerDescriptor<Http>,
   options: ServerFacadeOptions,
-): Http & { readonly revision: string; readonly supportedVersions: readonly string[] } {
-  return { ...server.http, revision: server.revision, supportedVersions: [...versionsOf(server, options)] };
+): Http & { readonly revision: string; readonly supportedVersions: readonly string[]; readonly listen: string | null } {
+  return { ...server.http, revision: server.revision, supportedVersions: [...versionsOf(server, options)], listen: server.subscriptions?.listen ?? null };
 }

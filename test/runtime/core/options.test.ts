@@ -259,6 +259,8 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "HttpServerOptions.keepAliveMs": { read: everyHandler((v) => ({ keepAliveMs: v })), ok: 1000, tooSmall: 999, fraction: 1000.5 },
   "HttpServerOptions.maxStreamBufferBytes": { read: everyHandler((v) => ({ maxStreamBufferBytes: v })), ok: 1024, tooSmall: 1023, fraction: 2048.5 },
   "HttpHandlerOptions.toolHeadersTtlMs": { read: (v) => R.createHttpHandler(server(), { toolHeadersTtlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  // http/server/drain.ts: read by every handler's close() (a fresh handler each: close ends it)
+  "CloseOptions.drainMs": { read: (v) => Promise.all([R.createHttpHandler(server()).close({ drainMs: v }), Session.createSessionHttpHandler(sessionServer()).close({ drainMs: v })]), ok: 0, tooSmall: -1, fraction: 1.5 },
   "SessionHttpHandlerOptions.maxSessions": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxSessions: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.maxSessionsPerPrincipal": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { maxSessionsPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SessionHttpHandlerOptions.sessionIdleMs": { read: (v) => Session.createSessionHttpHandler(sessionServer(), { sessionIdleMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },

@@ -256,7 +256,7 @@ describe("serverHttpBinding", () => {
   it("is the revision's HTTP rules with the revision and the versions served (a copy of `protocolVersions`)", () => {
     const versions = ["2026-07-28", "2026-01-01"];
     const binding = serverHttpBinding(DISCOVER, { protocolVersions: versions });
-    expect(binding).toEqual({ ...DISCOVER.http, revision: "2026-07-28", supportedVersions: versions });
+    expect(binding).toEqual({ ...DISCOVER.http, revision: "2026-07-28", supportedVersions: versions, listen: DISCOVER.subscriptions?.listen ?? null });
     expect(binding.supportedVersions).not.toBe(versions);
     expect(serverHttpBinding(DISCOVER, {}).supportedVersions).toEqual(["2026-07-28"]);
   });

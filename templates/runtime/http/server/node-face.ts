@@ -45,6 +45,10 @@ export interface NodeServerResponse {
   destroy?(): unknown;
 }
 
+/** Whether the server drains (close() began): a response then closes its connection after it. */
+export type Closing = () => boolean;
+const NEVER: Closing = () => false;
+
 /** The request headers of node:http (names lower case; Node joined repeated ones) as a HeaderView. */
 class NodeHeaders implements HeaderView {
   readonly #raw: NodeIncomingMessage["headers"];
@@ -101,6 +105,7 @@ export class NodeCall implements HttpCall {
   onclose: (() => void) | undefined = undefined;
   readonly #request: NodeIncomingMessage;
   readonly #out: NodeServerResponse;
+  readonly #closing: Closing;
   #answered = false;
   #bodyRead = false;
   #gone = false;
@@ -108,9 +113,10 @@ export class NodeCall implements HttpCall {
   #path: string | undefined;
   #peer: string | undefined | null = null;
 
-  constructor(request: NodeIncomingMessage, out: NodeServerResponse) {
+  constructor(request: NodeIncomingMessage, out: NodeServerResponse, closing: Closing = NEVER) {
     this.#request = request;
     this.#out = out;
+    this.#closing = closing;
     this.method = request.method ?? "GET";
     this.headers = new NodeHeaders(request.headers);
     this.localAddress = request.socket?.localAddress;
@@ -257,10 +263,12 @@ export class NodeCall implements HttpCall {
   /**
    * A response sent while a large body was never read (a refusal before it: unauthenticated, the
    * wrong method) closes the connection, so that body is not read at all; a small one (at most
-   * DRAIN_BYTES declared) is read and dropped by node:http, and the connection is kept.
+   * DRAIN_BYTES declared) is read and dropped by node:http, and the connection is kept. While the
+   * server drains, every response closes its connection.
    */
   #headersOut(headers: ResponseHeaders): Record<string, string> {
-    if (this.#bodyRead || !unreadBodyClosesConnection(this.#request.headers)) return headers as Record<string, string>;
+    const closes = this.#closing() || (!this.#bodyRead && unreadBodyClosesConnection(this.#request.headers));
+    if (!closes) return headers as Record<string, string>;
     return { ...headers, connection: "close" };
   }
 }

@@ -158,8 +158,10 @@ export function toNodeListener(handler: HttpHandler | (HttpHandler & CallHandler
 
 /** The native face: each request an HttpCall of its own over the IncomingMessage and ServerResponse. */
 function nativeListener(handler: CallHandler, options: NodeListenerOptions): NodeListener {
+  // A handler that drains (its close() began: `draining`) has each response close its connection.
+  const closing = (): boolean => (handler as { readonly draining?: unknown }).draining === true;
   return (request, response) => {
-    handler.serveCall(new NodeCall(request, response)).catch((error: unknown) => {
+    handler.serveCall(new NodeCall(request, response, closing)).catch((error: unknown) => {
       // The servers answer their own failures; this is one of writing the response itself.
       report(options.onError, error);
       if (!response.destroyed) response.destroy?.();

@@ -17,15 +17,16 @@ import { earlyCancelOptions } from "../../core/early-cancels.js";
 import { numberOption } from "../../core/options.js";
 import { describeValue, type JsonObject, type RequestId } from "../../core/protocol.js";
 import { choiceOption, flagOption, pathOption, readServerOptions, type HttpServerOptions } from "../server/options.js";
-import { authenticateStage, CallState, envelopeStage, hostOriginStage, runPipeline, type MethodTable, type Pipeline } from "../server/pipeline.js";
+import { authenticateStage, CallState, envelopeStage, hostOriginStage, runPipeline, type MethodTable, type Pipeline, type Stage } from "../server/pipeline.js";
 import { pathStage } from "../server/routes.js";
+import { DRAINING, Drain, drainMsOf, type CloseOptions } from "../server/drain.js";
 import { SessionTable } from "../server/session-table.js";
 import { withFaces, type ServedHandler } from "../server/web-face.js";
 import { EventStoreBudget } from "./event-budget.js";
 import type { EventStore } from "./event-store.js";
 import { SessionLookup, type NamedSession } from "./lookup.js";
 import { SessionRoutes, type RouteSettings } from "./routes.js";
-import type { Session, SessionShared } from "./session.js";
+import { SESSION_HEADER, type Session, type SessionShared } from "./session.js";
 import { sessionRegistryOption, type SessionRegistry } from "./session-registry.js";
 import { VersionTable, type SessionServable } from "./versions.js";
 
@@ -125,8 +126,19 @@ export type SessionHttpHandler = ServedHandler & {
   closeStream(sessionId: string, requestId: RequestId): boolean;
   /** Whether a session of this id is open here (how createEraRouter finds the handler of a session). */
   hasSession(sessionId: string): boolean;
-  /** Ends every session (handlers abort, streams close) and refuses new ones from then on. */
-  close(): Promise<void>;
+  /** Whether close() has begun: every new request is refused (503, Retry-After). */
+  readonly draining: boolean;
+  /**
+   * Closes the handler: from now on every new request is refused (503 with Retry-After and
+   * `Connection: close`: a load balancer or the client sends it again, to another instance);
+   * GET streams end at once with a `retry` hint (their clients resume elsewhere with
+   * Last-Event-ID); the requests in flight get up to `drainMs` to finish (the client's answers
+   * to them and its cancels still reach them), then every session ends here, its handlers
+   * aborted. With a sessionRegistry the sessions live on in it (another instance continues
+   * them; a request still unanswered then is 503, not 404); without one they are over.
+   * A drainMs that is not an integer from 0 to 2 147 483 647 is a RangeError.
+   */
+  close(options?: CloseOptions): Promise<void>;
 };
 
 /** What the stages learn of one request: the session its Mcp-Session-Id names, if any. */
@@ -163,8 +175,9 @@ function eventStoreOption(value: unknown): EventStore | null | undefined {
 }
 
 /** The options read into what every session shares; the settings the pipeline and the routes need. */
-function readOptions(server: SessionServable, options: SessionHttpHandlerOptions) {
+function readOptions(server: SessionServable, options: SessionHttpHandlerOptions, drain: Drain) {
   const settings = readServerOptions(options, DEFAULTS);
+  const registry = sessionRegistryOption(options.sessionRegistry);
   const idleMs = numberOption("sessionIdleMs", options.sessionIdleMs, DEFAULTS.sessionIdleMs, { min: 1, infinity: true });
   const shared: SessionShared = {
     server,
@@ -182,12 +195,45 @@ function readOptions(server: SessionServable, options: SessionHttpHandlerOptions
     sseAlways: choiceOption("responses", options.responses, ["auto", "sse"], "auto") === "sse",
     onError: settings.onError,
     earlyCancels: earlyCancelOptions(options),
+    outlives: registry !== undefined,
   };
   const routes: RouteSettings = {
     stateful: flagOption("sessions", options.sessions, true),
     maxInFlight: numberOption("maxInFlightPerSession", options.maxInFlightPerSession, DEFAULTS.maxInFlightPerSession, { min: 1, infinity: true }),
+    draining: () => drain.draining,
   };
-  return { settings, shared, routes, idleMs, path: pathOption("path", options.path, undefined), registry: sessionRegistryOption(options.sessionRegistry) };
+  return { settings, shared, routes, idleMs, path: pathOption("path", options.path, undefined), registry };
+}
+
+/**
+ * While the handler drains, a request is refused (503) unless it is a POST of a session held here
+ * (it may be the client's answer to a request of the server, or a cancel, for work in flight here:
+ * a request among it is refused by the POST route, once its body says so), or it names a session
+ * no longer held here while there is no registry: that session ended with this server (404).
+ */
+function drainStage(drain: Drain, shared: SessionShared): Stage<SessionState> {
+  return {
+    name: "drain",
+    run(call) {
+      if (!drain.draining) return undefined;
+      const id = call.headers.get(SESSION_HEADER);
+      if (id === null) return DRAINING;
+      if (shared.table.get(id) !== undefined) return call.method === "POST" ? undefined : DRAINING;
+      return shared.outlives ? DRAINING : undefined;
+    },
+  };
+}
+
+/** close({ drainMs }): refuse new requests, end the GET streams, wait for what is in flight, then end every session here. */
+async function drainSessions(shared: SessionShared, drain: Drain, drainMs: number): Promise<void> {
+  if (drain.start()) for (const session of shared.table.values()) session.endGetStream();
+  const inFlight = (): number => {
+    let count = 0;
+    for (const session of shared.table.values()) count += session.requests.size;
+    return count;
+  };
+  await drain.settle(() => inFlight() === 0, drainMs);
+  await shared.table.closeAll();
 }
 
 /**
@@ -198,11 +244,13 @@ function readOptions(server: SessionServable, options: SessionHttpHandlerOptions
  */
 export function createSessionHttpHandler(server: SessionServable, options: SessionHttpHandlerOptions = {}): SessionHttpHandler {
   if (!isObject(server) || typeof server.openConnection !== "function") throw new TypeError("createSessionHttpHandler needs a generated McpServer (openConnection)");
-  const { settings, shared, routes, idleMs, path, registry } = readOptions(server, options);
+  const drain = new Drain();
+  const { settings, shared, routes, idleMs, path, registry } = readOptions(server, options, drain);
   const lookup = new SessionLookup(shared, registry, idleMs);
   const serve = new SessionRoutes(shared, lookup, routes).byMethod;
   const pipeline: Pipeline<SessionState> = {
     admission: [
+      drainStage(drain, shared),
       ...(path === undefined ? [] : [pathStage([path])]),
       hostOriginStage(settings.guards),
       authenticateStage(settings.authenticate, settings.logger),
@@ -236,11 +284,12 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
         const session = table.get(sessionId);
         return session !== undefined && !session.ended;
       },
-      close: (): Promise<void> => table.closeAll(),
+      close: (closeOptions?: CloseOptions): Promise<void> => drainSessions(shared, drain, drainMsOf(closeOptions)),
     },
   );
   // sessionCount and storedEventBytes are read live (Object.assign would copy a getter's value once).
   Object.defineProperty(handler, "sessionCount", { get: () => table.size, enumerable: true });
   Object.defineProperty(handler, "storedEventBytes", { get: () => shared.eventBudget.bytes, enumerable: true });
+  Object.defineProperty(handler, "draining", { get: () => drain.draining, enumerable: true });
   return handler as SessionHttpHandler;
 }

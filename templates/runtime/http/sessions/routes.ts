@@ -7,6 +7,7 @@ import { isObject } from "../../core/json.js";
 import { describeValue } from "../../core/protocol.js";
 import type { HttpCall } from "../server/call.js";
 import { tooMany } from "../server/quota.js";
+import { DRAINING } from "../server/drain.js";
 import { answer, type Refusal } from "../server/replies.js";
 import { serveBatch } from "./batch.js";
 import { NEEDS_SESSION, NO_SESSION, type NamedSession, type SessionLookup } from "./lookup.js";
@@ -20,6 +21,8 @@ const INITIALIZE = "initialize";
 export interface RouteSettings {
   readonly stateful: boolean;
   readonly maxInFlight: number;
+  /** Whether the handler drains (close()): a new request is refused, answers and notifications still go to their session. */
+  readonly draining: () => boolean;
 }
 
 /** A route: serves a request the pipeline admitted (its body parsed, its session found). */
@@ -42,6 +45,8 @@ export class SessionRoutes {
   #post(call: HttpCall, state: NamedSession): void | Promise<void> {
     const messages = readMessages(state.body);
     if (!Array.isArray(messages)) return answer(call, messages as Refusal);
+    const request = messages.find((read) => read.hasId && read.method !== undefined);
+    if (request !== undefined && this.#settings.draining()) return answer(call, { ...DRAINING, id: request.id });
     if (Array.isArray(state.body)) {
       const session = this.#settings.stateful ? named(state) : this.#oneShot(call, state, false);
       if (!(session instanceof Session)) return answer(call, session);

@@ -14,6 +14,7 @@ import { report as guarded } from "../fetch.js";
 import type { HeaderView, HttpCall } from "../server/call.js";
 import { errorText, JSON_HEADERS } from "../server/replies.js";
 import type { SessionTable } from "../server/session-table.js";
+import { retryHint } from "../server/drain.js";
 import { sseEventWithId, SseStream, type SseLimits } from "../server/sse-stream.js";
 import type { EventStoreBudget } from "./event-budget.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
@@ -39,6 +40,8 @@ export interface SessionShared {
   readonly earlyCancels: EarlyCancelBounds;
   /** Runs after a successful initialize, before its response is written (the session registry records it). */
   opened?: ((session: Session) => Promise<void>) | undefined;
+  /** Sessions are recorded in a SessionRegistry: they outlive this instance's close (another instance continues them). */
+  readonly outlives: boolean;
 }
 
 /** An id a store gave that can go into an `id:` line (no line break, no NUL, not empty). */
@@ -229,21 +232,35 @@ export class Session implements Transport {
     return RESOLVED;
   }
 
-  /** The endpoint closed the connection, or the session ends: every stream closes. */
+  /**
+   * The endpoint closed the connection, or the session ends: every stream closes. A request still
+   * unanswered gets 404 when the session is over; when only this instance closes and the session
+   * lives on in a registry (another instance continues it), 503 with Retry-After instead, and a
+   * stream still open ends with a `retry` hint: a 404 would tell the client to start over
+   * (Session Management).
+   */
   close(): Promise<void> {
     if (this.#ended) return RESOLVED;
     this.#ended = true;
     if (this.kept) this.shared.table.remove(this);
+    const handedOff = this.kept && this.shared.outlives && this.shared.table.closed;
     for (const stream of this.requests.values()) {
       if (stream.collect !== undefined) stream.collect(undefined);
       else if (stream.state === "pending" && stream.call !== undefined && !stream.call.answered) {
-        stream.call.respond(404, { ...JSON_HEADERS, ...this.headers }, errorText(stream.requestId, ErrorCode.InvalidRequest, "Session not found: the session ended before the request was answered"));
+        if (handedOff) {
+          const headers = { ...JSON_HEADERS, ...this.headers, "retry-after": "1" };
+          stream.call.respond(503, headers, errorText(stream.requestId, ErrorCode.InternalError, "Service Unavailable: this instance closed before the request was answered; the session goes on"));
+        } else {
+          stream.call.respond(404, { ...JSON_HEADERS, ...this.headers }, errorText(stream.requestId, ErrorCode.InvalidRequest, "Session not found: the session ended before the request was answered"));
+        }
       }
+      if (handedOff) stream.sse?.write(retryHint(this.shared.retryMs));
       stream.sse?.close();
       stream.state = "done";
     }
     this.requests.clear();
     this.byStream.clear();
+    if (handedOff) this.getSse?.write(retryHint(this.shared.retryMs));
     this.getSse?.close();
     this.getSse = undefined;
     // The session's own store: its events go with it (a resumption of an ended session is 404).
@@ -255,6 +272,22 @@ export class Session implements Transport {
   async end(): Promise<void> {
     await this.connection.close().catch((error: unknown) => guarded(this.shared.onError, error));
     await this.close();
+  }
+
+  /**
+   * The server drains: the GET stream ends with a `retry` hint (the client reconnects, to another
+   * instance, and resumes with Last-Event-ID from the shared event store); the session goes on.
+   */
+  endGetStream(): void {
+    const out = this.getSse;
+    if (out === undefined) return;
+    this.getChain = this.getChain
+      .then(() => {
+        out.write(retryHint(this.shared.retryMs));
+        out.close();
+        if (this.getSse === out) this.getSse = undefined;
+      })
+      .catch((error: unknown) => guarded(this.shared.onError, error));
   }
 
   /** Sends a notification outside any request (the handler's notify). */

@@ -22,6 +22,8 @@ export interface HttpBinding {
   readonly nameSources: { readonly [method: string]: string };
   /** The tool methods whose `x-mcp-header` annotations map arguments to `Mcp-Param-*` headers; null: none. */
   readonly toolHeaders: { readonly list: string; readonly call: string; readonly arguments: string } | null;
+  /** The long-lived stream request (subscriptions/listen) a draining handler ends with a `retry` hint; null or absent: none. */
+  readonly listen?: string | null | undefined;
   /** The schema's codes of HeaderMismatchError, UnsupportedProtocolVersionError, MissingRequiredClientCapabilityError. */
   readonly errors: {
     readonly headerMismatch: number;

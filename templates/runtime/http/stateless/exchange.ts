@@ -12,6 +12,7 @@ import { isObject } from "../../core/json.js";
 import { ErrorCode, type JsonRpcMessage, type Principal, type RequestId, type Transport, type TransportSendOptions } from "../../core/protocol.js";
 import type { HttpCall } from "../server/call.js";
 import { errorText, JSON_HEADERS } from "../server/replies.js";
+import { retryHint } from "../server/drain.js";
 import { sseEvent, SseStream, type SseLimits, type StreamGone } from "../server/sse-stream.js";
 import type { Slot } from "../server/quota.js";
 import type { HttpServable } from "./binding.js";
@@ -23,7 +24,16 @@ const CANCELLED = "notifications/cancelled";
 export interface ExchangeSettings {
   readonly statusOf: (code: number) => number;
   readonly limits: SseLimits;
+  /** The exchanges in flight (what the handler's close() waits for). */
+  readonly live: Set<PostExchange>;
+  /** Whether the handler drains: a stream it ends then carries a `retry` hint. */
+  readonly draining: () => boolean;
+  /** The listen method (a stream a drain ends at once); null: none. */
+  readonly listen: string | null;
 }
+
+/** The `retry` (ms) of the hint a stream ended by a drain carries: the client reconnects soon, to another instance. */
+const DRAIN_RETRY_MS = 500;
 
 /**
  * The transport of one request's connection. The stream has backpressure: a related
@@ -46,6 +56,7 @@ export class PostExchange implements Transport {
   #state: "pending" | "streaming" | "done" = "pending";
   #stream: SseStream | undefined;
   #connection: Connection | undefined;
+  #method: string | undefined;
 
   constructor(call: HttpCall, principal: Principal | undefined, id: RequestId, settings: ExchangeSettings, slot: Slot | undefined) {
     this.http = call;
@@ -64,6 +75,8 @@ export class PostExchange implements Transport {
       return this.#finish();
     }
     call.onclose = () => this.#clientGone(undefined);
+    this.#method = "method" in message ? message.method : undefined;
+    this.#settings.live.add(this);
     this.#connection = server.openConnection(this);
     this.onmessage?.(message);
   }
@@ -101,13 +114,39 @@ export class PostExchange implements Transport {
     return stream.room();
   }
 
-  /** The connection closed (the server's close()): an unanswered request gets 503, a stream ends. */
+  /**
+   * The connection closed (the server's close()): an unanswered request gets 503, a stream ends.
+   * A listen a drain ends before its acknowledgment gets Retry-After too: opening it again
+   * elsewhere repeats nothing.
+   */
   close(): Promise<void> {
     if (this.#state === "pending") {
-      this.http.respond(503, JSON_HEADERS, errorText(this.#id, ErrorCode.InternalError, "the server closed the connection before answering"));
+      const headers = this.listening && this.#settings.draining() ? { ...JSON_HEADERS, "retry-after": "1" } : JSON_HEADERS;
+      this.http.respond(503, headers, errorText(this.#id, ErrorCode.InternalError, "the server closed the connection before answering"));
     }
     if (this.#state !== "done") this.#finish();
     return RESOLVED;
+  }
+
+  /** A listen stream (subscriptions/listen): a drain ends it at once rather than wait for it. */
+  get listening(): boolean {
+    return this.#method !== undefined && this.#method === this.#settings.listen;
+  }
+
+  /**
+   * The handler drains: the stream ends here with a `retry` hint (the client opens it again, on
+   * another instance) and the request ends as if its client had closed it (its handler aborts).
+   * An unanswered request gets 503 (close()).
+   */
+  drop(): void {
+    if (this.#state === "pending") return void this.close();
+    if (this.#state !== "streaming") return;
+    this.#finish();
+    try {
+      this.onrequeststreamclose?.(this.#id, "the server is shutting down");
+    } catch {
+      // The endpoint's own failure: the stream has ended anyway.
+    }
   }
 
   #openStream(): SseStream {
@@ -137,7 +176,9 @@ export class PostExchange implements Transport {
   #finish(): void {
     if (this.#state === "done") return;
     this.#state = "done";
+    this.#settings.live.delete(this);
     this.#slot?.release();
+    if (this.#settings.draining()) this.#stream?.write(retryHint(DRAIN_RETRY_MS));
     this.#stream?.close();
     const connection = this.#connection;
     if (connection !== undefined) queueMicrotask(() => void connection.close().catch(() => undefined));

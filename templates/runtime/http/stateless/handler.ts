@@ -12,12 +12,13 @@ import { numberOption } from "../../core/options.js";
 import { ErrorCode } from "../../core/protocol.js";
 import { readServerOptions, pathOption, type HttpServerOptions } from "../server/options.js";
 import { authenticateStage, envelopeStage, hostOriginStage, runPipeline, type Pipeline, type Stage } from "../server/pipeline.js";
+import { Drain, drainMsOf, type CloseOptions } from "../server/drain.js";
 import { InFlightQuota, inFlightLimit, Slot } from "../server/quota.js";
 import { pathStage } from "../server/routes.js";
 import { withFaces, type ServedHandler } from "../server/web-face.js";
 import type { HttpBinding, HttpServable } from "./binding.js";
 import { RequestChecks } from "./checks.js";
-import type { ExchangeSettings } from "./exchange.js";
+import type { ExchangeSettings, PostExchange } from "./exchange.js";
 import { StatelessRoutes, StatelessState } from "./routes.js";
 import { ToolHeaders } from "./tool-headers.js";
 
@@ -57,6 +58,17 @@ export interface HttpHandlerOptions extends HttpServerOptions {
  */
 export type StatelessHttpHandler = ServedHandler & {
   readonly httpBinding: HttpBinding;
+  /** Whether close() has begun: every new request is refused (503, Retry-After). */
+  readonly draining: boolean;
+  /**
+   * Closes the handler: from now on every request is refused (503 with Retry-After and
+   * `Connection: close`: a load balancer or the client sends it again, to another instance);
+   * listen streams end at once with a `retry` hint (their clients open them again elsewhere);
+   * the other requests in flight get up to `drainMs` to finish, then what is left ends (an
+   * unanswered request gets 503, a stream ends with the hint; their handlers abort).
+   * A drainMs that is not an integer from 0 to 2 147 483 647 is a RangeError.
+   */
+  close(options?: CloseOptions): Promise<void>;
   readonly httpPipeline: Pipeline<StatelessState>;
   /** The path it serves; undefined: any. */
   readonly path: string | undefined;
@@ -123,13 +135,18 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   );
   const annotations = binding.toolHeaders === null ? null : new ToolHeaders(server, binding, binding.toolHeaders.list, toolHeadersTtlMs, settings.onError);
   const checks = new RequestChecks(binding, annotations);
+  const drain = new Drain();
   const exchange: ExchangeSettings = {
     statusOf: statusTable(binding),
     limits: { keepAliveMs: settings.keepAliveMs, maxBuffered: settings.maxStreamBufferBytes },
+    live: new Set(),
+    draining: () => drain.draining,
+    listen: typeof binding.listen === "string" ? binding.listen : null,
   };
 
   const pipeline: Pipeline<StatelessState> = {
     admission: [
+      drain.stage(),
       ...(path === undefined ? [] : [pathStage([path])]),
       hostOriginStage(settings.guards),
       authenticateStage(settings.authenticate, settings.logger),
@@ -140,5 +157,15 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     state: () => new StatelessState(),
     serve: new StatelessRoutes(server, checks, exchange).serve,
   };
-  return withFaces({ serveCall: (call) => runPipeline(pipeline, call) }, { httpBinding: binding, httpPipeline: pipeline, path });
+  const close = (closeOptions?: CloseOptions): Promise<void> => drainExchanges(drain, exchange.live, drainMsOf(closeOptions));
+  const handler = withFaces({ serveCall: (call) => runPipeline(pipeline, call) }, { httpBinding: binding, httpPipeline: pipeline, path, close });
+  Object.defineProperty(handler, "draining", { get: () => drain.draining, enumerable: true });
+  return handler as StatelessHttpHandler;
+}
+
+/** close({ drainMs }): refuse new requests, end the listen streams, wait for the rest, then end what is left. */
+async function drainExchanges(drain: Drain, live: Set<PostExchange>, drainMs: number): Promise<void> {
+  if (drain.start()) for (const exchange of [...live]) if (exchange.listening) exchange.drop();
+  await drain.settle(() => live.size === 0, drainMs);
+  for (const exchange of [...live]) exchange.drop();
 }
