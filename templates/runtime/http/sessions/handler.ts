@@ -236,7 +236,10 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
         const session = table.get(sessionId);
         return session !== undefined && !session.ended;
       },
-      close: (): Promise<void> => table.closeAll(),
+      close: (): Promise<void> => {
+        lookup.stopWatching();
+        return table.closeAll();
+      },
     },
   );
   // sessionCount and storedEventBytes are read live (Object.assign would copy a getter's value once).

@@ -25,6 +25,8 @@ export interface NamedSession extends CallState {
 export class SessionLookup {
   readonly #shared: SessionShared;
   readonly #registry: RegistryLink<Session> | undefined;
+  /** Stops hearing of removals on other instances (close). */
+  readonly stopWatching: () => void = () => undefined;
 
   constructor(shared: SessionShared, registry: SessionRegistry | undefined, idleMs: number) {
     this.#shared = shared;
@@ -33,6 +35,8 @@ export class SessionLookup {
     if (this.#registry !== undefined) {
       const link = this.#registry;
       shared.opened = (session) => link.save(session, this.#recordOf(session)!);
+      // A DELETE on another instance ends this instance's copy at once (Session Management: 404 from then on).
+      this.stopWatching = link.watch((id) => void shared.table.get(id)?.end());
     }
   }
 
@@ -54,9 +58,9 @@ export class SessionLookup {
     };
   }
 
-  /** DELETE ended a session: the registry forgets it too. */
-  forget(session: Session): void {
-    this.#registry?.remove(session.sessionId);
+  /** DELETE ended a session: the registry forgets it for good (resolves once every instance can tell; never rejects). */
+  forget(session: Session): Promise<void> {
+    return this.#registry?.remove(session.sessionId) ?? Promise.resolve();
   }
 
   /** The session a request names: 400 without the header, 404 unknown, ended or another principal's; then its version header. */

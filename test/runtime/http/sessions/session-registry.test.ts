@@ -103,7 +103,33 @@ describe("InMemorySessionRegistry", () => {
     now = 9000;
     expect(registry.load("c")).toBeUndefined();
     expect(registry.load("b")?.sessionId).toBe("b");
-    registry.remove("b");
+    registry.remove("b", 10_000);
     expect(registry.size).toBe(0);
+  });
+
+  it("a removed id's tombstone refuses saves until it expires; tombstones are bounded by maxSessions; watchers hear removals", () => {
+    let now = 1000;
+    const registry = new R.InMemorySessionRegistry({ maxSessions: 2, now: () => now });
+    const heard: string[] = [];
+    const stop = registry.watchRemovals((id) => heard.push(id));
+    const record = (sessionId: string): R.SessionRecord => ({ sessionId, protocolVersion: "2025-11-25", clientCapabilities: {}, expiresAt: null });
+    registry.save(record("a"));
+    registry.remove("a", 2000);
+    registry.save(record("a"));
+    expect(registry.load("a")).toBeUndefined();
+    registry.remove("b", 3000);
+    registry.remove("c", 4000);
+    expect(registry.tombstones).toBe(2);
+    expect(heard).toEqual(["a", "b", "c"]);
+    // "a" (the first to expire) made room; "b" stands until 3000.
+    registry.save(record("a"));
+    registry.save(record("b"));
+    expect([registry.load("a")?.sessionId, registry.load("b")]).toEqual(["a", undefined]);
+    now = 3000;
+    registry.save(record("b"));
+    expect(registry.load("b")?.sessionId).toBe("b");
+    stop();
+    registry.remove("d", 5000);
+    expect(heard).toHaveLength(3);
   });
 });
