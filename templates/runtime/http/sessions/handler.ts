@@ -125,6 +125,8 @@ export type SessionHttpHandler = ServedHandler & {
   closeStream(sessionId: string, requestId: RequestId): boolean;
   /** Whether a session of this id is open here (how createEraRouter finds the handler of a session). */
   hasSession(sessionId: string): boolean;
+  /** The protocol version the shared sessionRegistry records for a session (how createEraRouter routes one another instance opened); undefined: none, no registry, or it failed. */
+  sessionVersion(sessionId: string): Promise<string | undefined>;
   /** Ends every session (handlers abort, streams close) and refuses new ones from then on. */
   close(): Promise<void>;
 };
@@ -236,6 +238,7 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
         const session = table.get(sessionId);
         return session !== undefined && !session.ended;
       },
+      sessionVersion: (sessionId: string): Promise<string | undefined> => lookup.recordedVersion(sessionId),
       close: (): Promise<void> => {
         lookup.stopWatching();
         return table.closeAll();

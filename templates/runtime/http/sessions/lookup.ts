@@ -58,6 +58,16 @@ export class SessionLookup {
     };
   }
 
+  /** The protocol version the registry records for a session; undefined: none there, no registry, or it failed (the request then meets the failure itself). */
+  async recordedVersion(sessionId: string): Promise<string | undefined> {
+    if (this.#registry === undefined) return undefined;
+    try {
+      return (await this.#registry.load(sessionId))?.protocolVersion;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** DELETE ended a session: the registry forgets it for good (resolves once every instance can tell; never rejects). */
   forget(session: Session): Promise<void> {
     return this.#registry?.remove(session.sessionId) ?? Promise.resolve();
