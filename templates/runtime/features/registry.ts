@@ -13,7 +13,7 @@
 import type { AnyRequestHandler, HandlerContext } from "../core/endpoint.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
-import { ErrorCode, McpError, type JsonObject } from "../core/protocol.js";
+import type { JsonObject } from "../core/protocol.js";
 import { defaultValidator, type Validator } from "./json-schema.js";
 import { pageOf } from "./pagination.js";
 import type { ItemConfig, PromptConfig, Registered, TemplateConfig, ToolConfig } from "./registration-types.js";
