@@ -359,6 +359,9 @@ export class RedisTaskStore implements TaskStore {
 
   /** A message on the channel: [id, task JSON] after a change, [id, false, reason] after an eviction. */
   #message(message: string): void {
+    // Most messages are of tasks nobody here watches: the id (first, a plain string) tells, unparsed.
+    const close = message.startsWith('["') ? message.indexOf('"', 2) : -1;
+    if (close > 2 && !message.slice(2, close).includes("\\") && !this.#watchers.has(message.slice(2, close))) return;
     let value: unknown;
     try {
       value = JSON.parse(message);
