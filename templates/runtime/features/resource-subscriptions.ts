@@ -8,9 +8,11 @@
 // Several instances: with a bus (RegistryOptions.resourceBus, the Redis add-on's
 // RedisSubscriptionBus on a channel of its own), each change of a session's subscriptions is
 // published before it is answered, so every instance knows what each session subscribed to
-// wherever its next request or its GET stream lands; and resourceUpdated() on any instance
-// reaches the sessions subscribed on every instance. What comes in on the bus is checked like a
-// peer's. Bounded: URIs per subscriber (MAX_URIS_PER_SUBSCRIBER), and sessions known at most
+// wherever its next request or its GET stream lands; and resourceUpdated() on any instance is
+// published on the same bus and delivered by every instance, this one included, as it comes back:
+// one channel orders both (Redis delivers a channel's messages in the order they were published),
+// so an update made after a subscribe or an unsubscribe was answered finds it applied on every
+// instance. What comes in on the bus is checked like a peer's. Bounded: URIs per subscriber (MAX_URIS_PER_SUBSCRIBER), and sessions known at most
 // (MAX_SESSIONS; past it, the one changed longest ago is forgotten: a session that ended leaves
 // no trace anywhere else).
 
@@ -75,14 +77,21 @@ export class ResourceSubscriptions {
     return {};
   }
 
-  /** A resource changed: its subscribers here, and (with a bus) on every other instance. */
+  /**
+   * A resource changed: its subscribers here, and with a bus on every instance, this one when its
+   * message comes back (after every subscription change published before it); when the bus
+   * refuses it, here at once.
+   */
   updated(uri: string): void {
-    this.#local(uri);
-    if (this.#bus === undefined) return;
-    try {
-      Promise.resolve(this.#bus.publish({ origin: this.#origin, method: UPDATED, params: { uri } })).catch(this.#onError);
-    } catch (error) {
+    if (this.#bus === undefined) return this.#local(uri);
+    const failed = (error: unknown): void => {
       this.#onError(error);
+      this.#local(uri);
+    };
+    try {
+      Promise.resolve(this.#bus.publish({ origin: this.#origin, method: UPDATED, params: { uri } })).catch(failed);
+    } catch (error) {
+      failed(error);
     }
   }
 
@@ -119,11 +128,14 @@ export class ResourceSubscriptions {
 
   /** A message of another instance: checked, then applied or delivered here. */
   #fromBus(message: BusMessage): void {
-    if (!isObject(message) || message.origin === this.#origin) return;
+    if (!isObject(message)) return;
     const params = isObject(message.params) ? message.params : {};
     const { uri, sessionId } = params;
     if (typeof uri !== "string" || uri.length > MAX_URI_LENGTH) return this.#onError(new Error(`resource bus: dropped ${describeValue(message.method)} without a valid uri`));
+    // Updates are delivered as they come back, this instance's own included (updated()).
     if (message.method === UPDATED) return this.#local(uri);
+    // A change of this instance's was applied before it was published.
+    if (message.origin === this.#origin) return;
     if ((message.method !== SUBSCRIBE && message.method !== UNSUBSCRIBE) || typeof sessionId !== "string" || sessionId === "" || sessionId.length > 256) {
       return this.#onError(new Error(`resource bus: dropped a message that is not a subscription change (${describeValue(message.method)})`));
     }

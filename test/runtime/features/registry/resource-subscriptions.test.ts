@@ -53,7 +53,7 @@ describe("ResourceSubscriptions on a bus", () => {
     expect(reached(deliveries, "x://a", ["s1"])).toEqual([]);
   });
 
-  it("updated() delivers here once (its own message coming back is skipped) and publishes for the others", () => {
+  it("updated() with a bus delivers here as its own message comes back (after the changes published before it), once; without one, at once", () => {
     const bus = memoryBus();
     const deliveries: string[] = [];
     const published: BusMessage[] = [];
@@ -62,6 +62,19 @@ describe("ResourceSubscriptions on a bus", () => {
     subscriptions.updated("x://a");
     expect(deliveries).toEqual(["x://a"]);
     expect(published).toMatchObject([{ method: "notifications/resources/updated", params: { uri: "x://a" } }]);
+    const alone: string[] = [];
+    new ResourceSubscriptions(undefined, (uri) => void alone.push(uri)).updated("x://b");
+    expect(alone).toEqual(["x://b"]);
+  });
+
+  it("a bus that refuses an update: delivered here at once, and the failure reported", async () => {
+    const errors: unknown[] = [];
+    const deliveries: string[] = [];
+    const refusing: SubscriptionBus = { publish: () => Promise.reject(new Error("bus down")), subscribe: () => () => undefined };
+    new ResourceSubscriptions(refusing, (uri) => void deliveries.push(uri), (error) => void errors.push(error)).updated("x://a");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(deliveries).toEqual(["x://a"]);
+    expect(errors).toMatchObject([{ message: "bus down" }]);
   });
 
   it(`keeps the subscriptions of at most ${MAX_SESSIONS} sessions: past it, the one changed longest ago is forgotten`, () => {
