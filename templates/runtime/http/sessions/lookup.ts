@@ -79,11 +79,17 @@ export class SessionLookup {
     const id = call.headers.get(SESSION_HEADER);
     if (id === null) return NEEDS_SESSION;
     let session: Session | Refusal | undefined = table.get(id);
+    const held = session !== undefined;
     if (session === undefined && this.#registry !== undefined) session = await this.#restore(this.#registry, id, call, principal);
     if (session !== undefined && !(session instanceof Session)) return session;
     if (session === undefined || table.find(id, principal) !== session) return NO_SESSION;
     const found = session;
-    this.#registry?.touch(found, () => this.#recordOf(found), () => void found.end());
+    // A copy held here is confirmed against the registry (one just continued from it was read there now).
+    if (held && this.#registry !== undefined && !(await this.#registry.confirm(found, () => this.#recordOf(found)))) {
+      // Deleted on another instance: this copy ends, and the request is 404 like any after it.
+      void found.end();
+      return NO_SESSION;
+    }
     return this.#shared.versions.headerProblem(call.headers, session) ?? session;
   }
 

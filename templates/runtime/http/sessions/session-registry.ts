@@ -163,8 +163,9 @@ export class SessionRegistryError extends Error {
 /**
  * The handler's side of a registry: saves a session when it opens and again, at most every
  * quarter of the idle time, while it is used (so its record outlives idle time only when it is
- * idle everywhere); loads unknown ids; removes on DELETE. Failures of saves go to onError (the
- * session goes on here); of loads, a SessionRegistryError.
+ * idle everywhere); loads unknown ids, and the record of a held session at each of its requests
+ * (confirm: a DELETE elsewhere is final here at once); removes on DELETE. Failures of saves go to
+ * onError (the session goes on here); of loads, a SessionRegistryError.
  */
 export class RegistryLink<Held extends object> {
   readonly #registry: SessionRegistry;
@@ -192,21 +193,26 @@ export class RegistryLink<Held extends object> {
   }
 
   /**
-   * A request of a session held here: when a quarter of the idle time has passed since it was
-   * last saved, its record is read and saved again, or, when it is gone (DELETE on another
-   * instance), `gone` ends this instance's copy.
+   * A request of a session held here: its record is read first, so that a DELETE on another
+   * instance is 404 here from the next request on (the removal notice, watchRemovals, may come
+   * later than the client's next request); false: it is gone (the caller ends this copy). When a
+   * quarter of the idle time has passed since it was last saved, it is saved again. A registry
+   * that cannot answer leaves the session going on here (true; onError has it).
    */
-  touch(held: Held, record: () => Omit<SessionRecord, "expiresAt"> | undefined, gone: () => void): void {
-    const last = this.#saved.get(held);
-    if (last === undefined || this.#now() - last < this.#idleMs / 4) return;
+  async confirm(held: Held, record: () => Omit<SessionRecord, "expiresAt"> | undefined): Promise<boolean> {
     const current = record();
-    if (current === undefined) return;
-    this.#saved.set(held, this.#now());
-    void this.load(current.sessionId).then(
-      // Ended here meanwhile: nothing to refresh (and a removal elsewhere left a tombstone save() respects).
-      (stored) => (stored === undefined ? gone() : record() === undefined ? undefined : this.save(held, current)),
-      () => undefined, // load reported it; the session goes on here
-    );
+    if (current === undefined) return true;
+    let stored: SessionRecord | undefined;
+    try {
+      stored = await this.load(current.sessionId);
+    } catch {
+      return true; // load reported it
+    }
+    if (stored === undefined) return false;
+    const last = this.#saved.get(held);
+    // Ended here meanwhile: nothing to refresh (and a removal elsewhere left a tombstone save() respects).
+    if (last !== undefined && this.#now() - last >= this.#idleMs / 4 && record() !== undefined) void this.save(held, current);
+    return true;
   }
 
   /** The record of a session this instance does not hold; throws SessionRegistryError when the registry cannot answer. */
