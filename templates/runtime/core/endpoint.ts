@@ -150,12 +150,12 @@ export class Endpoint {
    * connection open on this endpoint (openConnection): a change every peer of a server hears of,
    * such as a list_changed. Guarded per connection: one that fails (closing, say) costs the others
    * nothing, and its failure is dropped. A closed connection has left the set already (#closed).
-   * Returns how many connections it was sent on.
+   * Returns how many connections it was sent on; `only` picks them by their transport.
    */
-  broadcast(method: string, params?: object): number {
+  broadcast(method: string, params?: object, only?: (transport: Transport) => boolean): number {
     let sent = 0;
     for (const endpoint of this.#transport === undefined ? this.#connections ?? [] : [this, ...(this.#connections ?? [])]) {
-      if (endpoint.#transport === undefined) continue;
+      if (endpoint.#transport === undefined || (only !== undefined && !only(endpoint.#transport))) continue;
       try {
         endpoint.notify(method, params).catch(() => {});
         sent++;

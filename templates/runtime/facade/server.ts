@@ -15,7 +15,7 @@ import { wireChecks, type WireValidators } from "../core/validation.js";
 import type { InputRequiredRules } from "../features/mrtr-rules.js";
 import type { RequestStateOptions } from "../features/mrtr-state.js";
 import { serverLogging, type LoggingRule } from "../features/logging.js";
-import { describeValue, type JsonObject, type Principal } from "../core/protocol.js";
+import { describeValue, type JsonObject, type Principal, type Transport } from "../core/protocol.js";
 import { asPrincipal } from "../core/request-scope.js";
 import { copyOwn, isObject, isThenable } from "../core/json.js";
 import { numberOption } from "../core/options.js";
@@ -234,7 +234,7 @@ export function completingHandlers(
 /** What the default announcer uses of the server's endpoint (core/endpoint.ts's Endpoint). */
 export interface AnnouncingEndpoint {
   notify(method: string, params?: object): Promise<void>;
-  broadcast(method: string, params?: object): number;
+  broadcast(method: string, params?: object, only?: (transport: Transport) => boolean): number;
 }
 
 /**
@@ -243,11 +243,13 @@ export interface AnnouncingEndpoint {
  * connect()'s and every connection open on it (one per session of the session server and of the
  * HTTP+SSE server), since a list changed for all of them (server/tools, List Changed Notification:
  * servers that declared listChanged SHOULD send it "when the list of available tools changes").
- * Anything else (resources/updated, due only to subscribers) keeps to connect()'s connection.
+ * A notification due to some of them only (resources/updated, to its subscribers: `only` picks
+ * their connections) goes to those; anything else keeps to connect()'s connection.
  */
-export function notifyingAnnouncer(endpoint: () => AnnouncingEndpoint): (method: string, params?: JsonObject) => void {
-  return (method, params) => {
-    if (method.endsWith("/list_changed")) endpoint().broadcast(method, params);
+export function notifyingAnnouncer(endpoint: () => AnnouncingEndpoint): (method: string, params?: JsonObject, only?: (transport: Transport) => boolean) => void {
+  return (method, params, only) => {
+    if (only !== undefined) endpoint().broadcast(method, params, only);
+    else if (method.endsWith("/list_changed")) endpoint().broadcast(method, params);
     else endpoint().notify(method, params).catch(() => {});
   };
 }

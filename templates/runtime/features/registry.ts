@@ -13,7 +13,7 @@
 import type { AnyRequestHandler, HandlerContext } from "../core/endpoint.js";
 import { isObject } from "../core/json.js";
 import { numberOption } from "../core/options.js";
-import { ErrorCode, McpError, type JsonObject } from "../core/protocol.js";
+import type { JsonObject } from "../core/protocol.js";
 import { defaultValidator, type Validator } from "./json-schema.js";
 import { pageOf } from "./pagination.js";
 import type { ItemConfig, PromptConfig, Registered, TemplateConfig, ToolConfig } from "./registration-types.js";
@@ -35,6 +35,8 @@ import {
 } from "./registry-requests.js";
 import { prepareSchema, requireObjectRoot, type SchemaInput } from "./schema-input.js";
 import { uriMatcher } from "./uri-template.js";
+import { ResourceSubscriptions, type Recipients } from "./resource-subscriptions.js";
+import type { SubscriptionBus } from "./subscriptions.js";
 
 /** What differs between revisions, as data (the generated server.ts's REGISTRY). */
 export interface RegistryRules {
@@ -60,7 +62,7 @@ export interface RegistryRules {
 }
 
 /** Where announcements go: the server wires it to its connections (notify; facade/server.ts's notifyingAnnouncer) or its Subscriptions hub (publish). */
-export type Announcer = (method: string, params?: JsonObject) => void;
+export type Announcer = (method: string, params?: JsonObject, only?: Recipients) => void;
 
 /** Options of the registry (McpServerOptions.registrations). */
 export interface RegistryOptions {
@@ -76,6 +78,13 @@ export interface RegistryOptions {
    * burst, guarded.
    */
   readonly announce?: Announcer | undefined;
+  /**
+   * 2025 revisions: where resources/subscribe and notifications/resources/updated cross
+   * instances (features/resource-subscriptions.ts), so that `resourceUpdated(uri)` on any instance
+   * reaches every session subscribed to it on any instance; the Redis add-on's
+   * RedisSubscriptionBus on a channel of its own (`{ channel: "resources" }`). Default none: one process.
+   */
+  readonly resourceBus?: SubscriptionBus | undefined;
 }
 
 type Kind = "tools" | "prompts" | "resources";
@@ -111,8 +120,8 @@ export class Registry {
   /** Resources by URI (one per URI), and resource templates by name. */
   readonly #resources = new Map<string, ResourceEntry>();
   readonly #templates = new Map<string, TemplateEntry>();
-  /** URIs a client subscribed to (resources/subscribe, 2025 revisions). */
-  readonly #subscribed = new Set<string>();
+  /** URIs each session or connection subscribed to (resources/subscribe, 2025 revisions). */
+  readonly #subscribed: ResourceSubscriptions;
   readonly #pendingAnnouncements = new Set<Kind>();
   /** How many times each kind's list has changed (listChanges): every change counts, announced or not. */
   readonly #changes: Record<Kind, number> = { tools: 0, prompts: 0, resources: 0 };
@@ -131,6 +140,13 @@ export class Registry {
     this.#validate = options.validate ?? true;
     this.#pageSize = numberOption("registrations.pageSize", options.pageSize, 100, { min: 1, max: 10_000 });
     this.#announce = options.announce ?? announce;
+    this.#subscribed = new ResourceSubscriptions(rules.methods.includes("resources/subscribe") ? options.resourceBus : undefined, (uri, only) => {
+      try {
+        this.#announce(RESOURCE_UPDATED, { uri }, only);
+      } catch {
+        // As #send: a throwing announcer must not break the caller.
+      }
+    });
     this.#serving = { validate: this.#validate, rules };
   }
 
@@ -224,7 +240,8 @@ export class Registry {
    */
   resourceUpdated(uri: string): void {
     if (!this.#rules.notifications.includes(RESOURCE_UPDATED)) return;
-    if (this.#rules.announce === "notify" && !this.#subscribed.has(uri)) return;
+    // 2025 revisions: the sessions and connections subscribed to it, here and on every instance.
+    if (this.#rules.announce === "notify") return this.#subscribed.updated(uri);
     this.#send(RESOURCE_UPDATED, { uri });
   }
 
@@ -337,8 +354,8 @@ export class Registry {
       "resources/list": (params, ctx) => this.#listResources(params, ctx),
       "resources/templates/list": (params) => this.#list("resources", "resources/templates/list", "resourceTemplates", [this.#templates], params),
       "resources/read": (params, ctx) => readResource(this.#tables, params, ctx, this.#serving),
-      "resources/subscribe": (params) => this.#subscribe(params, true),
-      "resources/unsubscribe": (params) => this.#subscribe(params, false),
+      "resources/subscribe": (params, ctx) => this.#subscribe(params, true, ctx),
+      "resources/unsubscribe": (params, ctx) => this.#subscribe(params, false, ctx),
       "completion/complete": (params) => complete(this.#tables, params),
     };
     return Object.fromEntries(Object.entries(all).filter(([method]) => this.#methods.has(method)));
@@ -370,16 +387,10 @@ export class Registry {
     return listResources(fixed, listers, params, ctx, this.#pageSize);
   }
 
-  #subscribe(params: JsonObject | undefined, on: boolean): JsonObject {
+  /** Per session (or connection), bounded (resource-subscriptions.ts). */
+  #subscribe(params: JsonObject | undefined, on: boolean, ctx: HandlerContext): Promise<JsonObject> {
     if (!this.#has("resources")) throw notServed(on ? "resources/subscribe" : "resources/unsubscribe");
-    const uri = params?.["uri"];
-    if (typeof uri !== "string" || uri.length > 4096) throw new McpError(ErrorCode.InvalidParams, "uri must be a string of at most 4096 characters");
-    if (on) {
-      // Bounded: a peer cannot grow the set without limit.
-      if (!this.#subscribed.has(uri) && this.#subscribed.size >= 1024) throw new McpError(ErrorCode.InvalidParams, "too many subscriptions");
-      this.#subscribed.add(uri);
-    } else this.#subscribed.delete(uri);
-    return {};
+    return this.#subscribed.change(params?.["uri"], on, ctx);
   }
 }
 

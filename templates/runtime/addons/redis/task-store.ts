@@ -47,6 +47,13 @@ const STATUSES: ReadonlySet<string> = new Set(["working", "input_required", "com
 const encoder = new TextEncoder();
 /** Longest timer (setTimeout's limit). */
 const MAX_TIMER_MS = 2_147_483_647;
+/**
+ * Owners whose counts, and tasks whose JSON, the store remembers from its last round trip (the
+ * oldest go first): a create assumes what its owner's last create saw, and a change of a task this
+ * instance wrote or watches starts from the JSON it knows, so that each is one round trip when
+ * nothing else changed them (the scripts compare first: a stale guess costs one more round).
+ */
+const MAX_REMEMBERED = 1024;
 
 // Shared by the scripts: drop one task and everything kept for it.
 const DROP = `
@@ -177,6 +184,10 @@ export class RedisTaskStore implements TaskStore {
   readonly #onError: (error: unknown) => void;
   readonly #watchers = new Map<string, Set<Watcher>>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Owner key → [active, finished, total] as its last create saw them. */
+  readonly #counts = new Map<string, readonly [number, number, number]>();
+  /** Task id → the JSON this instance last wrote or heard of (a guess; the scripts compare). */
+  readonly #known = new Map<string, string>();
   #subscribed: Promise<() => Promise<void>> | undefined;
 
   constructor(redis: RedisConnection, options: RedisTaskStoreOptions = {}) {
@@ -198,14 +209,18 @@ export class RedisTaskStore implements TaskStore {
     const json = this.#serialise(task);
     const finished = TERMINAL_STATUSES.has(task.status);
     const expiresAt = expiryOf(task, this.#now);
-    // First assume the usual: under every bound (one round trip when it is so).
-    let seen: readonly [number, number, number] = [0, 0, 0];
-    let evict = false;
+    const owner = ownerKey(task.owner);
+    // First assume what this owner's last create saw (else: under every bound); a guess only
+    // decides where the script checks, never a refusal (one round trip when it still holds).
+    let seen: readonly [number, number, number] = this.#counts.get(owner) ?? [0, 0, 0];
+    const guess = admitTask(task, { active: seen[0], finished: seen[1], total: seen[2] }, this.#limits);
+    if (guess.refusal !== undefined) seen = [0, 0, 0];
+    let evict = guess.refusal === undefined && guess.evictOldestFinished;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const reply = await this.#redis.script<unknown[]>(CREATE, [
         task.taskId,
         json,
-        ownerKey(task.owner),
+        owner,
         expiresAt === Infinity ? "+inf" : String(expiresAt),
         expiresAt === Infinity ? "" : String(Math.max(expiresAt, this.#now() + 1)),
         finished ? "1" : "0",
@@ -219,7 +234,12 @@ export class RedisTaskStore implements TaskStore {
         String(this.#limits.maxTasks),
       ]);
       const outcome = Number(reply[0]);
-      if (outcome === 1) return;
+      if (outcome === 1) {
+        // What the owner holds now, as far as this instance knows (the next create's guess).
+        remember(this.#counts, owner, [seen[0] + (finished ? 0 : 1), seen[1] + (finished ? 1 : 0), seen[2] + 1]);
+        remember(this.#known, task.taskId, json);
+        return;
+      }
       if (outcome === 2) throw new McpError(-32603, `task id ${task.taskId} is taken`);
       seen = [Number(reply[1]), Number(reply[2]), Number(reply[3])];
       const admission = admitTask(task, { active: seen[0], finished: seen[1], total: seen[2] }, this.#limits);
@@ -234,25 +254,33 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async update(taskId: string, change: (current: StoredTask) => StoredTask | undefined): Promise<StoredTask | undefined> {
-    let json = await this.#redis.command<string | null>(["GET", this.#redis.key("task", taskId)]);
+    let json = this.#known.get(taskId) ?? (await this.#redis.command<string | null>(["GET", this.#redis.key("task", taskId)]));
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const current = parseTask(json, taskId);
       if (current === undefined || typeof json !== "string") return undefined;
       const proposed = change(current);
       if (proposed === undefined) return current;
       const next = keepFixed(current, proposed);
+      const nextJson = this.#serialise(next);
       const reply = await this.#redis.script<unknown[]>(UPDATE, [
         taskId,
         json,
-        this.#serialise(next),
+        nextJson,
         TERMINAL_STATUSES.has(current.status) ? "1" : "0",
         TERMINAL_STATUSES.has(next.status) ? "1" : "0",
         String(this.#limits.maxFinished),
         String(this.#now()),
       ]);
       const outcome = Number(reply[0]);
-      if (outcome === 0) return undefined;
-      if (outcome === 2) return next;
+      if (outcome === 0) {
+        this.#known.delete(taskId);
+        return undefined;
+      }
+      if (outcome === 2) {
+        remember(this.#known, taskId, nextJson);
+        this.#finished(current, next);
+        return next;
+      }
       json = typeof reply[1] === "string" ? reply[1] : null;
     }
     throw new McpError(-32603, `the task store is busy: ${MAX_ROUNDS} attempts to change task ${taskId} raced with other instances`);
@@ -279,6 +307,17 @@ export class RedisTaskStore implements TaskStore {
     const unsubscribe = await this.#subscribed?.catch(() => undefined);
     this.#subscribed = undefined;
     await unsubscribe?.();
+  }
+
+  /** A task of this instance's change finished (or came back): its owner's counts as the next create will guess them. */
+  #finished(current: StoredTask, next: StoredTask): void {
+    const was = TERMINAL_STATUSES.has(current.status);
+    if (was === TERMINAL_STATUSES.has(next.status)) return;
+    const owner = ownerKey(current.owner);
+    const counts = this.#counts.get(owner);
+    if (counts === undefined) return;
+    const moved = was ? -1 : 1;
+    remember(this.#counts, owner, [Math.max(0, counts[0] - moved), Math.max(0, counts[1] + moved), counts[2]]);
   }
 
   #serialise(task: StoredTask): string {
@@ -320,6 +359,9 @@ export class RedisTaskStore implements TaskStore {
 
   /** A message on the channel: [id, task JSON] after a change, [id, false, reason] after an eviction. */
   #message(message: string): void {
+    // Most messages are of tasks nobody here watches: the id (first, a plain string) tells, unparsed.
+    const close = message.startsWith('["') ? message.indexOf('"', 2) : -1;
+    if (close > 2 && !message.slice(2, close).includes("\\") && !this.#watchers.has(message.slice(2, close))) return;
     let value: unknown;
     try {
       value = JSON.parse(message);
@@ -333,6 +375,7 @@ export class RedisTaskStore implements TaskStore {
     if (value[1] === false) return this.#removed(taskId, value[2] === "expired" ? "expired" : "evicted");
     const task = parseTask(value[1], taskId);
     if (task === undefined) return this.#onError(new Error(`tasks channel: task ${taskId} is not a task`));
+    remember(this.#known, taskId, value[1] as string);
     for (const watcher of [...set]) guarded(watcher.listener, task);
   }
 
@@ -344,6 +387,7 @@ export class RedisTaskStore implements TaskStore {
 
   #forget(taskId: string): void {
     this.#watchers.delete(taskId);
+    this.#known.delete(taskId);
     const timer = this.#timers.get(taskId);
     if (timer !== undefined) clearTimeout(timer);
     this.#timers.delete(taskId);
@@ -355,7 +399,9 @@ export class RedisTaskStore implements TaskStore {
    * in-memory store does.
    */
   #armExpiry(taskId: string): void {
-    void this.get(taskId).then(
+    // Its creation time and ttl never change: the JSON this instance knows tells them without a read.
+    const known = this.#known.get(taskId);
+    void (known === undefined ? this.get(taskId) : Promise.resolve(parseTask(known, taskId))).then(
       (task) => {
         if (!this.#watchers.has(taskId)) return;
         if (task === undefined) return this.#removed(taskId, "expired");
@@ -377,6 +423,13 @@ export class RedisTaskStore implements TaskStore {
       (error: unknown) => this.#onError(error),
     );
   }
+}
+
+/** Sets `key` as the newest entry of a bounded map (the oldest goes past MAX_REMEMBERED). */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  if (map.size >= MAX_REMEMBERED) map.delete(map.keys().next().value as string);
+  map.set(key, value);
 }
 
 function guarded<A>(callback: (arg: A) => void, arg: A): void {

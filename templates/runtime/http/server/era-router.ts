@@ -53,7 +53,7 @@ function sessionTable(value: unknown): [string, SessionRoute][] {
   const entries = Object.entries(value);
   for (const [revision, handler] of entries) {
     const route = handler as Partial<SessionRoute>;
-    if (!isRouted(handler) || typeof route.hasSession !== "function" || !Array.isArray(route.versions)) {
+    if (!isRouted(handler) || typeof route.hasSession !== "function" || !Array.isArray(route.versions) || (route.sessionVersion !== undefined && typeof route.sessionVersion !== "function")) {
       throw new TypeError(`sessions[${describeValue(revision)}] must be a handler from createSessionHttpHandler (with hasSession and versions), got ${describeValue(handler)}`);
     }
     // The key is the revision whose McpServer the handler serves: one of the versions it negotiates.
@@ -66,12 +66,29 @@ function sessionTable(value: unknown): [string, SessionRoute][] {
 }
 
 /**
+ * The handler of a session: the one that holds it here, else the one of the protocol version the
+ * shared registry records for it (another instance opened it): the handler keyed by that
+ * revision, else the newest whose sessions negotiate it. Undefined: none (the newest answers 404).
+ */
+async function ownerOf(handlers: readonly [string, SessionRoute][], sessionId: string): Promise<SessionRoute | undefined> {
+  const holder = handlers.find(([, handler]) => handler.hasSession(sessionId));
+  if (holder !== undefined) return holder[1];
+  // Every handler of one instance shares the registry; the first that can ask it does.
+  const asking = handlers.find(([, handler]) => typeof handler.sessionVersion === "function");
+  const version = await asking?.[1].sessionVersion?.(sessionId);
+  if (version === undefined) return undefined;
+  return (handlers.find(([revision]) => revision === version) ?? handlers.find(([, handler]) => handler.versions.includes(version)))?.[1];
+}
+
+/**
  * One handler for every era on one URL:
  *
  * - the 2024-11-05 HTTP+SSE paths (`legacySse`) go to that handler, whatever the method;
  * - a path none of the Streamable handlers serves (each may name its `path`) is 404;
- * - a request naming an `Mcp-Session-Id` goes to the session handler that owns the session (none
- *   does: the newest session handler, which answers 404 as for any ended session), and so do GET
+ * - a request naming an `Mcp-Session-Id` goes to the session handler that owns the session: the
+ *   one holding it, else, with a shared sessionRegistry, the one of the revision its record names
+ *   (a session another instance opened; ownerOf); none: the newest session handler, which
+ *   answers 404 as for any ended session. So do GET
  *   and DELETE (without a session id, to the newest session handler, which refuses them);
  * - a POST that claims 2026-07-28 by its `MCP-Protocol-Version` header goes to `modern`;
  * - any other POST needs its body to say: the router runs the admission of each handler it may go
@@ -115,7 +132,7 @@ export function createEraRouter(options: EraRouterOptions): ServedHandler {
     const newest = own[0];
     // Only the session era has sessions, GET streams and DELETE.
     const sessionId = call.headers.get(SESSION_HEADER);
-    if (sessionId !== null && newest !== undefined) return (own.find((handler) => handler.hasSession(sessionId)) ?? newest).serveCall(call);
+    if (sessionId !== null && newest !== undefined) return ((await ownerOf(sessions.filter(([, handler]) => serves(handler, path)), sessionId)) ?? newest).serveCall(call);
     if (newest === undefined) return mine!.serveCall(call);
     if (call.method !== "POST" || mine === undefined) return newest.serveCall(call);
     const header = call.headers.get("mcp-protocol-version");

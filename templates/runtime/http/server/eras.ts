@@ -19,6 +19,12 @@ export interface Routed extends ServedHandler {
  */
 export interface SessionRoute extends Routed {
   hasSession(sessionId: string): boolean;
+  /**
+   * The protocol version of a session this handler does not hold, as the registry every instance
+   * shares records it (sessionRegistry); undefined: unknown there, no registry, or it failed (the
+   * handler then answers for itself). Optional: a handler without it routes by hasSession alone.
+   */
+  sessionVersion?(sessionId: string): Promise<string | undefined>;
   readonly versions: readonly string[];
   readonly path: string | undefined;
 }

@@ -126,6 +126,8 @@ export type SessionHttpHandler = ServedHandler & {
   closeStream(sessionId: string, requestId: RequestId): boolean;
   /** Whether a session of this id is open here (how createEraRouter finds the handler of a session). */
   hasSession(sessionId: string): boolean;
+  /** The protocol version the shared sessionRegistry records for a session (how createEraRouter routes one another instance opened); undefined: none, no registry, or it failed. */
+  sessionVersion(sessionId: string): Promise<string | undefined>;
   /** Whether close() has begun: every new request is refused (503, Retry-After). */
   readonly draining: boolean;
   /**
@@ -284,7 +286,9 @@ export function createSessionHttpHandler(server: SessionServable, options: Sessi
         const session = table.get(sessionId);
         return session !== undefined && !session.ended;
       },
-      close: (closeOptions?: CloseOptions): Promise<void> => drainSessions(shared, drain, drainMsOf(closeOptions)),
+      sessionVersion: (sessionId: string): Promise<string | undefined> => lookup.recordedVersion(sessionId),
+      // The registry's removal notices are heard until the drain is over (a DELETE on another instance still ends a session here).
+      close: (closeOptions?: CloseOptions): Promise<void> => drainSessions(shared, drain, drainMsOf(closeOptions)).finally(() => lookup.stopWatching()),
     },
   );
   // sessionCount and storedEventBytes are read live (Object.assign would copy a getter's value once).

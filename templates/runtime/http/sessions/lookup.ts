@@ -25,6 +25,8 @@ export interface NamedSession extends CallState {
 export class SessionLookup {
   readonly #shared: SessionShared;
   readonly #registry: RegistryLink<Session> | undefined;
+  /** Stops hearing of removals on other instances (close). */
+  readonly stopWatching: () => void = () => undefined;
 
   constructor(shared: SessionShared, registry: SessionRegistry | undefined, idleMs: number) {
     this.#shared = shared;
@@ -33,6 +35,8 @@ export class SessionLookup {
     if (this.#registry !== undefined) {
       const link = this.#registry;
       shared.opened = (session) => link.save(session, this.#recordOf(session)!);
+      // A DELETE on another instance ends this instance's copy at once (Session Management: 404 from then on).
+      this.stopWatching = link.watch((id) => void shared.table.get(id)?.end());
     }
   }
 
@@ -54,9 +58,19 @@ export class SessionLookup {
     };
   }
 
-  /** DELETE ended a session: the registry forgets it too. */
-  forget(session: Session): void {
-    this.#registry?.remove(session.sessionId);
+  /** The protocol version the registry records for a session; undefined: none there, no registry, or it failed (the request then meets the failure itself). */
+  async recordedVersion(sessionId: string): Promise<string | undefined> {
+    if (this.#registry === undefined) return undefined;
+    try {
+      return (await this.#registry.load(sessionId))?.protocolVersion;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** DELETE ended a session: the registry forgets it for good (resolves once every instance can tell; never rejects). */
+  forget(session: Session): Promise<void> {
+    return this.#registry?.remove(session.sessionId) ?? Promise.resolve();
   }
 
   /** The session a request names: 400 without the header, 404 unknown, ended or another principal's; then its version header. */
@@ -65,11 +79,17 @@ export class SessionLookup {
     const id = call.headers.get(SESSION_HEADER);
     if (id === null) return NEEDS_SESSION;
     let session: Session | Refusal | undefined = table.get(id);
+    const held = session !== undefined;
     if (session === undefined && this.#registry !== undefined) session = await this.#restore(this.#registry, id, call, principal);
     if (session !== undefined && !(session instanceof Session)) return session;
     if (session === undefined || table.find(id, principal) !== session) return NO_SESSION;
     const found = session;
-    this.#registry?.touch(found, () => this.#recordOf(found), () => void found.end());
+    // A copy held here is confirmed against the registry (one just continued from it was read there now).
+    if (held && this.#registry !== undefined && !(await this.#registry.confirm(found, () => this.#recordOf(found)))) {
+      // Deleted on another instance: this copy ends, and the request is 404 like any after it.
+      void found.end();
+      return NO_SESSION;
+    }
     return this.#shared.versions.headerProblem(call.headers, session) ?? session;
   }
 

@@ -79,8 +79,8 @@ export class SessionRoutes {
   async #remove(call: HttpCall, state: NamedSession): Promise<void> {
     const session = state.session!;
     // Session Management: DELETE ends the session; its handlers abort (Cancellation: closing is a cancel).
-    this.#lookup.forget(session);
-    await session.end();
+    // Answered once the registry has the tombstone: the client's next request is 404 on every instance.
+    await Promise.all([this.#lookup.forget(session), session.end()]);
     call.respond(200, {});
   }
 

@@ -31,15 +31,38 @@ export interface SessionRecord {
  * Where sessions are recorded for every instance (SessionHttpHandlerOptions.sessionRegistry).
  * Any function may be asynchronous; a failing or throwing one makes the request it serves fail
  * with 503 (never a 404 that would tell the client its session is gone).
+ *
+ * Deletion is final (Session Management: once a session is terminated, requests naming it are
+ * answered 404): remove() leaves a tombstone until `until`, and save() of a tombstoned id writes
+ * nothing, so that a refresh already under way on another instance cannot bring it back.
  */
 export interface SessionRegistry {
-  /** Records (or refreshes) a session until `record.expiresAt`. */
+  /** Records (or refreshes) a session until `record.expiresAt`; nothing when the id was removed (its tombstone lives). */
   save(record: SessionRecord): void | Promise<void>;
   /** The record of a session, or undefined: unknown, expired or removed. */
   load(sessionId: string): SessionRecord | undefined | Promise<SessionRecord | undefined>;
-  /** Forgets a session (DELETE ended it). */
-  remove(sessionId: string): void | Promise<void>;
+  /**
+   * Forgets a session (DELETE ended it) and keeps its tombstone until `until` (ms since the
+   * epoch; the handler passes now + sessionIdleMs, an hour when sessions never idle out).
+   */
+  remove(sessionId: string, until: number): void | Promise<void>;
+  /**
+   * Optional: calls `listener` with the id of every session any instance removes, so that each
+   * instance ends its own copy at once (not at its next refresh); returns the function that stops.
+   */
+  watchRemovals?(listener: (sessionId: string) => void): () => void;
 }
+
+/** How long a tombstone lives when sessions never idle out (sessionIdleMs Infinity): an hour. */
+export const TOMBSTONE_MS_WITHOUT_IDLE: number = 60 * 60 * 1000;
+
+/**
+ * A session id as the spec allows it (Session Management: "The session ID MUST only contain
+ * visible ASCII characters (ranging from 0x21 to 0x7E)"), at most 256 of them. Anything else a
+ * peer sends is no session anywhere: it never reaches a registry.
+ */
+const SESSION_ID = /^[\x21-\x7e]{1,256}$/;
+export const isSessionId = (value: string): boolean => SESSION_ID.test(value);
 
 export interface InMemorySessionRegistryOptions {
   /** Records kept at most (default 10 000); past it, the one that expires first goes. */
@@ -51,9 +74,13 @@ export interface InMemorySessionRegistryOptions {
 /**
  * A SessionRegistry in this process's memory: the reference behaviour of a shared one, for tests
  * and for several handlers in one process. Bounded; expired records are dropped when read.
+ * Tombstones are bounded apart, by the same maxSessions (past it, the one that expires first goes).
  */
 export class InMemorySessionRegistry implements SessionRegistry {
   readonly #records = new Map<string, SessionRecord>();
+  /** Removed ids → when their tombstone expires. */
+  readonly #tombstones = new Map<string, number>();
+  readonly #watchers = new Set<(sessionId: string) => void>();
   readonly #max: number;
   readonly #now: () => number;
 
@@ -66,7 +93,13 @@ export class InMemorySessionRegistry implements SessionRegistry {
     return this.#records.size;
   }
 
+  /** Tombstones kept now (expired ones leave when met). */
+  get tombstones(): number {
+    return this.#tombstones.size;
+  }
+
   save(record: SessionRecord): void {
+    if (this.#buried(record.sessionId)) return;
     this.#records.delete(record.sessionId);
     if (this.#records.size >= this.#max) {
       let first: SessionRecord | undefined;
@@ -85,8 +118,30 @@ export class InMemorySessionRegistry implements SessionRegistry {
     return record;
   }
 
-  remove(sessionId: string): void {
+  remove(sessionId: string, until: number): void {
     this.#records.delete(sessionId);
+    this.#tombstones.delete(sessionId);
+    if (this.#tombstones.size >= this.#max) {
+      let first: [string, number] | undefined;
+      for (const entry of this.#tombstones) if (first === undefined || entry[1] < first[1]) first = entry;
+      if (first !== undefined) this.#tombstones.delete(first[0]);
+    }
+    this.#tombstones.set(sessionId, until);
+    for (const watcher of [...this.#watchers]) watcher(sessionId);
+  }
+
+  watchRemovals(listener: (sessionId: string) => void): () => void {
+    this.#watchers.add(listener);
+    return () => void this.#watchers.delete(listener);
+  }
+
+  /** Whether a live tombstone stands for this id (an expired one is dropped). */
+  #buried(sessionId: string): boolean {
+    const until = this.#tombstones.get(sessionId);
+    if (until === undefined) return false;
+    if (until > this.#now()) return true;
+    this.#tombstones.delete(sessionId);
+    return false;
   }
 }
 
@@ -108,8 +163,9 @@ export class SessionRegistryError extends Error {
 /**
  * The handler's side of a registry: saves a session when it opens and again, at most every
  * quarter of the idle time, while it is used (so its record outlives idle time only when it is
- * idle everywhere); loads unknown ids; removes on DELETE. Failures of saves go to onError (the
- * session goes on here); of loads, a SessionRegistryError.
+ * idle everywhere); loads unknown ids, and the record of a held session at each of its requests
+ * (confirm: a DELETE elsewhere is final here at once); removes on DELETE. Failures of saves go to
+ * onError (the session goes on here); of loads, a SessionRegistryError.
  */
 export class RegistryLink<Held extends object> {
   readonly #registry: SessionRegistry;
@@ -137,24 +193,32 @@ export class RegistryLink<Held extends object> {
   }
 
   /**
-   * A request of a session held here: when a quarter of the idle time has passed since it was
-   * last saved, its record is read and saved again, or, when it is gone (DELETE on another
-   * instance), `gone` ends this instance's copy.
+   * A request of a session held here: its record is read first, so that a DELETE on another
+   * instance is 404 here from the next request on (the removal notice, watchRemovals, may come
+   * later than the client's next request); false: it is gone (the caller ends this copy). When a
+   * quarter of the idle time has passed since it was last saved, it is saved again. A registry
+   * that cannot answer leaves the session going on here (true; onError has it).
    */
-  touch(held: Held, record: () => Omit<SessionRecord, "expiresAt"> | undefined, gone: () => void): void {
-    const last = this.#saved.get(held);
-    if (last === undefined || this.#now() - last < this.#idleMs / 4) return;
+  async confirm(held: Held, record: () => Omit<SessionRecord, "expiresAt"> | undefined): Promise<boolean> {
     const current = record();
-    if (current === undefined) return;
-    this.#saved.set(held, this.#now());
-    void this.load(current.sessionId).then(
-      (stored) => (stored === undefined ? gone() : this.save(held, current)),
-      () => undefined, // load reported it; the session goes on here
-    );
+    if (current === undefined) return true;
+    let stored: SessionRecord | undefined;
+    try {
+      stored = await this.load(current.sessionId);
+    } catch {
+      return true; // load reported it
+    }
+    if (stored === undefined) return false;
+    const last = this.#saved.get(held);
+    // Ended here meanwhile: nothing to refresh (and a removal elsewhere left a tombstone save() respects).
+    if (last !== undefined && this.#now() - last >= this.#idleMs / 4 && record() !== undefined) void this.save(held, current);
+    return true;
   }
 
   /** The record of a session this instance does not hold; throws SessionRegistryError when the registry cannot answer. */
   async load(sessionId: string): Promise<SessionRecord | undefined> {
+    // A peer's id that no session could have is not looked up (nor made into a key).
+    if (!isSessionId(sessionId)) return undefined;
     let value: unknown;
     try {
       value = await this.#registry.load(sessionId);
@@ -165,8 +229,27 @@ export class RegistryLink<Held extends object> {
     return value === undefined ? undefined : checkSessionRecord(value, sessionId);
   }
 
-  remove(sessionId: string): void {
-    void this.#call(() => this.#registry.remove(sessionId));
+  /** Removes a session for good (a tombstone for the idle time); resolves when done (never rejects: failures go to onError). */
+  remove(sessionId: string): Promise<void> {
+    const until = this.#now() + (Number.isFinite(this.#idleMs) ? this.#idleMs : TOMBSTONE_MS_WITHOUT_IDLE);
+    return this.#call(() => this.#registry.remove(sessionId, until));
+  }
+
+  /** `ended` with each session id any instance removes, where the registry tells (watchRemovals); returns the function that stops. */
+  watch(ended: (sessionId: string) => void): () => void {
+    if (typeof this.#registry.watchRemovals !== "function") return () => undefined;
+    try {
+      return this.#registry.watchRemovals((sessionId) => {
+        try {
+          ended(sessionId);
+        } catch (error) {
+          this.#onError(error);
+        }
+      });
+    } catch (error) {
+      this.#onError(error);
+      return () => undefined;
+    }
   }
 
   #call(step: () => void | Promise<void>): Promise<void> {
@@ -182,6 +265,6 @@ export class RegistryLink<Held extends object> {
 /** The `sessionRegistry` option, read. */
 export function sessionRegistryOption(value: unknown): SessionRegistry | undefined {
   if (value === undefined) return undefined;
-  if (isObject(value) && typeof value["save"] === "function" && typeof value["load"] === "function" && typeof value["remove"] === "function") return value as unknown as SessionRegistry;
-  throw new TypeError(`sessionRegistry must be a SessionRegistry (save, load, remove), got ${typeof value}`);
+  if (isObject(value) && typeof value["save"] === "function" && typeof value["load"] === "function" && typeof value["remove"] === "function" && (value["watchRemovals"] === undefined || typeof value["watchRemovals"] === "function")) return value as unknown as SessionRegistry;
+  throw new TypeError(`sessionRegistry must be a SessionRegistry (save, load, remove; watchRemovals optional), got ${typeof value}`);
 }

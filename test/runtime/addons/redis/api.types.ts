@@ -23,6 +23,11 @@ export function storesFitTheRuntimesOptions(): void {
   Session.createSessionHttpHandler(server, { sessionRegistry: { save: () => undefined } });
   // @ts-expect-error the stores take a connection (connectRedis), not a URL
   new RedisTaskStore("redis://127.0.0.1:6379");
+  new Session.McpServer({ registrations: { resourceBus: new RedisSubscriptionBus(redis, { channel: "resources" }) } });
+  // @ts-expect-error the resource bus is a SubscriptionBus, not a task store
+  new Session.McpServer({ registrations: { resourceBus: new RedisTaskStore(redis) } });
+  // @ts-expect-error a registry's remove takes the tombstone's expiry
+  Session.createSessionHttpHandler(server, { sessionRegistry: { save: () => undefined, load: () => undefined, remove: (id: string, until: string) => void [id, until] } });
   // @ts-expect-error a bus message names its origin
   void new RedisSubscriptionBus(redis).publish({ method: "notifications/tools/list_changed" });
 }

@@ -11,6 +11,7 @@ import { RedisEventStore } from "../../../../templates/runtime/addons/redis/even
 import { RedisSessionRegistry } from "../../../../templates/runtime/addons/redis/session-registry.js";
 import { RedisReplayGuard } from "../../../../templates/runtime/addons/redis/replay-guard.js";
 import type { BusMessage } from "../../../../templates/runtime/features/subscriptions.js";
+import { waitFor } from "../../../helpers/async.js";
 import { redisPairs } from "./support.js";
 
 /** Two connections under one fresh prefix: two instances of one server. */
@@ -113,12 +114,48 @@ describe("RedisSessionRegistry", () => {
     const record = { sessionId: "s1", protocolVersion: "2025-11-25", clientCapabilities: { roots: {} }, principal: "alice", expiresAt: Date.now() + 60_000 };
     await one.save(record);
     expect(await two.load("s1")).toEqual(record);
-    await two.remove("s1");
+    await two.remove("s1", Date.now() + 60_000);
     expect(await one.load("s1")).toBeUndefined();
     await one.save({ ...record, sessionId: "s2", expiresAt: Date.now() + 100 });
     await new Promise((r) => setTimeout(r, 250));
     expect(await two.load("s2")).toBeUndefined();
     await expect(one.save({ ...record, clientCapabilities: { big: "x".repeat(70_000) } })).rejects.toThrow("maxRecordBytes");
+  });
+
+  it("a removed session's tombstone refuses saves from every instance until it expires, and the removal reaches every watcher", async () => {
+    const [a, b] = await pair();
+    const one = new RedisSessionRegistry(a);
+    const two = new RedisSessionRegistry(b);
+    const heard: string[] = [];
+    const stop = two.watchRemovals((id) => heard.push(id));
+    await new Promise((r) => setTimeout(r, 100)); // the subscription is made
+    const record = { sessionId: "s1", protocolVersion: "2025-11-25", clientCapabilities: {}, expiresAt: Date.now() + 60_000 };
+    await one.save(record);
+    await one.remove("s1", Date.now() + 300);
+    // A refresh that read the record before the removal writes nothing.
+    await two.save(record);
+    expect(await one.load("s1")).toBeUndefined();
+    expect(await two.load("s1")).toBeUndefined();
+    await waitFor("the removal notice", () => (heard.length > 0 ? true : undefined));
+    expect(heard).toEqual(["s1"]);
+    // Bounded: the tombstone expires, and the id may be saved again.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await a.command(["EXISTS", a.key("session", "s1")])).toBe(0);
+    await two.save(record);
+    expect(await one.load("s1")).toEqual(record);
+    stop();
+  });
+
+  it("ids outside the spec's alphabet (visible ASCII, at most 256) reach no key: load answers undefined, save and remove refuse", async () => {
+    const [a] = await pair();
+    const registry = new RedisSessionRegistry(a);
+    const before = await a.command<number>(["DBSIZE"]);
+    for (const id of ["", "a b", "x\r\nSET k v", "é", "x".repeat(257)]) {
+      expect(await registry.load(id)).toBeUndefined();
+      await expect(registry.save({ sessionId: id, protocolVersion: "2025-11-25", clientCapabilities: {}, expiresAt: null })).rejects.toThrow(RangeError);
+      await expect(registry.remove(id, Date.now() + 1000)).rejects.toThrow(RangeError);
+    }
+    expect(await a.command<number>(["DBSIZE"])).toBe(before);
   });
 });
 

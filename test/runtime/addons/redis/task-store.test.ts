@@ -8,6 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { RedisTaskStore } from "../../../../templates/runtime/addons/redis/task-store.js";
 import { InMemoryTaskStore } from "../../../../templates/runtime/features/memory-task-store.js";
+import { TaskManager } from "../../../../templates/runtime/features/task-manager.js";
+import type { RedisConnection } from "../../../../templates/runtime/addons/redis/connection.js";
 import type { StoredTask, TaskRemovalReason } from "../../../../templates/runtime/features/task-store.js";
 import { defaultPrincipalScenario } from "../../features/tasks/default-principal.js";
 import { redisPairs } from "./support.js";
@@ -36,6 +38,50 @@ function until<T>(check: () => T | undefined, ms = 3000): Promise<T> {
     poll();
   });
 }
+
+/** Calls of each command Redis ran since the last CONFIG RESETSTAT (commands inside scripts count too). */
+async function commandCalls(redis: RedisConnection): Promise<Record<string, number>> {
+  const info = await redis.command<string>(["INFO", "commandstats"]);
+  return Object.fromEntries([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
+describe("RedisTaskStore round trips (issue 44, item 6)", () => {
+  it("a task created and completed by its instance costs one script per write and no extra read", async () => {
+    const [a] = await pair();
+    const manager = new TaskManager({ store: new RedisTaskStore(a) });
+    // The scripts are loaded and the owner's counts seen once (a finished task is then among them).
+    await manager.start(() => ({ content: [] }));
+    await new Promise((r) => setTimeout(r, 100));
+    await a.command(["CONFIG", "RESETSTAT"]);
+    const handles = [];
+    for (let i = 0; i < 10; i++) handles.push(await manager.start(() => ({ content: [] })));
+    await new Promise((r) => setTimeout(r, 200));
+    const calls = await commandCalls(a);
+    // 10 creates and 10 completions, each one script the first time (no retry of a create past a
+    // finished task, no GET before a change), and the one GET inside each completion's script.
+    expect(calls["evalsha"]).toBe(20);
+    expect(calls["get"]).toBe(10);
+    for (const handle of handles) expect((await manager.store.get(handle.taskId))?.status).toBe("completed");
+  });
+
+  it("a change from a stale guess is retried with what Redis holds: nothing another instance wrote is lost", async () => {
+    const [a, b] = await pair();
+    const one = new RedisTaskStore(a);
+    const two = new RedisTaskStore(b);
+    await one.create(task("stale"));
+    // The other instance changes it; this one still knows the JSON it wrote.
+    await two.update("stale", (t) => ({ ...t, statusMessage: "from two" }));
+    const seen: (string | undefined)[] = [];
+    const changed = await one.update("stale", (t) => {
+      seen.push(t.statusMessage);
+      return { ...t, status: "completed", result: {} };
+    });
+    expect(seen).toEqual([undefined, "from two"]);
+    expect(changed).toMatchObject({ status: "completed", statusMessage: "from two" });
+    expect(await two.get("stale")).toMatchObject({ status: "completed", statusMessage: "from two" });
+    await Promise.all([one.close(), two.close()]);
+  });
+});
 
 describe("RedisTaskStore", () => {
   it("a task stored by one instance is read, changed and watched through the other", async () => {

@@ -1,7 +1,8 @@
 /**
  * One 2025-11-25 McpServer serving several in-memory connections (connect() and openConnection):
  * a registration's list_changed reaches every one of them, a closed one leaves the set and hears
- * nothing more, and resources/updated (due to subscribers only) keeps to connect()'s connection.
+ * nothing more, and resources/updated goes to the connections subscribed to its URI only (issue
+ * 44 item 4: subscriptions are kept per connection, per session on the session server).
  */
 import { describe, expect, it } from "vitest";
 import * as R from "../../../generated/2025-11-25/index.js";
@@ -71,5 +72,37 @@ describe("registrations announce to every connection of the server", () => {
     await settle();
     expect(methodsOf(serverWire)).toContain("notifications/resources/updated");
     expect(methodsOf(second.wire)).not.toContain("notifications/resources/updated");
+  });
+
+  it("subscriptions are per connection: an update reaches the connections subscribed to its URI and no other; unsubscribe stops it", async () => {
+    const { client, server, serverWire } = await connectPair();
+    server.registerResource("r", "x://r", {}, (uri) => ({ contents: [{ uri, text: "" }] }));
+    server.registerResource("s", "x://s", {}, (uri) => ({ contents: [{ uri, text: "" }] }));
+    await client.initialize(INITIALIZE_PARAMS);
+    const second = await secondClient(server);
+    const third = await secondClient(server);
+    await second.client.subscribe({ uri: "x://r" });
+    await third.client.subscribe({ uri: "x://s" });
+    const updates = (wire: TapTransport): unknown[] => wire.sent.flatMap((m) => ("method" in m && m.method === "notifications/resources/updated" ? [m.params] : []));
+    server.resourceUpdated("x://r");
+    await settle();
+    expect([updates(serverWire), updates(second.wire), updates(third.wire)]).toEqual([[], [{ uri: "x://r" }], []]);
+    server.resourceUpdated("x://s");
+    await settle();
+    expect([updates(serverWire), updates(second.wire), updates(third.wire)]).toEqual([[], [{ uri: "x://r" }], [{ uri: "x://s" }]]);
+    await second.client.unsubscribe({ uri: "x://r" });
+    server.resourceUpdated("x://r");
+    await settle();
+    expect(updates(second.wire)).toEqual([{ uri: "x://r" }]);
+  });
+
+  it("a connection's subscriptions are bounded (1024 URIs): one more is -32602, other connections unaffected", async () => {
+    const { client, server } = await connectPair();
+    server.registerResource("r", "x://r", {}, (uri) => ({ contents: [{ uri, text: "" }] }));
+    await client.initialize(INITIALIZE_PARAMS);
+    const second = await secondClient(server);
+    for (let i = 0; i < 1024; i++) await client.subscribe({ uri: `x://r/${i}` });
+    await expect(client.subscribe({ uri: "x://r/more" })).rejects.toMatchObject({ code: -32602 });
+    await expect(second.client.subscribe({ uri: "x://r/more" })).resolves.toEqual({});
   });
 });

@@ -66,17 +66,18 @@ describeFaces("sessionRegistry", (face) => {
     expect(b.errors.map((e) => e.message)).toContain("store down");
   });
 
-  it("DELETE on one instance removes the record; the other's copy ends at its next refresh", async () => {
-    const registry = new R.InMemorySessionRegistry();
+  it("DELETE on one instance is 404 on the other from its next request on, even with a registry that sends no removal notices", async () => {
+    const shared = new R.InMemorySessionRegistry();
+    // No watchRemovals: B learns of the DELETE only by reading the record, which it does on every request.
+    const registry: R.SessionRegistry = { save: (r) => shared.save(r), load: (id) => shared.load(id), remove: (id, until) => shared.remove(id, until) };
     const [a, b] = await pair(face, registry, { sessionIdleMs: 400 });
     const { sessionId } = await open(a.url);
     expect((await rpc(b.url, sessionId, 1, "ping")).status).toBe(200);
+    expect(b.handler.sessionCount).toBe(1);
     const removed = await fetch(a.url, { method: "DELETE", headers: sessionHeaders(sessionId) });
     expect(removed.status).toBe(200);
-    expect(registry.load(sessionId)).toBeUndefined();
-    // B still holds a copy; past a quarter of the idle time its next request finds the record gone.
-    await new Promise((r) => setTimeout(r, 150));
-    await rpc(b.url, sessionId, 2, "ping");
+    expect(shared.load(sessionId)).toBeUndefined();
+    expect((await rpc(b.url, sessionId, 2, "ping")).status).toBe(404);
     await waitFor("B's copy to end", () => (b.handler.sessionCount === 0 ? true : undefined));
     expect((await rpc(b.url, sessionId, 3, "ping")).status).toBe(404);
   });
@@ -103,7 +104,33 @@ describe("InMemorySessionRegistry", () => {
     now = 9000;
     expect(registry.load("c")).toBeUndefined();
     expect(registry.load("b")?.sessionId).toBe("b");
-    registry.remove("b");
+    registry.remove("b", 10_000);
     expect(registry.size).toBe(0);
+  });
+
+  it("a removed id's tombstone refuses saves until it expires; tombstones are bounded by maxSessions; watchers hear removals", () => {
+    let now = 1000;
+    const registry = new R.InMemorySessionRegistry({ maxSessions: 2, now: () => now });
+    const heard: string[] = [];
+    const stop = registry.watchRemovals((id) => heard.push(id));
+    const record = (sessionId: string): R.SessionRecord => ({ sessionId, protocolVersion: "2025-11-25", clientCapabilities: {}, expiresAt: null });
+    registry.save(record("a"));
+    registry.remove("a", 2000);
+    registry.save(record("a"));
+    expect(registry.load("a")).toBeUndefined();
+    registry.remove("b", 3000);
+    registry.remove("c", 4000);
+    expect(registry.tombstones).toBe(2);
+    expect(heard).toEqual(["a", "b", "c"]);
+    // "a" (the first to expire) made room; "b" stands until 3000.
+    registry.save(record("a"));
+    registry.save(record("b"));
+    expect([registry.load("a")?.sessionId, registry.load("b")]).toEqual(["a", undefined]);
+    now = 3000;
+    registry.save(record("b"));
+    expect(registry.load("b")?.sessionId).toBe("b");
+    stop();
+    registry.remove("d", 5000);
+    expect(heard).toHaveLength(3);
   });
 });
