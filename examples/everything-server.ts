@@ -138,6 +138,8 @@ function sessionOptions(revision: string): McpServerOptions {
       },
     },
     notificationHandlers: { "notifications/initialized": () => {} },
+    // Several instances: a session's resources/subscribe is known to all, and resources/updated reaches it on any.
+    ...(state.resourceBus === undefined ? {} : { registrations: { resourceBus: state.resourceBus } }),
   };
 }
 

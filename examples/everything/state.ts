@@ -26,6 +26,8 @@ export const STATE_FLAGS = { redis: { type: "string" }, "state-key": { type: "st
 export interface SharedState {
   readonly taskStore?: TaskStore | undefined;
   readonly bus?: SubscriptionBus | undefined;
+  /** resources/subscribe and resources/updated across instances (RegistryOptions.resourceBus): a channel of its own. */
+  readonly resourceBus?: SubscriptionBus | undefined;
   readonly requestState?: RequestStateOptions | undefined;
   /** For a 2025-era session server (createSessionHttpHandler): sessions and their events, for every instance. */
   readonly sessionRegistry?: SessionRegistry | undefined;
@@ -57,17 +59,19 @@ export async function openSharedState(args: { redis?: string; stateKey?: string 
   if (key === undefined) throw new Error("--redis needs --state-key (or MCP_STATE_KEY): every instance must verify the others' requestState");
   const redis = await connectRedis({ url: args.redis, prefix: "everything:", onError });
   const bus = new RedisSubscriptionBus(redis, { onError });
-  await bus.ready();
+  const resourceBus = new RedisSubscriptionBus(redis, { channel: "resources", onError });
+  await Promise.all([bus.ready(), resourceBus.ready()]);
   const taskStore = new RedisTaskStore(redis, { onError: (error) => onError(error instanceof Error ? error : new Error(String(error))) });
   return {
     taskStore,
     bus,
+    resourceBus,
     requestState: { key, singleUse: new RedisReplayGuard(redis) },
     sessionRegistry: new RedisSessionRegistry(redis),
     eventStore: new RedisEventStore(redis),
     describe: `in Redis at ${args.redis}`,
     async close() {
-      await Promise.allSettled([taskStore.close(), bus.close()]);
+      await Promise.allSettled([taskStore.close(), bus.close(), resourceBus.close()]);
       await redis.close();
     },
   };
