@@ -9,11 +9,15 @@ import {
   type McpClientOptions,
   type SessionHttpClientTransportOptions,
 } from "../../out/2025-11-25/index.js";
-import { AUTH_SCENARIOS_2025, AUTH_SCENARIOS_2025_03_26, conformanceAuth } from "./auth.js";
+import { AUTH_SCENARIOS_2025_03_26, AUTH_SCENARIOS_2026, conformanceAuth } from "./auth.js";
 import type { ScenarioRunner, ScenarioTable } from "./scenario.js";
 
 const CLIENT_INFO = { name: "mcp-stubgen-everything-client", version: "1.0.0" } as const;
-const PROTOCOL_VERSION = "2025-11-25";
+/**
+ * The version the client asks for in initialize: the one the suite names (a session revision its
+ * scenario runs at: 2025-06-18 for initialize, tools_call and the token-endpoint ones), else 2025-11-25.
+ */
+const PROTOCOL_VERSION = ["2025-06-18", "2025-11-25"].find((v) => v === process.env["MCP_CONFORMANCE_PROTOCOL_VERSION"]) ?? "2025-11-25";
 
 /** Bound of every request a scenario sends: a silent server fails the scenario, it does not hang it. */
 const TIMEOUT_MS = 10_000;
@@ -124,8 +128,24 @@ const authorized: ScenarioRunner = (url, context) =>
     conformanceAuth(context),
   );
 
+/** json-schema-2020-12-preservation: hand the focal tool's inputSchema, as listed, back through the echo tool. */
+const schemaPreservation: ScenarioRunner = (url) =>
+  withClient(url, {}, {}, async (client) => {
+    const { tools } = await client.listTools({});
+    const focal = tools.find((t) => t.name === "json_schema_2020_12_tool");
+    if (focal === undefined) throw new Error("the server lists no json_schema_2020_12_tool");
+    await client.callTool({ name: "json_schema_echo", arguments: { schema: focal.inputSchema } });
+  });
+
+/**
+ * Every `auth/*` scenario name this client knows (the stable referee 0.1.16 announces 2025-11-25
+ * for its 2025-03-26 and draft ones too): the flow is the same.
+ */
+const AUTH_ALL: readonly string[] = [...new Set<string>([...AUTH_SCENARIOS_2026, ...AUTH_SCENARIOS_2025_03_26])];
+
 export const SCENARIOS: ScenarioTable = {
-  ...Object.fromEntries(AUTH_SCENARIOS_2025.map((name) => [name, authorized])),
+  ...Object.fromEntries(AUTH_ALL.map((name) => [name, authorized])),
+  "json-schema-2020-12-preservation": schemaPreservation,
   initialize,
   tools_call: toolsCall,
   "elicitation-sep1034-client-defaults": elicitationDefaults,
