@@ -106,5 +106,9 @@ export function totals(scenarios) {
     passed: sum("passed"),
     failed: sum("failed"),
     skipped: sum("skipped"),
+    /** Failed or skipped checks REFEREE_SKIPS names (in the counts above, not counted against the run). */
+    named: scenarios.reduce((n, s) => n + s.refereeSkipped.length, 0),
+    /** Failed or skipped checks of pending scenarios (CONFORMANCE_PENDING; in the counts above). */
+    ofPending: scenarios.filter((s) => s.pending).reduce((n, s) => n + s.failed + s.skipped, 0),
   };
 }

@@ -5,7 +5,8 @@
  * here names a scenario except the excluded authorization-server pair and the referee's own skips
  * (REFEREE_SKIPS), each with its reason; a scenario a new release adds is run without an edit.
  */
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { dependencies, MODULES, NODE22, pinnedVersion } from "./install.mjs";
@@ -76,11 +77,15 @@ export function referees() {
     .sort((a, b) => a.version.localeCompare(b.version, "en", { numeric: true }));
 }
 
-/** Runs the referee's CLI synchronously (list and help only: they print and exit at once). */
-function cli(referee, args) {
-  const result = spawnSync(NODE22, [referee.entry, ...args], { encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`conformance ${referee.version} ${args.join(" ")} failed (exit ${result.status ?? result.signal}): ${result.stderr}`);
-  return result.stdout;
+const run = promisify(execFile);
+
+/** The output of the referee's CLI (list and help only: they print and exit at once). */
+async function cli(referee, args) {
+  try {
+    return (await run(NODE22, [referee.entry, ...args], { encoding: "utf8" })).stdout;
+  } catch (error) {
+    throw new Error(`conformance ${referee.version} ${args.join(" ")} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /**
@@ -107,8 +112,8 @@ export function parseList(text) {
 const isDate = (version) => /^\d{4}-\d{2}-\d{2}$/.test(version);
 
 /** The requirement sets the referee names in `list --help` ("Requirement sets available: a, b"), if it has the flag. */
-function requirementSets(referee) {
-  const help = cli(referee, ["list", "--help"]).replace(/\s+/g, " ");
+async function requirementSets(referee) {
+  const help = (await cli(referee, ["list", "--help"])).replace(/\s+/g, " ");
   if (!help.includes("--requirements")) return [];
   const names = /Requirement sets available: ([\d\-, ]+)/.exec(help)?.[1];
   return names === undefined ? [] : names.split(",").map((s) => s.trim()).filter(isDate);
@@ -126,8 +131,8 @@ function requirementSets(referee) {
  * - one client job per client scenario and version it lists (`--spec-version V`; `draft` as
  *   itself; none for `extension`, which the referee runs at its default version).
  */
-export function plan(referee) {
-  const listed = parseList(cli(referee, ["list"]));
+export async function plan(referee) {
+  const [listed, sets] = await Promise.all([cli(referee, ["list"]).then(parseList), requirementSets(referee)]);
   const excluded = listed.filter((s) => s.kind in EXCLUDED_KINDS);
   const server = listed.filter((s) => s.kind === "server");
   const client = listed.filter((s) => s.kind === "client");
@@ -140,8 +145,9 @@ export function plan(referee) {
     const names = server.filter((s) => s.versions.includes(version));
     jobs.push({ kind: "server", title: `server --suite all --spec-version ${version}`, args: ["--suite", "all", "--spec-version", version], folder: `server-all-${version}`, expect: at(names, version) });
   }
-  for (const revision of requirementSets(referee)) {
-    const names = parseList(cli(referee, ["list", "--requirements", revision])).filter((s) => s.kind === "server");
+  const required = await Promise.all(sets.map((revision) => cli(referee, ["list", "--requirements", revision]).then(parseList)));
+  for (const [i, revision] of sets.entries()) {
+    const names = required[i].filter((s) => s.kind === "server");
     jobs.push({ kind: "server", title: `server --requirements ${revision}`, args: ["--requirements", revision], folder: `server-requirements-${revision}`, expect: at(names, revision) });
   }
   for (const scenario of client) {

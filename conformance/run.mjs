@@ -207,7 +207,8 @@ async function pool(tasks, limit) {
 /** "N/M scenarios, a passed, b failed, c skipped checks" (+ pending). */
 function describe(t) {
   const pending = t.pending > 0 ? `, ${t.pending} pending (CONFORMANCE_PENDING)` : "";
-  return `${t.scenariosPassed}/${t.scenarios} scenarios passed${pending}; ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped checks`;
+  const excused = [t.named > 0 ? `${t.named} named in REFEREE_SKIPS` : "", t.ofPending > 0 ? `${t.ofPending} of pending scenarios` : ""].filter((x) => x !== "");
+  return `${t.scenariosPassed}/${t.scenarios} scenarios passed${pending}; ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped checks${excused.length > 0 ? ` (of the failed and skipped: ${excused.join(", ")})` : ""}`;
 }
 
 /** The summary groups of one referee's verdicts: each server job alone, the client jobs per version. */
@@ -244,9 +245,9 @@ async function main() {
   ensureInstalled();
   rmSync(RESULTS, { recursive: true, force: true });
   mkdirSync(RESULTS, { recursive: true });
-  const plans = referees().map((referee) => ({ referee, ...plan(referee) }));
-
-  const [command, { server, url }] = await Promise.all([clientCommand(), startServer(await freePort())]);
+  // The referees are asked what they have while the server starts and the client is bundled.
+  const planned = Promise.all(referees().map(async (referee) => ({ referee, ...(await plan(referee)) })));
+  const [plans, command, { server, url }] = await Promise.all([planned, clientCommand(), startServer(await freePort())]);
   let serverDied = false;
   server.once("exit", () => (serverDied = true));
   console.log(`conformance: server on Node ${process.version} at ${url}, ready after ${seconds()}; referees on Node 22, ${limit} jobs at a time`);
