@@ -12,6 +12,7 @@ export interface ScenarioVerdict {
   readonly failed: number;
   readonly skipped: number;
   readonly refereeSkipped: readonly string[];
+  readonly excusedFailures: number;
   readonly warnings: readonly string[];
   readonly problems: readonly string[];
 }

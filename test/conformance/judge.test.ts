@@ -66,6 +66,9 @@ describe("conformance runner", () => {
       const verdict = judgeJob("9.9.9", job, folder, 0, none);
       expect(verdict.ok).toBe(false);
       expect(verdict.scenarios.map((s) => [s.name, s.ok])).toEqual([["ping", true], ["tools-list", false]]);
+      // A non-zero exit fails the job unless a failed check explains it (here none does).
+      expect(judgeJob("9.9.9", { expect: new Map([["ping", "2025-11-25"]]) }, folder, 1, none).ok).toBe(false);
+      expect(judgeJob("9.9.9", { expect: new Map([["ping", "2025-11-25"]]) }, folder, 0, none).ok).toBe(true);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
