@@ -265,8 +265,9 @@ async function main() {
   queue.sort((a, b) => (a.job.kind === b.job.kind ? 0 : a.job.kind === "server" ? -1 : 1));
   const results = await pool(
     queue.map(({ referee, job }) => async () => {
+      const begun = Date.now();
       const { folder, code } = await runJob(referee, job, url, command);
-      const verdict = judgeJob(referee.version, job, folder, code, PENDING);
+      const verdict = { ...judgeJob(referee.version, job, folder, code, PENDING), ms: Date.now() - begun };
       for (const line of problemLines(referee, verdict)) console.log(line);
       return { referee, verdict };
     }),
@@ -287,7 +288,11 @@ async function main() {
     const named = REFEREE_SKIPS.filter((s) => s.referee === referee.version);
     for (const skip of named) console.log(`conformance: ${referee.version} ${skip.scenario}: its check ${skip.name ?? skip.check} is ${skip.status === "FAILURE" ? "failed" : "skipped"} by the referee itself, not counted: ${skip.reason}`);
   }
-  writeFileSync(join(RESULTS, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  // Each job's wall time, slowest first: where the run's time goes.
+  const timings = results.map(({ referee, verdict }) => ({ referee: referee.version, job: verdict.job.title, ms: verdict.ms, ok: verdict.ok })).sort((a, b) => b.ms - a.ms);
+  writeFileSync(join(RESULTS, "summary.json"), `${JSON.stringify({ referees: summary, timings }, null, 2)}\n`);
+  const busy = timings.reduce((sum, t) => sum + t.ms, 0) / 1000;
+  console.log(`conformance: ${timings.length} referee runs took ${busy.toFixed(1)} s together; slowest: ${timings.slice(0, 3).map((t) => `${t.referee} ${t.job} ${(t.ms / 1000).toFixed(1)} s`).join(", ")}`);
   const verdicts = results.map((r) => r.verdict);
   const ok = !diedDuringRun && verdicts.length === queue.length && verdicts.every((v) => v.ok);
   const failed = verdicts.filter((v) => !v.ok).length;
