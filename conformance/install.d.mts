@@ -4,3 +4,5 @@ export declare const MODULES: string;
 export declare const SUITE_PACKAGE: string;
 export declare const NODE22: string;
 export declare function ensureInstalled(): void;
+export declare const pinnedVersion: (spec: string) => string;
+export declare const dependencies: () => Record<string, string>;

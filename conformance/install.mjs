@@ -24,13 +24,18 @@ function installedVersion(name) {
   }
 }
 
+/** The version a dependency pins: "1.2.3", or the version of an npm alias ("npm:pkg@1.2.3"). */
+export const pinnedVersion = (spec) => /^npm:.+@([^@]+)$/.exec(spec)?.[1] ?? spec;
+
+/** conformance/package.json's dependencies: name (the folder under node_modules, an alias's name) → spec. */
+export const dependencies = () => JSON.parse(readFileSync(join(HERE, "package.json"), "utf8")).dependencies ?? {};
+
 /**
  * True when every dependency of conformance/package.json is installed at its pinned version (an
  * earlier pin left in node_modules, such as a previous suite release, does not count).
  */
 function installedAsPinned() {
-  const { dependencies = {} } = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8"));
-  return existsSync(NODE22) && Object.entries(dependencies).every(([name, version]) => installedVersion(name) === version);
+  return existsSync(NODE22) && Object.entries(dependencies()).every(([name, spec]) => installedVersion(name) === pinnedVersion(spec));
 }
 
 /** Installs conformance/node_modules (npm ci) unless the pinned suite and Node 22 are already there. */

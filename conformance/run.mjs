@@ -1,49 +1,40 @@
 #!/usr/bin/env node
 /**
- * `npm run conformance`: the official MCP conformance suite against examples/everything-server.ts,
- * which serves 2025-03-26 … 2025-11-25 (sessions) and 2026-07-28 (stateless) on one URL through
- * the runtime's createEraRouter. Four runs against one server:
- *
- *   (a) the server active suite at its default versions (2025-11-25 sessions);
- *   (b) `--requirements 2026-07-28`, the revision's frozen requirement set, with no failure
- *       expected (the Tasks extension's scenarios included: the server implements it);
- *   (c), (d) the active suite pinned with `--spec-version 2025-06-18` and `2025-03-26` (the
- *       scenarios the suite has for those revisions; sessions negotiated on that version).
+ * `npm run conformance`: every referee pinned in conformance/package.json (the official MCP
+ * conformance suite, its stable line and its alpha line, each an npm dependency or alias) against
+ * examples/everything-server.ts, which serves 2025-03-26 … 2025-11-25 (sessions) and 2026-07-28
+ * (stateless) on one URL through the runtime's createEraRouter, and against
+ * examples/everything-client.ts as the client under test.
  *
  * 1. Installs conformance/node_modules (npm ci) when it is missing.
- * 2. Starts the server on a free loopback port with this Node (the machine's, as every root
- *    script), through tsx, and waits for its "listening on <url>" line, which must say it serves
- *    node:http on the native face (toNodeListener of the router's core, no web Request per
- *    request): every server suite runs against that face.
- * 3. Runs the suite's CLI for each run with the Node 22 pinned in conformance/package.json (only
- *    the CLI uses it), each writing into its own folder under conformance/results/.
- * 4. Prints the suite's output and stops the server (also on an error or a signal).
+ * 2. Asks each referee what it has (plan.mjs: its `list`, `list --requirements R`): the jobs are
+ *    server `--suite all`, server `--suite all --spec-version V` per version its server scenarios
+ *    list, server `--requirements R` per requirement set it knows, and one client job per client
+ *    scenario and version it lists. The authorization-server scenarios are excluded and named.
+ * 3. Starts the server once on a free loopback port with this Node (through tsx) and waits for its
+ *    "listening on <url>" line, which must say it serves node:http on the native face.
+ * 4. Runs the jobs, CONFORMANCE_JOBS at a time (default 4: they mostly wait on sockets), each a
+ *    referee CLI on the Node 22 pinned here, writing into its own folder
+ *    results/<referee>/<job>/ (cli.log: the CLI's output; a checks.json per scenario).
+ * 5. Judges every scenario from its checks.json (judge.mjs): it must have run, with a passed check,
+ *    no failed and no skipped check (a skip the referee makes for every implementation,
+ *    REFEREE_SKIPS in plan.mjs, is named instead).
+ * 6. Prints a line per failing scenario, a summary line per referee and job group, writes
+ *    results/summary.json, and exits non-zero unless every scenario of every job passed.
  *
- * A run passes when the suite exits 0 and its SUMMARY shows no failing scenario except those of
- * its expected-failures file, if it has one (none does today). That is stricter than the suite
- * in (b): `--requirements` leaves the pending and extension scenarios unscored, and this runner
- * counts them (a failure there fails the run). A listed scenario that passes is a stale entry
- * and fails the run too.
- *
- * 5. Then the client scenarios (CLIENT_SCENARIOS, the `auth/*` ones included), once each, with examples/everything-client.ts
- *    as the client under test: `client --command "<node> --import tsx everything-client.ts"
- *    --scenario NAME [--spec-version V]`; the suite starts its own server per scenario, appends
- *    its URL to the command and sets MCP_CONFORMANCE_SCENARIO / _PROTOCOL_VERSION / _CONTEXT.
- *    A scenario passes when the CLI exits 0 and its checks.json holds checks, none a FAILURE;
- *    no client failure is expected (no baseline file), so any failed check fails the run.
- * 6. Prints one summary line per run (the client scenarios count as one) and a final verdict,
- *    and exits non-zero unless every run passes.
- *
- * conformance/results/ holds the last run only: one folder per suite run (a checks.json per
- * scenario), client-<version>/ per client era, and server.log.
+ * CONFORMANCE_PENDING (comma-separated scenario names) reports those scenarios' failures without
+ * failing the run: only for a branch whose scenarios wait on another branch's merge. The default
+ * is empty, and `npm run conformance` requires every listed scenario.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { basename, dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
-import { ensureInstalled, HERE, NODE22, ROOT, SUITE_PACKAGE } from "./install.mjs";
+import { ensureInstalled, HERE, NODE22, ROOT } from "./install.mjs";
+import { judgeJob, totals } from "./judge.mjs";
+import { EXCLUDED_KINDS, plan, REFEREE_SKIPS, referees } from "./plan.mjs";
 
 const RESULTS = join(HERE, "results");
 const SERVER_SCRIPT = "examples/everything-server.ts";
@@ -51,80 +42,26 @@ const SERVER_SCRIPT = "examples/everything-server.ts";
 const STUBS = ["2025-11-25", "2026-07-28"].map((revision) => join(ROOT, "out", revision, "index.ts"));
 const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 5_000;
-
-/**
- * The suite runs, in order: what to pass the CLI, where its results go, and which failures are
- * allowed (`expectedFile`: an expected-failures YAML, which `args` must then pass to the CLI as
- * `--expected-failures` too; none today, so every failing check fails the run).
- */
-const RUNS = [
-  { title: "server active suite (default versions)", args: [], folder: "active" },
-  { title: "--requirements 2026-07-28", args: ["--requirements", "2026-07-28"], folder: "requirements-2026-07-28" },
-  // The active suite pinned to the older session revisions: the suite's client then asks for that
-  // version in initialize, and the router opens the session on it (2025-03-26 has one scenario,
-  // server-session-lifecycle; 2025-06-18 has the core set without the 2025-11-25 additions).
-  { title: "server active suite --spec-version 2025-06-18", args: ["--spec-version", "2025-06-18"], folder: "active-2025-06-18" },
-  { title: "server active suite --spec-version 2025-03-26", args: ["--spec-version", "2025-03-26"], folder: "active-2025-03-26" },
-];
-
-/** The `auth/*` client scenarios of the suite (`list --client`) for the session revisions. */
-const AUTH_2025 = [
-  "auth/metadata-default",
-  "auth/metadata-var1",
-  "auth/metadata-var2",
-  "auth/metadata-var3",
-  "auth/basic-cimd",
-  "auth/scope-from-www-authenticate",
-  "auth/scope-from-scopes-supported",
-  "auth/scope-omitted-when-undefined",
-  "auth/scope-step-up",
-  "auth/scope-retry-limit",
-  "auth/token-endpoint-auth-basic",
-  "auth/token-endpoint-auth-post",
-  "auth/token-endpoint-auth-none",
-  "auth/pre-registration",
-];
-
-/**
- * The client scenarios, per protocol version (`--spec-version`): the core ones of 2025-11-25, the
- * 2026-07-28 set of issue 14, and every `auth/*` scenario of those versions and of the 2025-03-26
- * back-compat pair (issue 30): the everything-client plays them with the generated transports'
- * `authProvider`/`oauthFlow` and the `oauth` add-on (examples/everything-client/auth.ts, which
- * lists the same names). The extension ones (client credentials, DPoP, enterprise-managed,
- * workload identity) are not run.
- */
-const CLIENT_SCENARIOS = [
-  { version: "2025-11-25", names: ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry", ...AUTH_2025] },
-  {
-    version: "2026-07-28",
-    names: [
-      "tools_call",
-      "request-metadata",
-      "sep-2322-client-request-state",
-      "http-standard-headers",
-      "http-custom-headers",
-      "http-invalid-tool-headers",
-      "json-schema-ref-no-deref",
-      "json-schema-2020-12-preservation",
-      ...AUTH_2025,
-      "auth/resource-mismatch",
-      "auth/offline-access-scope",
-      "auth/offline-access-not-supported",
-      "auth/authorization-server-migration",
-      "auth/iss-supported",
-      "auth/iss-not-advertised",
-      "auth/iss-supported-missing",
-      "auth/iss-wrong-issuer",
-      "auth/iss-unexpected",
-      "auth/iss-normalized",
-      "auth/metadata-issuer-mismatch",
-    ],
-  },
-  { version: "2025-03-26", names: ["auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback"] },
-];
 const CLIENT_SCRIPT = join(ROOT, "examples", "everything-client.ts");
-/** Bound the suite puts on one client run (its --timeout), in ms. */
-const CLIENT_TIMEOUT_MS = 30_000;
+/** Bound the referee puts on one client run and on one server scenario (its --timeout), in ms. */
+const TIMEOUT_MS = 30_000;
+
+/** A positive integer from the environment, or the default; anything else is refused by name. */
+function envCount(name, fallback) {
+  const text = process.env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 64) throw new RangeError(`${name} must be an integer from 1 to 64, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** Scenario names whose failure is reported, not counted (see the header). */
+const PENDING = new Set(
+  (process.env["CONFORMANCE_PENDING"] ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== ""),
+);
 
 const started = Date.now();
 const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
@@ -159,34 +96,6 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
     console.error(`\nconformance: ${signal}, stopping`);
     stopAll().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
   });
-}
-
-/** The suite's CLI entry, from its package.json `bin`. */
-function suiteEntry() {
-  const pkg = JSON.parse(readFileSync(join(SUITE_PACKAGE, "package.json"), "utf8"));
-  const bin = typeof pkg.bin === "string" ? pkg.bin : pkg.bin?.conformance;
-  if (typeof bin !== "string") throw new Error(`no "conformance" bin in ${rel(SUITE_PACKAGE)}/package.json`);
-  return { entry: join(SUITE_PACKAGE, bin), version: pkg.version };
-}
-
-/**
- * The scenario names of an expected-failures file's `server:` list (the suite's format: one
- * `- name` per line, a `# reason` after it). Only whole-scenario entries are used here.
- */
-function expectedScenarios(path) {
-  const names = [];
-  let inServer = false;
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    const text = line.replace(/#.*/, "").trimEnd();
-    if (text.trim() === "") continue;
-    if (/^\S/.test(text)) {
-      inServer = /^server:\s*(\[\s*\])?$/.test(text);
-      continue;
-    }
-    const name = /^\s+-\s+(\S+)$/.exec(text)?.[1];
-    if (inServer && name !== undefined) names.push(name);
-  }
-  return names;
 }
 
 /** A loopback port nobody listens on right now. */
@@ -245,43 +154,32 @@ function tail(path, count = 20) {
   }
 }
 
-/** Runs the suite's CLI on Node 22; echoes its output and keeps it for the summary. */
-async function runSuite(entry, url, run) {
-  const cli = spawn(NODE22, [entry, "server", "--url", url, ...run.args, "--output-dir", join(RESULTS, run.folder)], {
-    cwd: HERE,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  children.add(cli);
-  let output = "";
-  cli.stdout.on("data", (chunk) => {
-    process.stdout.write(chunk);
-    output += chunk.toString("utf8");
-  });
-  const [code, signal] = await once(cli, "exit");
-  children.delete(cli);
-  return { code: code ?? (signal === null ? 1 : 128), output };
-}
-
-/** A POSIX shell word (the suite runs the client command through a shell). */
+/** A POSIX shell word (the referee runs the client command through a shell). */
 const shellQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 /**
- * Runs one client scenario: the suite's CLI on Node 22, the everything-client on this Node.
- * Returns the CLI's exit code and the checks of the scenario's checks.json (undefined when it
- * wrote none). The CLI's own output goes to client.log in the era's folder.
+ * The client under test, examples/everything-client.ts, bundled once per run into one JavaScript
+ * file (esbuild, the root's devDependency, with the names kept as tsx keeps them): the same code,
+ * without tsx's loader and transforms in each of the ~100 client processes (about 0.5 s of CPU each).
+ * Returns the command the referee runs; it appends the URL of its own server.
  */
-async function runClientScenario(entry, version, name) {
-  const folder = join(RESULTS, `client-${version}`);
+async function clientCommand() {
+  const { build } = await import("esbuild");
+  const outfile = join(RESULTS, "everything-client.mjs");
+  await build({ entryPoints: [CLIENT_SCRIPT], outfile, bundle: true, platform: "node", format: "esm", target: "node20", keepNames: true, logLevel: "warning" });
+  return [process.execPath, outfile].map(shellQuote).join(" ");
+}
+
+/** One job: the referee's CLI on Node 22, its output into <folder>/cli.log; resolves with its exit code. */
+async function runJob(referee, job, url, command) {
+  const folder = join(RESULTS, referee.version, job.folder);
   mkdirSync(folder, { recursive: true });
-  const command = [process.execPath, "--import", "tsx", CLIENT_SCRIPT].map(shellQuote).join(" ");
-  const args = [entry, "client", "--command", command, "--scenario", name, "--spec-version", version];
-  args.push("--timeout", String(CLIENT_TIMEOUT_MS), "--output-dir", folder);
-  const log = createWriteStream(join(folder, "client.log"), { flags: "a" });
-  log.write(`\n=== ${name} (${version})\n`);
-  // The suite writes <folder>/<scenario>-<timestamp>/; a name with a "/" (auth/…) is a subfolder.
-  const where = join(folder, dirname(name));
-  mkdirSync(where, { recursive: true });
-  const before = new Set(readdirSync(where));
+  const args =
+    job.kind === "server"
+      ? [referee.entry, "server", "--url", url, ...job.args]
+      : [referee.entry, "client", "--command", command, ...job.args, "--timeout", String(TIMEOUT_MS)];
+  args.push("--output-dir", folder);
+  const log = createWriteStream(join(folder, "cli.log"));
   const cli = spawn(NODE22, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   children.add(cli);
   cli.stdout.pipe(log, { end: false });
@@ -289,125 +187,53 @@ async function runClientScenario(entry, version, name) {
   const [code, signal] = await once(cli, "exit");
   children.delete(cli);
   await new Promise((resolve) => log.end(resolve));
-  // The new <scenario>-<timestamp>/checks.json is this run's.
-  const written = readdirSync(where).filter((entry) => !before.has(entry) && entry.startsWith(`${basename(name)}-`));
-  let checks;
-  for (const dir of written) {
-    try {
-      checks = JSON.parse(readFileSync(join(where, dir, "checks.json"), "utf8"));
-    } catch {
-      // no checks.json: judged below as a failure
+  return { folder, code: code ?? (signal === null ? 1 : 128) };
+}
+
+/** Runs `tasks` (functions returning promises) `limit` at a time, in order of start; resolves with their results. */
+async function pool(tasks, limit) {
+  const results = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length && !interrupted) {
+      const index = next++;
+      results[index] = await tasks[index]();
     }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
+
+/** "N/M scenarios, a passed, b failed, c skipped checks" (+ pending). */
+function describe(t) {
+  const pending = t.pending > 0 ? `, ${t.pending} pending (CONFORMANCE_PENDING)` : "";
+  const excused = [t.named > 0 ? `${t.named} named in REFEREE_SKIPS` : "", t.ofPending > 0 ? `${t.ofPending} of pending scenarios` : ""].filter((x) => x !== "");
+  return `${t.scenariosPassed}/${t.scenarios} scenarios passed${pending}; ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped checks${excused.length > 0 ? ` (of the failed and skipped: ${excused.join(", ")})` : ""}`;
+}
+
+/** The summary groups of one referee's verdicts: each server job alone, the client jobs per version. */
+function groups(verdicts) {
+  const found = new Map();
+  for (const verdict of verdicts) {
+    const key = verdict.job.kind === "server" ? verdict.job.title : `client scenarios (${verdict.job.version})`;
+    if (!found.has(key)) found.set(key, []);
+    found.get(key).push(verdict);
   }
-  return { code: code ?? (signal === null ? 1 : 128), checks: Array.isArray(checks) ? checks : undefined };
+  return [...found].map(([title, list]) => ({ title, ok: list.every((v) => v.ok), ...totals(list.flatMap((v) => v.scenarios)) }));
 }
 
-/** One client scenario's verdict: its line and its check counts. */
-function judgeClient(version, name, code, checks) {
-  const count = (status) => (checks ?? []).filter((c) => c.status === status).length;
-  const passed = count("SUCCESS");
-  const failed = checks === undefined ? 1 : count("FAILURE");
-  const warned = (checks ?? []).filter((c) => c.status === "WARNING").map((c) => c.id);
-  const ok = code === 0 && checks !== undefined && checks.length > 0 && failed === 0;
-  const parts = checks === undefined ? ["no checks.json"] : [`${passed} passed, ${failed} failed checks`];
-  if (warned.length > 0) parts.push(`${warned.length} warning(s): ${warned.join(", ")}`);
-  if (checks !== undefined && checks.length === 0) parts.push("no checks");
-  if (code !== 0) parts.push(`the suite exited ${code}`);
-  if (!ok) parts.push(`see ${rel(join(RESULTS, `client-${version}`, "client.log"))}`);
-  return { ok, passed, failed, line: `  ${ok ? "✓" : "✗"} ${name} (${version}): ${parts.join("; ")}` };
-}
-
-/** Every client scenario of CLIENT_SCENARIOS; one line each, then the totals. */
-async function runClients(entry) {
-  const verdicts = [];
-  for (const { version, names } of CLIENT_SCENARIOS) {
-    for (const name of names) {
-      const { code, checks } = await runClientScenario(entry, version, name);
-      if (interrupted) return undefined;
-      const verdict = { ...judgeClient(version, name, code, checks), version, auth: name.startsWith("auth/") };
-      console.log(verdict.line);
-      verdicts.push(verdict);
-    }
+/** The lines of one verdict worth printing: a failing scenario, a pending one, a nonzero exit. */
+function problemLines(referee, verdict) {
+  const lines = [];
+  for (const s of verdict.scenarios) {
+    if (s.problems.length === 0) continue;
+    const tag = s.pending ? "pending" : "✗";
+    lines.push(`  ${tag} ${referee.version} ${verdict.job.title}: ${s.name}: ${s.problems.slice(0, 4).join("; ")}${s.problems.length > 4 ? ` (+${s.problems.length - 4} more)` : ""}`);
   }
-  const passed = verdicts.reduce((sum, v) => sum + v.passed, 0);
-  const failed = verdicts.reduce((sum, v) => sum + v.failed, 0);
-  const scenariosPassed = verdicts.filter((v) => v.ok).length;
-  const ok = scenariosPassed === verdicts.length;
-  // The auth/* scenarios' totals, per version, inside the client line (issue 30).
-  const authTotals = CLIENT_SCENARIOS.map(({ version }) => {
-    const mine = verdicts.filter((v) => v.auth && v.version === version);
-    if (mine.length === 0) return undefined;
-    const checks = `${mine.reduce((sum, v) => sum + v.passed, 0)} passed, ${mine.reduce((sum, v) => sum + v.failed, 0)} failed checks`;
-    return `${version} ${mine.filter((v) => v.ok).length}/${mine.length} (${checks})`;
-  }).filter((text) => text !== undefined);
-  const line =
-    `client scenarios: ${ok ? "PASSED" : "FAILED"}: ${passed} passed, ${failed} failed checks; ` +
-    `${scenariosPassed}/${verdicts.length} scenarios passed; of them auth/*: ${authTotals.join(", ")}; results in ${rel(RESULTS)}/client-<version>/`;
-  return { ok, line };
-}
-
-/** From the suite's SUMMARY block: "✓ name: 1 passed, 0 failed" per scenario, then "Total: …". */
-function summarize(output) {
-  const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
-  const scenarios = [...plain.matchAll(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed$/gmu)].map((m) => ({
-    name: m[2],
-    passed: Number(m[3]),
-    failed: Number(m[4]),
-  }));
-  const total = /^Total: (\d+) passed, (\d+) failed$/m.exec(plain);
-  if (total === null) return undefined;
-  return { passed: Number(total[1]), failed: Number(total[2]), scenarios };
-}
-
-/** WARNING checks (SHOULD-level misses) in a run's checks.json files, by scenario folder. */
-function warnings(folder) {
-  const found = [];
-  let entries = [];
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return found;
-  }
-  for (const entry of entries) {
-    if (!entry.isDirectory()) continue;
-    try {
-      const checks = JSON.parse(readFileSync(join(folder, entry.name, "checks.json"), "utf8"));
-      const scenario = entry.name.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, "");
-      for (const check of checks) if (check.status === "WARNING") found.push(`${scenario}:${check.id}`);
-    } catch {
-      // a scenario without checks.json: the SUMMARY reports it
-    }
-  }
-  return found;
-}
-
-/** One run's verdict and summary line. */
-function judge(run, code, output) {
-  const summary = summarize(output);
-  const where = `results in ${rel(join(RESULTS, run.folder))}/`;
-  if (summary === undefined) return { ok: false, line: `${run.title}: FAILED, no summary from the suite (exit ${code}); ${where}` };
-  const expected = new Set(run.expectedFile === undefined ? [] : expectedScenarios(run.expectedFile));
-  const failing = summary.scenarios.filter((s) => s.failed > 0);
-  const unexpected = failing.filter((s) => !expected.has(s.name)).map((s) => s.name);
-  const expectedFailing = failing.filter((s) => expected.has(s.name));
-  const ran = new Set(summary.scenarios.map((s) => s.name));
-  const stale = [...expected].filter((name) => !ran.has(name) || !failing.some((s) => s.name === name));
-  const outside = summary.scenarios.filter((s) => !expected.has(s.name));
-  const failedOutside = outside.reduce((sum, s) => sum + s.failed, 0);
-  const warned = warnings(join(RESULTS, run.folder)).filter((id) => !expected.has(id.slice(0, id.indexOf(":"))));
-  const ok = code === 0 && unexpected.length === 0 && stale.length === 0;
-  const parts = [
-    `${summary.passed} passed, ${summary.failed} failed checks`,
-    expected.size === 0
-      ? `${outside.length - unexpected.length}/${outside.length} scenarios passed, nothing expected to fail`
-      : `${failedOutside} failed outside the ${expected.size} expected scenarios (${expectedFailing.reduce((sum, s) => sum + s.failed, 0)} failed checks in them); ` +
-        `${outside.length - unexpected.length}/${outside.length} other scenarios passed`,
-  ];
-  if (unexpected.length > 0) parts.push(`failing: ${unexpected.join(", ")}`);
-  if (stale.length > 0) parts.push(`stale expected-failures entries (passing or not run): ${stale.join(", ")}`);
-  if (warned.length > 0) parts.push(`${warned.length} warning(s): ${warned.join(", ")}`);
-  if (code !== 0 && unexpected.length === 0 && stale.length === 0) parts.push(`the suite exited ${code}`);
-  return { ok, line: `${run.title}: ${ok ? "PASSED" : "FAILED"}: ${parts.join("; ")}; ${where}` };
+  const failing = verdict.scenarios.some((s) => !s.ok);
+  if (verdict.code !== 0 && !failing && !verdict.ok) lines.push(`  ✗ ${referee.version} ${verdict.job.title}: the referee exited ${verdict.code}`);
+  if (!verdict.ok || lines.length > 0) lines.push(`    see ${rel(join(RESULTS, referee.version, verdict.job.folder))}/cli.log`);
+  return lines;
 }
 
 async function main() {
@@ -415,38 +241,62 @@ async function main() {
   if (missing.length > 0) {
     throw new Error(`${missing.map(rel).join(", ")} missing: run \`npm run generate\` first (the server imports the generated stubs)`);
   }
+  const limit = envCount("CONFORMANCE_JOBS", 4);
   ensureInstalled();
-  const { entry, version } = suiteEntry();
   rmSync(RESULTS, { recursive: true, force: true });
   mkdirSync(RESULTS, { recursive: true });
-
-  const { server, url } = await startServer(await freePort());
+  // The referees are asked what they have while the server starts and the client is bundled.
+  const planned = Promise.all(referees().map(async (referee) => ({ referee, ...(await plan(referee)) })));
+  const [plans, command, { server, url }] = await Promise.all([planned, clientCommand(), startServer(await freePort())]);
   let serverDied = false;
   server.once("exit", () => (serverDied = true));
-  console.log(`conformance: @modelcontextprotocol/conformance ${version} (Node 22 CLI) against ${url} (server on Node ${process.version}), ready after ${seconds()}`);
-
-  const verdicts = [];
-  for (const run of RUNS) {
-    console.log(`\nconformance: ${run.title}\n`);
-    const { code, output } = await runSuite(entry, url, run);
-    if (interrupted) return;
-    verdicts.push(judge(run, code, output));
-    if (serverDied) break;
+  console.log(`conformance: server on Node ${process.version} at ${url}, ready after ${seconds()}; referees on Node 22, ${limit} jobs at a time`);
+  for (const { referee, jobs, excluded, counts } of plans) {
+    const servers = jobs.filter((j) => j.kind === "server").length;
+    console.log(`conformance: ${referee.version}: ${counts.server} server and ${counts.client} client scenarios listed; ${servers} server runs, ${jobs.length - servers} client runs`);
+    for (const kind of new Set(excluded.map((s) => s.kind))) {
+      console.log(`  excluded: ${excluded.filter((s) => s.kind === kind).map((s) => s.name).join(", ")}: ${EXCLUDED_KINDS[kind]}`);
+    }
   }
-  const diedDuringSuite = serverDied;
+  if (PENDING.size > 0) console.log(`conformance: CONFORMANCE_PENDING: ${[...PENDING].join(", ")} (reported, not counted)`);
+
+  // Server jobs first (the longest: a whole suite each), then the client ones; one queue for all.
+  const queue = plans.flatMap(({ referee, jobs }) => jobs.map((job) => ({ referee, job })));
+  queue.sort((a, b) => (a.job.kind === b.job.kind ? 0 : a.job.kind === "server" ? -1 : 1));
+  const results = await pool(
+    queue.map(({ referee, job }) => async () => {
+      const begun = Date.now();
+      const { folder, code } = await runJob(referee, job, url, command);
+      const verdict = { ...judgeJob(referee.version, job, folder, code, PENDING), ms: Date.now() - begun };
+      for (const line of problemLines(referee, verdict)) console.log(line);
+      return { referee, verdict };
+    }),
+    limit,
+  );
+  if (interrupted) return;
+  const diedDuringRun = serverDied;
   await stop(server);
-
-  if (diedDuringSuite) console.error(`conformance: the server exited during the suite; last lines of server.log:\n${tail(join(RESULTS, "server.log"))}`);
-
-  console.log(`\nconformance: client scenarios (examples/everything-client.ts), ${CLIENT_SCENARIOS.map((e) => `${e.names.length} of ${e.version}`).join(", ")}\n`);
-  const clients = await runClients(entry);
-  if (clients === undefined) return;
-  verdicts.push(clients);
+  if (diedDuringRun) console.error(`conformance: the server exited during the run; last lines of server.log:\n${tail(join(RESULTS, "server.log"))}`);
 
   console.log("");
-  for (const { line } of verdicts) console.log(`conformance: ${line}`);
-  const ok = !diedDuringSuite && verdicts.length === RUNS.length + 1 && verdicts.every((v) => v.ok);
-  console.log(`conformance: ${ok ? "PASSED" : "FAILED"} (${verdicts.filter((v) => v.ok).length}/${RUNS.length + 1} runs passed) in ${seconds()}`);
+  const summary = [];
+  for (const { referee } of plans) {
+    const mine = results.filter((r) => r.referee === referee).map((r) => r.verdict);
+    const list = groups(mine);
+    summary.push({ referee: referee.version, groups: list, ...totals(mine.flatMap((v) => v.scenarios)) });
+    for (const group of list) console.log(`conformance: ${referee.version} ${group.title}: ${group.ok ? "PASSED" : "FAILED"}: ${describe(group)}`);
+    const named = REFEREE_SKIPS.filter((s) => s.referee === referee.version);
+    for (const skip of named) console.log(`conformance: ${referee.version} ${skip.scenario}: its check ${skip.name ?? skip.check} is ${skip.status === "FAILURE" ? "failed" : "skipped"} by the referee itself, not counted: ${skip.reason}`);
+  }
+  // Each job's wall time, slowest first: where the run's time goes.
+  const timings = results.map(({ referee, verdict }) => ({ referee: referee.version, job: verdict.job.title, ms: verdict.ms, ok: verdict.ok })).sort((a, b) => b.ms - a.ms);
+  writeFileSync(join(RESULTS, "summary.json"), `${JSON.stringify({ referees: summary, timings }, null, 2)}\n`);
+  const busy = timings.reduce((sum, t) => sum + t.ms, 0) / 1000;
+  console.log(`conformance: ${timings.length} referee runs took ${busy.toFixed(1)} s together; slowest: ${timings.slice(0, 3).map((t) => `${t.referee} ${t.job} ${(t.ms / 1000).toFixed(1)} s`).join(", ")}`);
+  const verdicts = results.map((r) => r.verdict);
+  const ok = !diedDuringRun && verdicts.length === queue.length && verdicts.every((v) => v.ok);
+  const failed = verdicts.filter((v) => !v.ok).length;
+  console.log(`conformance: ${ok ? "PASSED" : "FAILED"}: ${verdicts.length - failed}/${queue.length} runs passed (${summary.map((s) => `${s.referee}: ${describe(s)}`).join("; ")}) in ${seconds()}; results in ${rel(RESULTS)}/`);
   process.exitCode = ok ? 0 : 1;
 }
 

@@ -11,6 +11,7 @@ import type { ScenarioContext, ScenarioTable } from "./everything-client/scenari
 /** The scenario table of each protocol version the suite may ask for. */
 const ERAS: Readonly<Record<string, ScenarioTable>> = {
   "2025-03-26": SCENARIOS_2025_03_26,
+  "2025-06-18": SCENARIOS_2025, // the same session client, initialize asking for 2025-06-18
   "2025-11-25": SCENARIOS_2025,
   "2026-07-28": SCENARIOS_2026,
 };

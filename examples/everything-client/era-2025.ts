@@ -10,11 +10,15 @@ import {
   type SessionHttpClientTransportOptions,
 } from "../../out/2025-11-25/index.js";
 import { authExtensionScenarios, type PlayAuthorized } from "./auth-extensions.js";
-import { AUTH_SCENARIOS_2025, AUTH_SCENARIOS_2025_03_26, conformanceAuth } from "./auth.js";
+import { AUTH_SCENARIOS_2025_03_26, AUTH_SCENARIOS_2026, conformanceAuth } from "./auth.js";
 import type { ScenarioRunner, ScenarioTable } from "./scenario.js";
 
 const CLIENT_INFO = { name: "mcp-stubgen-everything-client", version: "1.0.0" } as const;
-const PROTOCOL_VERSION = "2025-11-25";
+/**
+ * The version the client asks for in initialize: the one the suite names (a session revision its
+ * scenario runs at: 2025-06-18 for initialize, tools_call and the token-endpoint ones), else 2025-11-25.
+ */
+const PROTOCOL_VERSION = ["2025-06-18", "2025-11-25"].find((v) => v === process.env["MCP_CONFORMANCE_PROTOCOL_VERSION"]) ?? "2025-11-25";
 
 /** Bound of every request a scenario sends: a silent server fails the scenario, it does not hang it. */
 const TIMEOUT_MS = 10_000;
@@ -108,24 +112,6 @@ const sseRetry: ScenarioRunner = (url) =>
     for (const tool of tools) await client.callTool({ name: tool.name, arguments: {} });
   });
 
-/**
- * auth/*: every request goes through the OAuth flow of the `oauth` add-on (auth.ts): the first
- * 401 starts it, a 403 insufficient_scope steps up; then the tools are listed and test-tool
- * called (the suite's protected server checks the token on each).
- */
-const authorized: ScenarioRunner = (url, context) =>
-  withClient(
-    url,
-    {},
-    {},
-    async (client) => {
-      const { tools } = await client.listTools({});
-      if (tools.some((tool) => tool.name === "test-tool")) await client.callTool({ name: "test-tool", arguments: {} });
-    },
-    conformanceAuth(context),
-  );
-
-
 /** The authorization extension scenarios (auth-extensions.ts): the same client, their provider and middleware. */
 const playAuthorized: PlayAuthorized = (url, transport) =>
   withClient(
@@ -139,9 +125,32 @@ const playAuthorized: PlayAuthorized = (url, transport) =>
     transport,
   );
 
+/**
+ * auth/*: every request goes through the OAuth flow of the `oauth` add-on (auth.ts): the first
+ * 401 starts it, a 403 insufficient_scope steps up; then the tools are listed and test-tool
+ * called (the suite's protected server checks the token on each).
+ */
+const authorized: ScenarioRunner = (url, context) => playAuthorized(url, conformanceAuth(context));
+
+/** json-schema-2020-12-preservation: hand the focal tool's inputSchema, as listed, back through the echo tool. */
+const schemaPreservation: ScenarioRunner = (url) =>
+  withClient(url, {}, {}, async (client) => {
+    const { tools } = await client.listTools({});
+    const focal = tools.find((t) => t.name === "json_schema_2020_12_tool");
+    if (focal === undefined) throw new Error("the server lists no json_schema_2020_12_tool");
+    await client.callTool({ name: "json_schema_echo", arguments: { schema: focal.inputSchema } });
+  });
+
+/**
+ * Every `auth/*` scenario name this client knows (the stable referee 0.1.16 announces 2025-11-25
+ * for its 2025-03-26 and draft ones too): the flow is the same.
+ */
+const AUTH_ALL: readonly string[] = [...new Set<string>([...AUTH_SCENARIOS_2026, ...AUTH_SCENARIOS_2025_03_26])];
+
 export const SCENARIOS: ScenarioTable = {
+  ...Object.fromEntries(AUTH_ALL.map((name) => [name, authorized])),
   ...authExtensionScenarios(playAuthorized),
-  ...Object.fromEntries(AUTH_SCENARIOS_2025.map((name) => [name, authorized])),
+  "json-schema-2020-12-preservation": schemaPreservation,
   initialize,
   tools_call: toolsCall,
   "elicitation-sep1034-client-defaults": elicitationDefaults,

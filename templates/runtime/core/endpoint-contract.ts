@@ -1,11 +1,14 @@
 // What an endpoint takes and gives: the handler context, the handler tables, the hooks the
 // features fill (multi round-trip requests, the send path), its options, and a connection as the
-// transports see it. Types only; endpoint.ts is the behaviour.
+// transports see it, and the tables built from the options. Endpoint.ts is the behaviour.
 
+import { ownHandlers } from "./messages.js";
+import { timerDelay, type MethodPolicy } from "./outgoing.js";
 import type { ParamsCheck, WireChecks } from "./validation.js";
 import type { LogFunction, LogHook } from "./logging.js";
 import type {
   CancellationEvent,
+  CancellationRules,
   HttpRequestContext,
   JsonObject,
   JsonRpcMessage,
@@ -169,6 +172,12 @@ export interface EndpointOptions {
    * results of this side's requests (InvalidResultError). Absent: nothing is checked.
    */
   readonly validate?: WireChecks | undefined;
+  /**
+   * JSON-RPC batches (a JSON array of messages) are received: each message handled as if alone,
+   * the responses sent back as one array (core/batch.ts). Generated: the revision's ERA.batches
+   * (2025-03-26); elsewhere a batch gets one -32600 error with id null.
+   */
+  readonly batches?: boolean | undefined;
 }
 
 
@@ -185,6 +194,23 @@ export interface EndpointTables {
   readonly notificationChecks: ReadonlyMap<string, ParamsCheck> | undefined;
   readonly longLived: ReadonlySet<string>;
   readonly endableByPeer: ReadonlySet<string>;
+}
+
+/** The tables of an endpoint made from its options (not a connection of another). */
+export function endpointTables(policy: ReadonlyMap<string, MethodPolicy>, rules: CancellationRules, options: EndpointOptions): EndpointTables {
+  // Timeouts the platform cannot arm are a usage error here, not a surprise at the first request.
+  timerDelay("defaultTimeoutMs", options.defaultTimeoutMs);
+  timerDelay("defaultMaxTotalTimeoutMs", options.defaultMaxTotalTimeoutMs);
+  return {
+    // Ping: "The receiver MUST respond promptly with an empty response" (Utilities, Ping), in
+    // the revisions that have it (2026-07-28 removed it: there it is an unknown method).
+    handlers: ownHandlers<AnyRequestHandler>(policy.has("ping") ? { ping: () => ({}), ...options.handlers } : options.handlers),
+    notificationHandlers: ownHandlers(options.notificationHandlers),
+    requestChecks: options.validate?.requests,
+    notificationChecks: options.validate?.notifications,
+    longLived: new Set(rules.longLived),
+    endableByPeer: new Set(rules.endableByReceiver),
+  };
 }
 
 /** A connection of an endpoint (Endpoint.openConnection): its own in-flight requests, closed on its own. */

@@ -3,13 +3,14 @@
 // tables keyed by method. Untyped at this level; client.ts and server.ts give it types. What it
 // takes and gives (the handler context, its options, a connection) is endpoint-contract.ts.
 
-import { defaultTimeoutOf, type AnyNotificationHandler, type AnyRequestHandler, type Connection, type EndpointOptions, type EndpointTables, type HandlerContext, type InputContextApi, type InputRequiredHook, type SendPath } from "./endpoint-contract.js";
+import { defaultTimeoutOf, endpointTables, type AnyNotificationHandler, type AnyRequestHandler, type Connection, type EndpointOptions, type EndpointTables, type HandlerContext, type InputContextApi, type InputRequiredHook, type SendPath } from "./endpoint-contract.js";
+import { BatchIntake } from "./batch.js";
 import { EarlyCancels } from "./early-cancels.js";
 import { earlyCancelEvent, IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
-import { errorResponse, ownHandlers, responseProblem, thrownMessage, withRequestMeta, withResultMeta } from "./messages.js";
+import { errorResponse, responseProblem, thrownMessage, withRequestMeta, withResultMeta } from "./messages.js";
 import { RequestContext } from "./request-context.js";
 import { isObject, isRequestId as isId, isThenable } from "./json.js";
-import { cancelRule, OutgoingRequests, timerDelay, type MethodPolicy } from "./outgoing.js";
+import { cancelRule, OutgoingRequests, type MethodPolicy } from "./outgoing.js";
 import { checkValue, invalidParamsMessage, InvalidNotificationError, type Issue } from "./validation.js";
 import {
   type CancellationEvent,
@@ -53,6 +54,8 @@ export class Endpoint {
   #parent: Endpoint | undefined;
   #connections: Set<Endpoint> | undefined;
   #sendPathMade: SendPath | undefined;
+  /** Batches received and not yet answered (core/batch.ts), made on the first batch. */
+  #batches: BatchIntake | undefined;
 
   /**
    * `tables`: the prepared tables of the endpoint this one is a connection of (openConnection);
@@ -71,22 +74,7 @@ export class Endpoint {
     this.#rules = rules;
     this.#mayCancel = rules.cancellers.includes(side);
     this.#peerMayCancel = rules.cancellers.includes(side === "client" ? "server" : "client");
-    if (tables === undefined) {
-      // Timeouts the platform cannot arm are a usage error here, not a surprise at the first request.
-      timerDelay("defaultTimeoutMs", options.defaultTimeoutMs);
-      timerDelay("defaultMaxTotalTimeoutMs", options.defaultMaxTotalTimeoutMs);
-      tables = {
-        // Ping: "The receiver MUST respond promptly with an empty response" (Utilities, Ping), in
-        // the revisions that have it (2026-07-28 removed it: there it is an unknown method).
-        handlers: ownHandlers<AnyRequestHandler>(policy.has("ping") ? { ping: () => ({}), ...options.handlers } : options.handlers),
-        notificationHandlers: ownHandlers(options.notificationHandlers),
-        requestChecks: options.validate?.requests,
-        notificationChecks: options.validate?.notifications,
-        longLived: new Set(rules.longLived),
-        endableByPeer: new Set(rules.endableByReceiver),
-      };
-    }
-    this.#tables = tables;
+    this.#tables = tables ??= endpointTables(policy, rules, options);
     this.#handlers = tables.handlers;
     this.#notificationHandlers = tables.notificationHandlers;
   }
@@ -297,6 +285,7 @@ export class Endpoint {
   #endReceived(id: RequestId, entry: InFlight, reason: string | undefined): Promise<void> {
     const why = reason ?? `${entry.method} ended by the ${this.#side}`;
     if (!this.#incoming.end(id, entry, why)) return Promise.resolve();
+    this.#batches?.settle();
     this.#report({ type: "sent", requestId: id, method: entry.method, reason: why, cause: "end" });
     return this.#send({ jsonrpc: "2.0", method: CANCELLED, params: { requestId: id, reason: why } }, id);
   }
@@ -307,6 +296,7 @@ export class Endpoint {
     // A null-id error response is valid JSON-RPC 2.0 but outside the SDK's message type, which
     // Transport.send keeps for compatibility; transports serialise whatever they are given.
     const wire = message as JsonRpcMessage;
+    if (related !== undefined && this.#batches?.claim(message, related) === true) return Promise.resolve(); // goes out with its batch
     try {
       // A transport that throws instead of rejecting (or returns no promise) is tolerated.
       return Promise.resolve(related === undefined ? transport.send(wire) : transport.send(wire, { relatedRequestId: related }));
@@ -389,7 +379,10 @@ export class Endpoint {
    */
   receive(message: JsonRpcMessage): CancellationEvent | undefined {
     try {
-      return this.#route(message);
+      if (Array.isArray(message)) return void (this.#batches ??= this.#batchIntake()).receive(message);
+      const event = this.#route(message);
+      this.#batches?.settle(); // a cancel may have ended a batch's last unanswered request
+      return event;
     } catch (error) {
       this.#toOnError(error);
       return undefined;
@@ -594,5 +587,12 @@ export class Endpoint {
     if (parent !== undefined) parent.#connections?.delete(this);
     this.#incoming.abortAll("Connection closed");
     this.#outgoingMade?.closeAll();
+    this.#batches?.drop();
+  }
+
+  /** Receives the batches of a revision that has them (EndpointOptions.batches, ERA.batches); refuses them elsewhere (-32600). */
+  #batchIntake(): BatchIntake {
+    const host = { allowed: this.#options.batches === true, report: this.#toOnError, pending: (id: RequestId) => this.#incoming.has(id) };
+    return new BatchIntake({ ...host, route: (message) => void this.#route(message), send: (message) => this.#sendQuietly(message as OutgoingMessage, undefined) });
   }
 }

@@ -24,6 +24,8 @@ export interface ClientDescriptor {
    * RULES.requestMeta; 2026-07-28, stateless lifecycle); null: none.
    */
   readonly requestMeta: { readonly protocolVersion: string; readonly clientCapabilities: string; readonly clientInfo: string } | null;
+  /** JSON-RPC batches are received over stdio and in memory (the catalog's ERA.batches: 2025-03-26). */
+  readonly batches: boolean;
   /**
    * Multi round-trip requests, answered through the handlers: the catalog's INPUT_REQUIRED and the
    * send-path hook that answers them (features/mrtr-client.ts createAnswerInput, handed in by
@@ -97,6 +99,7 @@ function withListCache(handlers: EndpointOptions["notificationHandlers"], cache:
 export function clientEndpointOptions(client: ClientDescriptor, options: ClientFacadeOptions, cache?: ListCache): EndpointOptions {
   return {
     ...options,
+    batches: client.batches,
     ...(client.requestMeta === null ? {} : { requestMeta: clientRequestMeta(client.requestMeta, client.revision, options) }),
     // Tasks extension: a result with resultType "task" is a task handle, cancelled with its cancel request.
     ...(client.tasks === null ? {} : { tasks: { cancelRequest: client.tasks.cancelRequest } }),

@@ -65,6 +65,8 @@ export interface ServerDescriptor<Http extends object | null = object | null> {
    * one's transport page asks (the catalog's ERA.sessionVersions); null: not a session revision.
    */
   readonly sessions: { readonly [version: string]: { readonly versionHeader: boolean; readonly priming: boolean; readonly batches: boolean } } | null;
+  /** JSON-RPC batches are received over stdio and in memory (the catalog's ERA.batches: 2025-03-26). */
+  readonly batches: boolean;
   /** subscriptions/listen (the catalog's SUBSCRIPTIONS), served from the `subscriptions` option; null: none. */
   readonly subscriptions: { readonly listen: string } | null;
   /**
@@ -428,6 +430,7 @@ export function serverEndpointOptions(server: ServerDescriptor, options: ServerF
       : { resultMeta: { [server.serverInfoMetaKey]: (options.serverInfo ?? DEFAULT_SERVER_INFO) as JsonObject } }),
     // Tasks extension: a result with resultType "task" is a task handle, cancelled with its cancel request.
     tasks: server.tasks === null ? undefined : { cancelRequest: server.tasks.cancelRequest },
+    batches: server.batches,
     // Results completed where the handler left out what the server fills (completingHandlers).
     // With a task manager, each handler runs as its request's principal (scopedHandlers).
     handlers: scopedHandlers(server, options, completingHandlers(server, options, logging.handlers)),

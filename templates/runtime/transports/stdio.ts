@@ -14,9 +14,10 @@
 // in order, for the output's "drain", and at most `maxQueuedBytes` of them wait: beyond that
 // `send` rejects, so a peer that stops reading cannot grow this process without limit.
 //
-// Batches (JSON arrays) are not supported by this runtime (only MCP 2025-03-26 has them, and a
-// transport cannot know the revision): an array, or any JSON value that is not an object, gets
-// a -32600 Invalid Request error with id null, as JSON-RPC 2.0 answers an empty batch.
+// Batches (JSON arrays) are handed to onmessage as they are: only MCP 2025-03-26 has them, and a
+// transport cannot know the revision; the endpoint receives them where its revision has them and
+// refuses them elsewhere (core/batch.ts). Any other JSON value that is not an object gets a
+// -32600 Invalid Request error with id null.
 
 import { ErrorCode, type JsonRpcMessage, type OutgoingMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
 import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, nestsDeeperThan } from "../core/json-depth.js";
@@ -354,11 +355,6 @@ export class StdioTransport implements Transport {
       // JSON-RPC 2.0: invalid JSON gets a Parse error response with a null id.
       this.#sendQuietly(ErrorCode.ParseError, "Parse error");
       this.#report(new Error(`unparsable message: ${line.slice(0, 200)}`));
-      return;
-    }
-    if (Array.isArray(message)) {
-      this.#sendQuietly(ErrorCode.InvalidRequest, "Invalid Request: batches are not supported");
-      this.#report(new Error(`JSON-RPC batch not supported: ${line.slice(0, 200)}`));
       return;
     }
     if (typeof message !== "object" || message === null) {

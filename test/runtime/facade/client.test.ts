@@ -33,11 +33,12 @@ const STATELESS: ClientDescriptor = {
     },
   },
   tasks: { cancelRequest: "tasks/cancel" },
+  batches: false,
   validators: { requests: {}, notifications: {}, results: {}, inputs: {} },
   lists: [],
 };
 
-const OLD: ClientDescriptor = { revision: "2025-11-25", requestMeta: null, inputRequired: null, tasks: null, validators: { requests: {}, notifications: {}, results: {}, inputs: {} }, lists: [] };
+const OLD: ClientDescriptor = { revision: "2025-11-25", requestMeta: null, inputRequired: null, tasks: null, batches: false, validators: { requests: {}, notifications: {}, results: {}, inputs: {} }, lists: [] };
 
 describe("maxInputRounds", () => {
   it("is 10 by default and any integer ≥ 0 given", () => {

@@ -2,30 +2,24 @@
 // notifications and responses are handed over in order; with requests in it, the answer is one
 // JSON array of their responses once all have come (messages about them go on the GET stream); a
 // batch whose requests were all cancelled is answered 202, with nothing (JSON-RPC 2.0 §6: never an
-// empty array). Bounded by maxInFlightPerSession like single requests.
+// empty array). Bounded by maxInFlightPerSession like single requests. The rules a batch must
+// meet are core/batch.ts's, shared with the endpoint (stdio, in memory).
 
+import { batchProblem } from "../../core/batch.js";
 import type { HttpCall } from "../server/call.js";
 import { answer, JSON_HEADERS, type Refusal } from "../server/replies.js";
 import { tooMany } from "../server/quota.js";
 import type { Read } from "./messages.js";
 import type { Session } from "./session.js";
 
-const INITIALIZE = "initialize";
-
-/** Why a batch is refused, or null. */
-function batchProblem(session: Session, messages: readonly Read[], requests: readonly Read[]): string | null {
-  if (messages.length === 0) return "an empty batch";
-  if (messages.some((m) => m.method === INITIALIZE)) return "initialize is never part of a batch";
-  if (!session.rules.batches) return "JSON-RPC batches are not part of this session's protocol version";
-  if (requests.length > 0 && requests.length < messages.length && messages.some((m) => m.method === undefined)) return "a batch holds requests and notifications, or responses, not both";
-  if (new Set(requests.map((m) => m.id)).size < requests.length || requests.some((m) => session.requests.has(m.id!))) return "a request id of the batch is repeated or already in flight in this session";
-  return null;
-}
+/** Why a batch is refused (the rules of core/batch.ts, with this session's version and in-flight ids), or null. */
+const problemOf = (session: Session, messages: readonly Read[]): string | null =>
+  batchProblem(messages, session.rules.batches, (id) => session.requests.has(id));
 
 /** Serves a batch on `session` (a stateless one ends with it); the call is answered when its requests are. */
 export async function serveBatch(call: HttpCall, session: Session, messages: readonly Read[], maxInFlight: number): Promise<void> {
   const requests = messages.filter((m) => m.hasId && m.method !== undefined);
-  const problem = batchProblem(session, messages, requests);
+  const problem = problemOf(session, messages);
   let refused: Refusal | undefined;
   if (problem !== null) refused = { status: 400, message: `Invalid Request: ${problem}` };
   else if (session.requests.size + requests.length > maxInFlight) refused = tooMany(`${maxInFlight} requests of this session may be in flight (maxInFlightPerSession)`);

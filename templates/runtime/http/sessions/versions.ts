@@ -84,14 +84,14 @@ export class VersionTable {
   /**
    * The refusal of a version header a session does not accept (HTTP, Protocol Version Header), or
    * undefined. Absent: "the server SHOULD assume" the negotiated version (or 2025-03-26 without one).
+   * The MUST is about "an invalid or unsupported MCP-Protocol-Version" (400): a version this server
+   * supports is served even when the session negotiated another (the session keeps its own rules),
+   * as the SDKs do; the stable conformance referee (0.1.16, server-sse-multiple-streams) sends
+   * 2025-03-26 on a 2025-11-25 session. A malformed or unknown value is 400.
    */
-  headerProblem(headers: HeaderView, session: { readonly rules: SessionVersionRules; readonly version: string | undefined }): Refusal | undefined {
+  headerProblem(headers: HeaderView, session: { readonly rules: SessionVersionRules }): Refusal | undefined {
     const version = headers.get("mcp-protocol-version");
     if (version === null || !session.rules.versionHeader) return undefined;
-    if (this.get(version) === undefined) return this.unsupported(version);
-    if (session.version !== undefined && version !== session.version) {
-      return { status: 400, message: `Bad Request: MCP-Protocol-Version ${describeValue(version)} is not the version this session negotiated (${session.version})` };
-    }
-    return undefined;
+    return this.get(version) === undefined ? this.unsupported(version) : undefined;
   }
 }

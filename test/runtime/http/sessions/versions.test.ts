@@ -1,7 +1,8 @@
 /**
  * Each revision's own rules, by the version a session negotiated: the MCP-Protocol-Version
- * header (2025-06-18 and later: an unsupported value, or one other than the negotiated version,
- * is 400; absent, the negotiated version is assumed; 2025-03-26 has no such header) and priming
+ * header (2025-06-18 and later: an unsupported or malformed value is 400, another supported
+ * version than the negotiated one is served; absent, the negotiated version is assumed; 2025-03-26
+ * has no such header) and priming
  * events (2025-11-25 only). The generated servers of 2025-03-26 and 2025-06-18 are served too.
  * Each on both faces of the handler.
  */
@@ -23,19 +24,31 @@ afterEach(async () => {
 const tools = { handlers: { "tools/call": async (params: { name: string }, ctx: { notify: (m: "notifications/message", p: { level: "info"; data: string }) => Promise<void> }) => (await ctx.notify("notifications/message", { level: "info", data: "x" }), text(params.name)) } };
 
 describeFaces("MCP-Protocol-Version", (face) => {
-  it("2025-06-18 and 2025-11-25 sessions: an unsupported value is 400, another supported value than the negotiated one is 400, none is the negotiated", async () => {
+  it("2025-06-18 and 2025-11-25 sessions: an unknown or malformed value is 400, every supported version is served, none is the negotiated", async () => {
     served = await serve(face, tools as never);
     for (const version of ["2025-06-18", "2025-11-25"]) {
       const { sessionId, answer } = await open(served.url, version);
       expect(answer.json).toMatchObject({ result: { protocolVersion: version } });
-      const bogus = await rpc(served.url, sessionId, 1, "ping", {}, {}, "1999-01-01");
-      expect(bogus.status).toBe(400);
-      expect(bogus.text).toContain("unsupported MCP-Protocol-Version");
-      const otherVersion = version === "2025-06-18" ? "2025-11-25" : "2025-06-18";
-      expect((await rpc(served.url, sessionId, 2, "ping", {}, {}, otherVersion)).status).toBe(400);
-      expect((await rpc(served.url, sessionId, 3, "ping", {}, { "mcp-protocol-version": undefined })).status).toBe(200);
-      expect((await rpc(served.url, sessionId, 4, "ping", {}, {}, version)).json).toEqual({ jsonrpc: "2.0", id: 4, result: {} });
+      let id = 0;
+      for (const bad of ["1999-01-01", "2024-11-05", "2026-07-28", "garbage", "2025-11-25x", "2025-13-45"]) {
+        const refused = await rpc(served.url, sessionId, ++id, "ping", {}, {}, bad);
+        expect([bad, refused.status]).toEqual([bad, 400]);
+        expect(refused.text).toContain("unsupported MCP-Protocol-Version");
+      }
+      // Any version this server supports, the negotiated one or not (the SDKs' leniency).
+      for (const supported of ["2025-03-26", "2025-06-18", "2025-11-25"]) {
+        const answered = await rpc(served.url, sessionId, ++id, "ping", {}, {}, supported);
+        expect([supported, answered.status, answered.json]).toEqual([supported, 200, { jsonrpc: "2.0", id, result: {} }]);
+      }
+      expect((await rpc(served.url, sessionId, ++id, "ping", {}, { "mcp-protocol-version": undefined })).status).toBe(200);
     }
+  });
+
+  it("a session keeps its negotiated rules when a request names another supported version: a 2025-11-25 session still primes its streams", async () => {
+    served = await serve(face, tools as never);
+    const { sessionId } = await open(served.url, "2025-11-25");
+    const events = await (await rpcStream(served.url, sessionId, 1, "tools/call", { name: "t" }, "2025-03-26")).rest();
+    expect(events[0]!.data).toBe("");
   });
 
   it("a 2025-03-26 session has no such header: any value is left alone", async () => {

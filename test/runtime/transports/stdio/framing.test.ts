@@ -139,7 +139,7 @@ describe("StdioTransport: long lines", () => {
 });
 
 describe("StdioTransport: JSON that is not a message", () => {
-  it("a number, string, boolean, null or batch (even empty) gets -32600 with id null, is reported, and serving goes on", async () => {
+  it("a number, string, boolean, null, or a batch to a revision without batches (even empty), gets -32600 with id null, is reported, and serving goes on", async () => {
     const input = new PassThrough();
     const output = new PassThrough();
     const out = collect(output);
@@ -149,15 +149,16 @@ describe("StdioTransport: JSON that is not a message", () => {
     input.write(`42\n"x"\ntrue\nnull\n[]\n${JSON.stringify([ping(1)])}\n${line(ping(2))}`);
     await settle();
     const notObject = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a message must be a JSON object"}}\n';
-    const batch = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: batches are not supported"}}\n';
+    // The transport hands the array on; the 2025-11-25 endpoint refuses it (core/batch.ts).
+    const batch = '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: JSON-RPC batches are not part of this protocol version"}}\n';
     expect(out.text).toBe(notObject.repeat(4) + batch + batch + '{"jsonrpc":"2.0","id":2,"result":{}}\n');
     expect(errors).toEqual([
       "not a JSON-RPC message: 42",
       'not a JSON-RPC message: "x"',
       "not a JSON-RPC message: true",
       "not a JSON-RPC message: null",
-      "JSON-RPC batch not supported: []",
-      'JSON-RPC batch not supported: [{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+      "JSON-RPC batch refused (JSON-RPC batches are not part of this protocol version): []",
+      'JSON-RPC batch refused (JSON-RPC batches are not part of this protocol version): [{"jsonrpc":"2.0","id":1,"method":"ping"}]',
     ]);
     expect(server.inFlight).toEqual({ sent: 0, received: 0 });
   });
