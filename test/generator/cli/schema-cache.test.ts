@@ -49,6 +49,8 @@ describe("schema list", () => {
     expect(extensions[0]).toMatch(/^extension\s+identifier\s+extends\s+cache\s+path$/);
     expect(extensions.slice(2).map((row) => row.split(/\s{2,}/))).toEqual([
       ["tasks", "io.modelcontextprotocol/tasks", "2026-07-28, draft", "missing", "empty/extensions/tasks/schema.json"],
+      // A bundled extension is never cached: its file ships in the package.
+      ["skills", "io.modelcontextprotocol/skills", "2026-07-28, draft", "bundled", expect.stringMatching(/schema\/extensions\/skills\/2026-07-28\/schema\.json$/)],
     ]);
   });
 });
