@@ -37,11 +37,11 @@ export interface ExtensionPolicy {
   /** The request that cancels what became a task (instead of notifications/cancelled). */
   readonly cancelRequest: string | null;
   /**
-   * The runtime module that implements the extension (templates/runtime/<name>.ts), wired into
-   * the generated client and server and exported from the revision's index when it is merged;
-   * null: none (the extension's messages are typed, nothing more).
+   * The runtime module that implements the extension (templates/runtime/<name>.ts), exported from
+   * the revision's index when it is merged (tasks: also wired into the generated client and
+   * server); null: none (the extension's messages are typed, nothing more).
    */
-  readonly runtime: "tasks" | null;
+  readonly runtime: "tasks" | "skills" | null;
 }
 
 /** Extension id (schema/revisions.json `extensions[].id`) → its table. */
@@ -69,7 +69,9 @@ export const EXTENSION_POLICIES: Readonly<Record<string, ExtensionPolicy>> = {
     httpNameParams: {},
     widenedResults: {},
     cancelRequest: null,
-    runtime: null,
+    // The catalog, the verifying client and the disk reader (features/skill-*.ts), exported from
+    // the index; the user wires them (the extension changes no core behaviour).
+    runtime: "skills",
   },
 };
 
