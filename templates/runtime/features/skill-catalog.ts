@@ -146,8 +146,8 @@ export class SkillCatalog {
    * `resources` capability the extension requires (Capability Negotiation: a server declaring
    * it MUST also declare resources).
    */
-  declare<C extends object>(capabilities: C): C & { resources: object; extensions: Record<string, object> } {
-    const given = capabilities as { resources?: object; extensions?: Record<string, object> };
+  declare<C extends object>(capabilities: C): C & { resources: object; extensions: { [id: string]: { directoryRead?: boolean } } } {
+    const given = capabilities as { resources?: object; extensions?: { [id: string]: { directoryRead?: boolean } } };
     const settings = this.#directoryRead ? { directoryRead: true } : {};
     return { ...capabilities, resources: given.resources ?? {}, extensions: { ...given.extensions, [SKILLS_EXTENSION]: settings } };
   }

@@ -171,12 +171,18 @@ class BlockReader {
   }
 }
 
-/** Folded block lines: a line break between two text lines becomes a space, blank lines stay breaks. */
+/**
+ * Folded block lines: the break between two text lines becomes a space; a blank line is one
+ * line break (the break before it is folded away); more-indented lines keep their breaks.
+ */
 function foldLines(lines: readonly string[]): string {
   let out = "";
   lines.forEach((line, i) => {
+    const previous = lines[i - 1];
     if (i === 0) out = line;
-    else if (line === "" || lines[i - 1] === "" || line.startsWith(" ")) out += `\n${line}`;
+    else if (line === "") out += "\n";
+    else if (previous === "") out += line;
+    else if (line.startsWith(" ") || previous!.startsWith(" ")) out += `\n${line}`;
     else out += ` ${line}`;
   });
   return out;
