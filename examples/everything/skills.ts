@@ -23,7 +23,7 @@ interface Era {
 const SKILLS_DIR = fileURLToPath(new URL("./skills/", import.meta.url));
 
 /** The catalog of the skills directory (read once, at startup). */
-export const SKILLS: SkillCatalog = new SkillCatalog({
+export const SKILLS: SkillCatalog = await SkillCatalog.create({
   files: await readSkillDirectory(SKILLS_DIR),
   dynamic: ["reports/daily"],
   // The same caching hints as the server's other lists (everything-2026/server.ts CACHE).

@@ -2,15 +2,14 @@
 // https://modelcontextprotocol.io/seps/2640-skills-extension): a skills directory served as
 // resources, one per file, under `skill://<skill-path>/<file-path>` (Resource Mapping), with
 // the handlers of skills/list, skills/get and resources/directory/read, and the capability
-// declaration. Built once from the directory's files (path → bytes; skill-files.ts reads them
-// from disk): every `<dir>/SKILL.md` makes `<dir>` a skill, its frontmatter taken verbatim from
+// declaration. Made once (SkillCatalog.create, async: the digests are Web Crypto's) from the
+// directory's files (path → bytes; skill-files.ts reads them from disk): every `<dir>/SKILL.md` makes `<dir>` a skill, its frontmatter taken verbatim from
 // the file (skill-frontmatter.ts), its entry listing every file under `<dir>` with its sha256
 // digest and size, or "dynamic" for the skills named so.
 //
 // Incoming URIs are looked up as they are, never resolved: `skill://a/../b/SKILL.md` is no file
 // of the table, so it is -32602 like any URI the catalog does not serve.
 
-import { createHash } from "node:crypto";
 import { ErrorCode, McpError } from "../core/protocol.js";
 import { numberOption } from "../core/options.js";
 import { pageOf } from "./pagination.js";
@@ -96,11 +95,13 @@ interface File {
   readonly path: string;
   readonly bytes: Uint8Array;
   readonly mimeType: string;
+  /** sha256:{hex} of `bytes`. */
+  readonly digest: string;
 }
 
 const encoder = new TextEncoder();
 
-/** A skills directory served as resources, with the extension's handlers. */
+/** A skills directory served as resources, with the extension's handlers (make one with SkillCatalog.create). */
 export class SkillCatalog {
   readonly #files: ReadonlyMap<string, File>;
   readonly #skills: readonly SkillEntry[];
@@ -111,7 +112,19 @@ export class SkillCatalog {
   readonly #cache: { readonly ttlMs: number; readonly cacheScope: "public" | "private" };
   readonly #directoryRead: boolean;
 
-  constructor(options: SkillCatalogOptions) {
+  /**
+   * The catalog of `options.files`. Rejects (TypeError, RangeError naming the file or option)
+   * what the specification forbids: paths with empty, `.` or `..` segments, a SKILL.md without
+   * frontmatter, a name other than its folder's or against the naming rule, no description, a
+   * skill over the per-skill limits.
+   */
+  static async create(options: SkillCatalogOptions): Promise<SkillCatalog> {
+    const digests = new Map<string, string>();
+    for (const [path, content] of Object.entries(options.files)) digests.set(path, await skillDigest(typeof content === "string" ? encoder.encode(content) : content));
+    return new SkillCatalog(options, digests);
+  }
+
+  private constructor(options: SkillCatalogOptions, digests: ReadonlyMap<string, string>) {
     this.#pageSize = numberOption("SkillCatalogOptions.pageSize", options.pageSize, 100, { min: 1 });
     this.#cache = { ttlMs: numberOption("SkillCatalogOptions.ttlMs", options.ttlMs, 0, { min: 0 }), cacheScope: options.cacheScope ?? "private" };
     this.#directoryRead = options.directoryRead ?? true;
@@ -124,7 +137,7 @@ export class SkillCatalog {
       }
       const content = options.files[path]!;
       const uri = `${scheme}://${path}`;
-      files.set(uri, { uri, path, bytes: typeof content === "string" ? encoder.encode(content) : content, mimeType: mimeTypeOf(path) });
+      files.set(uri, { uri, path, bytes: typeof content === "string" ? encoder.encode(content) : content, mimeType: mimeTypeOf(path), digest: digests.get(path)! });
     }
     this.#files = files;
     const dynamic = new Set(options.dynamic ?? []);
@@ -200,7 +213,7 @@ export class SkillCatalog {
     const file = this.#files.get(uri);
     if (file === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
     const text = utf8(file.bytes);
-    return { contents: [text === undefined ? { uri, mimeType: file.mimeType, blob: Buffer.from(file.bytes).toString("base64") } : { uri, mimeType: file.mimeType, text }] };
+    return { contents: [text === undefined ? { uri, mimeType: file.mimeType, blob: toBase64(file.bytes) } : { uri, mimeType: file.mimeType, text }] };
   }
 
   /**
@@ -238,9 +251,26 @@ function mimeTypeOf(path: string): string {
   return Object.hasOwn(MIME_TYPES, ext) ? MIME_TYPES[ext]! : "application/octet-stream";
 }
 
-/** `sha256:{64 lowercase hex}` of the bytes (Integrity and Verification). */
-export function skillDigest(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+/** `sha256:{64 lowercase hex}` of the bytes (Integrity and Verification), by Web Crypto. */
+export async function skillDigest(bytes: Uint8Array): Promise<string> {
+  const hash = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+  return `sha256:${Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** Base64 of the bytes (a resource's `blob`), a chunk at a time. */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** The bytes of a base64 `blob`; undefined when it is not base64. */
+export function fromBase64(text: string): Uint8Array | undefined {
+  try {
+    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The file's text when its bytes are well-formed UTF-8; undefined otherwise. */
@@ -272,7 +302,7 @@ function entryOf(manifest: File, files: ReadonlyMap<string, File>, dynamic: bool
   if (typeof frontmatter["description"] !== "string" || frontmatter["description"] === "") throw new TypeError(`${manifest.uri}: the frontmatter has no description`);
   if (dynamic) return { uri: manifest.uri, frontmatter, resources: "dynamic" };
   const own = [...files.values()].filter((f) => f.path.startsWith(`${dir}/`) && f !== manifest);
-  const resources = [manifest, ...own].map((f) => ({ uri: f.uri, digest: skillDigest(f.bytes), size: f.bytes.byteLength }));
+  const resources = [manifest, ...own].map((f) => ({ uri: f.uri, digest: f.digest, size: f.bytes.byteLength }));
   const total = resources.reduce((sum, r) => sum + r.size, 0);
   if (resources.length > SKILL_LIMITS.resources || total > SKILL_LIMITS.totalBytes) {
     throw new RangeError(`${manifest.uri}: ${resources.length} files, ${total} bytes: over the per-skill limits (${SKILL_LIMITS.resources} files, ${SKILL_LIMITS.totalBytes} bytes) no host is bound to accept`);

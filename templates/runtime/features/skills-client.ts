@@ -9,10 +9,9 @@
 // - while acting on a skill, only URIs the held entry lists are read ("The Acting Window").
 // An entry whose `resources` is neither an array nor "dynamic" is refused (Resources: hosts MUST NOT load it).
 
-import { createHash } from "node:crypto";
 import { numberOption } from "../core/options.js";
 import { parseFrontmatter, sameJson } from "./skill-frontmatter.js";
-import type { SkillEntry, SkillResource } from "./skill-catalog.js";
+import { fromBase64, skillDigest, type SkillEntry, type SkillResource } from "./skill-catalog.js";
 
 /** What SkillsClient needs of a connection: the generated McpClient's methods of the extension. */
 export interface SkillsRequester {
@@ -127,7 +126,7 @@ export class LoadedSkill {
     const result = await this.#requester.readResource({ uri });
     const content = result.contents.find((c): c is { uri?: unknown; text?: unknown; blob?: unknown } => typeof c === "object" && c !== null);
     const text = typeof content?.text === "string" ? content.text : undefined;
-    const bytes = text !== undefined ? new TextEncoder().encode(text) : typeof content?.blob === "string" ? Uint8Array.from(Buffer.from(content.blob, "base64")) : undefined;
+    const bytes = text !== undefined ? new TextEncoder().encode(text) : typeof content?.blob === "string" ? fromBase64(content.blob) : undefined;
     if (bytes === undefined) throw new SkillVerificationError(uri, "resources/read returned no text or blob content");
     if (listed === undefined) {
       this.#dynamicBytes += bytes.byteLength;
@@ -136,7 +135,7 @@ export class LoadedSkill {
     }
     // Size first: a read of another length fails whether or not the digest is computed (Resources).
     if (bytes.byteLength !== listed.size) throw new SkillVerificationError(uri, `${bytes.byteLength} bytes, the entry says ${listed.size}`);
-    const digest = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+    const digest = await skillDigest(bytes);
     if (digest !== listed.digest) throw new SkillVerificationError(uri, `digest ${digest}, the entry says ${listed.digest}`);
     return { uri, bytes, text };
   }

@@ -198,8 +198,8 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "TaskManagerOptions.ttlMs": { read: (v) => new TaskManager({ ttlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "TaskManagerOptions.pollIntervalMs": { read: (v) => new TaskManager({ pollIntervalMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   // features/skill-catalog.ts, skills-client.ts, skill-files.ts (the Skills extension)
-  "SkillCatalogOptions.pageSize": { read: (v) => new SkillCatalog({ files: {}, pageSize: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
-  "SkillCatalogOptions.ttlMs": { read: (v) => new SkillCatalog({ files: {}, ttlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SkillCatalogOptions.pageSize": { read: (v) => SkillCatalog.create({ files: {}, pageSize: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SkillCatalogOptions.ttlMs": { read: (v) => SkillCatalog.create({ files: {}, ttlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "SkillsClientOptions.maxPages": { read: (v) => new SkillsClient({} as SkillsRequester, { maxPages: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SkillsClientOptions.maxDynamicBytes": { read: (v) => new SkillsClient({} as SkillsRequester, { maxDynamicBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "SkillDirectoryOptions.maxFileBytes": { read: (v) => readSkillDirectory(PACKAGE_ROOT + "/examples/everything/skills", { maxFileBytes: v }), ok: 1024, tooSmall: 0, fraction: 1.5 },

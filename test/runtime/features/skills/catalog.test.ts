@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { digestOf, FILES, pair, R, sizeOf } from "./support.js";
 
-const catalog = (options: Partial<R.SkillCatalogOptions> = {}) => new R.SkillCatalog({ files: FILES, dynamic: ["reports/daily"], ...options });
+const catalog = (options: Partial<R.SkillCatalogOptions> = {}) => R.SkillCatalog.create({ files: FILES, dynamic: ["reports/daily"], ...options });
 
 /** The JSON-RPC error code of a rejected call. */
 async function codeOf(call: Promise<unknown>): Promise<number | undefined> {
@@ -24,16 +24,16 @@ async function codeOf(call: Promise<unknown>): Promise<number | undefined> {
 
 describe("SkillCatalog over a generated server", () => {
   it("declares the extension inline (directoryRead) and the resources capability it requires", async () => {
-    const { client, close } = await pair(catalog());
+    const { client, close } = await pair(await catalog());
     const { capabilities } = await client.discover();
     expect(capabilities.extensions).toEqual({ [R.SKILLS_EXTENSION]: { directoryRead: true } });
     expect(capabilities.resources).toEqual({});
-    expect(catalog({ directoryRead: false }).declare({ tools: {} })).toEqual({ tools: {}, resources: {}, extensions: { [R.SKILLS_EXTENSION]: {} } });
+    expect((await catalog({ directoryRead: false })).declare({ tools: {} })).toEqual({ tools: {}, resources: {}, extensions: { [R.SKILLS_EXTENSION]: {} } });
     await close();
   });
 
   it("lists every skill: frontmatter verbatim, every file under the skill with its digest and size, SKILL.md first", async () => {
-    const { client, close } = await pair(catalog());
+    const { client, close } = await pair(await catalog());
     const result = await client.listSkills({});
     expect(result.skills.map((s) => s.uri)).toEqual(["skill://acme/billing/refunds/SKILL.md", "skill://pdf-processing/SKILL.md", "skill://reports/daily/SKILL.md"]);
     const pdf = result.skills[1]!;
@@ -48,7 +48,7 @@ describe("SkillCatalog over a generated server", () => {
   });
 
   it("pages skills/list without splitting an entry; a cursor it did not make is -32602", async () => {
-    const { client, close } = await pair(catalog({ pageSize: 2 }));
+    const { client, close } = await pair(await catalog({ pageSize: 2 }));
     const first = await client.listSkills({});
     expect(first.skills).toHaveLength(2);
     const second = await client.listSkills({ cursor: first.nextCursor! });
@@ -59,7 +59,7 @@ describe("SkillCatalog over a generated server", () => {
   });
 
   it("skills/get answers the entry of a served skill, -32602 for any other URI", async () => {
-    const { client, close } = await pair(catalog());
+    const { client, close } = await pair(await catalog());
     const { skill } = await client.getSkill({ uri: "skill://pdf-processing/SKILL.md" });
     expect(skill).toEqual((await client.listSkills({})).skills[1]);
     for (const uri of ["skill://pdf-processing", "skill://pdf-processing/references/FORMS.md", "skill://nope/SKILL.md", "skill://acme/../pdf-processing/SKILL.md"]) {
@@ -69,7 +69,7 @@ describe("SkillCatalog over a generated server", () => {
   });
 
   it("resources/read serves text as text, other bytes as a base64 blob", async () => {
-    const { client, close } = await pair(catalog());
+    const { client, close } = await pair(await catalog());
     const md = await client.readResource({ uri: "skill://pdf-processing/references/FORMS.md" });
     expect(md.contents).toEqual([{ uri: "skill://pdf-processing/references/FORMS.md", mimeType: "text/markdown", text: FILES["pdf-processing/references/FORMS.md"] }]);
     const png = await client.readResource({ uri: "skill://pdf-processing/assets/logo.png" });
@@ -78,7 +78,7 @@ describe("SkillCatalog over a generated server", () => {
   });
 
   it("path traversal and other spellings of a served file are not served: -32602", async () => {
-    const { client, close } = await pair(catalog());
+    const { client, close } = await pair(await catalog());
     const hostile = [
       "skill://pdf-processing/../acme/billing/refunds/SKILL.md",
       "skill://pdf-processing/./SKILL.md",
@@ -96,7 +96,7 @@ describe("SkillCatalog over a generated server", () => {
   });
 
   it("resources/directory/read lists direct children: files with their metadata, subfolders as inode/directory", async () => {
-    const { client, close } = await pair(catalog());
+    const { client, close } = await pair(await catalog());
     const root = await client.readResourceDirectory({ uri: "skill://pdf-processing" });
     expect(root.resources).toEqual([
       { uri: "skill://pdf-processing/SKILL.md", name: "pdf-processing", description: "Extract, fill, and assemble PDF documents", mimeType: "text/markdown", size: sizeOf(FILES["pdf-processing/SKILL.md"]!) },
@@ -117,7 +117,7 @@ describe("SkillCatalog over a generated server", () => {
   });
 
   it("pages resources/directory/read", async () => {
-    const { client, close } = await pair(catalog({ pageSize: 3 }));
+    const { client, close } = await pair(await catalog({ pageSize: 3 }));
     const first = await client.readResourceDirectory({ uri: "skill://pdf-processing" });
     const second = await client.readResourceDirectory({ uri: "skill://pdf-processing", cursor: first.nextCursor! });
     expect([first.resources.length, second.resources.length, second.nextCursor]).toEqual([3, 1, undefined]);
@@ -125,14 +125,14 @@ describe("SkillCatalog over a generated server", () => {
   });
 
   it("without directoryRead, resources/directory/read is not served (-32601)", async () => {
-    const { client, close } = await pair(catalog({ directoryRead: false }));
+    const { client, close } = await pair(await catalog({ directoryRead: false }));
     expect(await codeOf(client.readResourceDirectory({ uri: "skill://pdf-processing" }))).toBe(-32601);
     await close();
   });
 
   it("register() makes every file a resource of the server, a SKILL.md named and described by its frontmatter", async () => {
-    const { client, server, close } = await pair(catalog());
-    catalog().register(server);
+    const { client, server, close } = await pair(await catalog());
+    (await catalog()).register(server);
     const { resources } = await client.listResources({});
     expect(resources).toHaveLength(Object.keys(FILES).length);
     expect(resources.find((r) => r.uri === "skill://acme/billing/refunds/SKILL.md")).toMatchObject({ name: "refunds", description: "Process refunds", mimeType: "text/markdown" });
@@ -152,19 +152,21 @@ describe("SkillCatalog refuses at construction what the specification forbids", 
     ["no frontmatter", { "git/SKILL.md": "# git\n" }, /does not begin with a --- delimited YAML frontmatter block/],
   ];
   for (const [what, files, error] of refused) {
-    it(what, () => expect(() => new R.SkillCatalog({ files })).toThrow(error));
+    it(what, async () => {
+      await expect(R.SkillCatalog.create({ files })).rejects.toThrow(error);
+    });
   }
 
-  it("a skill over the per-skill limits (513 files; over 16 MiB)", () => {
+  it("a skill over the per-skill limits (513 files; over 16 MiB)", async () => {
     const many: Record<string, string> = { "big/SKILL.md": "---\nname: big\ndescription: d\n---\n" };
     for (let i = 0; i < 512; i++) many[`big/f${i}.md`] = "x";
-    expect(() => new R.SkillCatalog({ files: many })).toThrow(/513 files.*over the per-skill limits/);
+    await expect(R.SkillCatalog.create({ files: many })).rejects.toThrow(/513 files.*over the per-skill limits/);
     const huge = { "big/SKILL.md": "---\nname: big\ndescription: d\n---\n", "big/blob.bin": new Uint8Array(R.SKILL_LIMITS.totalBytes) };
-    expect(() => new R.SkillCatalog({ files: huge })).toThrow(/over the per-skill limits/);
+    await expect(R.SkillCatalog.create({ files: huge })).rejects.toThrow(/over the per-skill limits/);
   });
 
-  it("a dynamic skill without a SKILL.md, and a scheme that is not one", () => {
-    expect(() => new R.SkillCatalog({ files: FILES, dynamic: ["reports/weekly"] })).toThrow(/dynamic names "reports\/weekly"/);
-    expect(() => new R.SkillCatalog({ files: FILES, scheme: "skill:/" })).toThrow(/must be a URI scheme/);
+  it("a dynamic skill without a SKILL.md, and a scheme that is not one", async () => {
+    await expect(R.SkillCatalog.create({ files: FILES, dynamic: ["reports/weekly"] })).rejects.toThrow(/dynamic names "reports\/weekly"/);
+    await expect(R.SkillCatalog.create({ files: FILES, scheme: "skill:/" })).rejects.toThrow(/must be a URI scheme/);
   });
 });

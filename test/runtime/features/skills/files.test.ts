@@ -56,7 +56,7 @@ describe("readSkillDirectory", () => {
 
   it("the everything server's skills directory makes a valid catalog: 3 skills, one dynamic", async () => {
     const files = await readSkillDirectory(join(PACKAGE_ROOT, "examples", "everything", "skills"));
-    const catalog = new SkillCatalog({ files, dynamic: ["reports/daily"] });
+    const catalog = await SkillCatalog.create({ files, dynamic: ["reports/daily"] });
     expect(catalog.skills.map((s) => [s.uri, s.resources === "dynamic" ? "dynamic" : s.resources.length])).toEqual([
       ["skill://acme/billing/refunds/SKILL.md", 2],
       ["skill://pdf-processing/SKILL.md", 4],
