@@ -193,11 +193,13 @@ export class SkillCatalog {
    * with their Resource metadata and subdirectories as `inode/directory`; -32602 for a URI that
    * is not a directory of the catalog.
    */
-  readDirectory(uri: unknown, cursor?: unknown): { resultType: "complete"; resources: SkillResourceInfo[]; nextCursor?: string } {
+  readDirectory(uri: unknown, cursor?: unknown): { resultType: "complete"; resources: SkillResourceInfo[]; nextCursor?: string; ttlMs: number; cacheScope: "public" | "private" } {
     const children = typeof uri === "string" ? this.#directories.get(uri) : undefined;
     if (children === undefined) throw new McpError(ErrorCode.InvalidParams, `${String(uri)} is not a directory resource`, { uri });
     const page = pageOf(children, cursor, this.#pageSize);
-    return { resultType: "complete", resources: page.items.map((child) => this.#info(child)), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
+    // The caching hints too: the specification's result is a PaginatedResult, but the official
+    // SDK v2 (2.4.0) refuses a 2026-07-28 directory read without them.
+    return { resultType: "complete", resources: page.items.map((child) => this.#info(child)), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }), ...this.#cache };
   }
 
   /** Every file as a resource (Resource Metadata): a SKILL.md named and described by its frontmatter. */
@@ -300,6 +302,11 @@ function entryOf(manifest: File, files: ReadonlyMap<string, File>, dynamic: bool
   if (frontmatter["name"] !== name) throw new TypeError(`${manifest.uri}: frontmatter name ${JSON.stringify(frontmatter["name"])} must equal the skill's directory name ${JSON.stringify(name)}`);
   if (!SKILL_NAME.test(name)) throw new TypeError(`${manifest.uri}: ${JSON.stringify(name)} is not a skill name (1-64 of a-z, 0-9 and single inner hyphens)`);
   if (typeof frontmatter["description"] !== "string" || frontmatter["description"] === "") throw new TypeError(`${manifest.uri}: the frontmatter has no description`);
+  // Agent Skills specification: `metadata` maps strings to strings (hosts refuse other entries).
+  const metadata = frontmatter["metadata"];
+  if (metadata !== undefined && (typeof metadata !== "object" || metadata === null || Array.isArray(metadata) || Object.values(metadata).some((v) => typeof v !== "string"))) {
+    throw new TypeError(`${manifest.uri}: the frontmatter's metadata must map strings to strings (Agent Skills specification)`);
+  }
   if (dynamic) return { uri: manifest.uri, frontmatter, resources: "dynamic" };
   const own = [...files.values()].filter((f) => f.path.startsWith(`${dir}/`) && f !== manifest);
   const resources = [manifest, ...own].map((f) => ({ uri: f.uri, digest: f.digest, size: f.bytes.byteLength }));

@@ -37,7 +37,7 @@ describe("SkillCatalog over a generated server", () => {
     const result = await client.listSkills({});
     expect(result.skills.map((s) => s.uri)).toEqual(["skill://acme/billing/refunds/SKILL.md", "skill://pdf-processing/SKILL.md", "skill://reports/daily/SKILL.md"]);
     const pdf = result.skills[1]!;
-    expect(pdf.frontmatter).toEqual({ name: "pdf-processing", description: "Extract, fill, and assemble PDF documents", license: "Apache-2.0", metadata: { version: "2.1.0", tags: ["pdf", "forms"] } });
+    expect(pdf.frontmatter).toEqual({ name: "pdf-processing", description: "Extract, fill, and assemble PDF documents", license: "Apache-2.0", metadata: { version: "2.1.0", owner: "docs-team" }, tags: ["pdf", "forms"] });
     const paths = ["pdf-processing/SKILL.md", "pdf-processing/assets/logo.png", "pdf-processing/references/FORMS.md", "pdf-processing/templates/invoice.md", "pdf-processing/templates/regional/eu-invoice.md"];
     expect(pdf.resources).toEqual(paths.map((path) => ({ uri: `skill://${path}`, digest: digestOf(FILES[path]!), size: sizeOf(FILES[path]!) })));
     // A nested skill path: the name is the final segment; the folded description is one line.
@@ -150,6 +150,7 @@ describe("SkillCatalog refuses at construction what the specification forbids", 
     ["a name against the naming rules", { "Bad--Name/SKILL.md": "---\nname: Bad--Name\ndescription: d\n---\n" }, /is not a skill name/],
     ["no description", { "git/SKILL.md": "---\nname: git\n---\n" }, /no description/],
     ["no frontmatter", { "git/SKILL.md": "# git\n" }, /does not begin with a --- delimited YAML frontmatter block/],
+    ["metadata that is not strings to strings", { "git/SKILL.md": "---\nname: git\ndescription: d\nmetadata:\n  tags: [a]\n---\n" }, /metadata must map strings to strings/],
   ];
   for (const [what, files, error] of refused) {
     it(what, async () => {

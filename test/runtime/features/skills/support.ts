@@ -17,7 +17,8 @@ description: Extract, fill, and assemble PDF documents
 license: Apache-2.0
 metadata:
   version: "2.1.0"
-  tags: [pdf, forms]
+  owner: docs-team
+tags: [pdf, forms]
 ---
 
 # PDF processing
