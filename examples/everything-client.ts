@@ -5,7 +5,7 @@
 // and, for some scenarios, MCP_CONFORMANCE_CONTEXT (a JSON object). Exit 0 when the scenario was
 // played to its end, 1 otherwise (the reason on stderr).
 import { SCENARIOS as SCENARIOS_2025, SCENARIOS_2025_03_26 } from "./everything-client/era-2025.js";
-import { SCENARIOS as SCENARIOS_2026 } from "./everything-client/era-2026.js";
+import { EXTENSION_SCENARIOS, SCENARIOS as SCENARIOS_2026 } from "./everything-client/era-2026.js";
 import type { ScenarioContext, ScenarioTable } from "./everything-client/scenario.js";
 
 /** The scenario table of each protocol version the suite may ask for. */
@@ -28,7 +28,8 @@ async function main(): Promise<void> {
   if (url === undefined || !/^https?:\/\//.test(url)) throw new Error("usage: everything-client.ts <server-url>");
   const scenario = process.env["MCP_CONFORMANCE_SCENARIO"] ?? "";
   const version = process.env["MCP_CONFORMANCE_PROTOCOL_VERSION"] ?? "2025-11-25";
-  const table = ERAS[version];
+  // An extension's scenarios run on the extension's base revision, whatever the version.
+  const table = Object.hasOwn(EXTENSION_SCENARIOS, scenario) ? EXTENSION_SCENARIOS : ERAS[version];
   if (table === undefined) throw new Error(`protocol version ${version}: not one of ${Object.keys(ERAS).join(", ")}`);
   const run = Object.hasOwn(table, scenario) ? table[scenario] : undefined;
   if (run === undefined) throw new Error(`scenario "${scenario}" (${version}): not one of ${Object.keys(table).join(", ") || "(none yet)"}`);

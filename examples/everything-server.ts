@@ -47,6 +47,7 @@ import { McpServers, type EraFeature, type EveryEraHttpHandler } from "../out/ev
 import { registerDiceApp } from "./apps/dice/server.js";
 import { registerPrompts } from "./everything/prompts.js";
 import { registerResources } from "./everything/resources.js";
+import { withSkills } from "./everything/skills.js";
 import { openSharedState, STATE_FLAGS, stateArgs } from "./everything/state.js";
 import { everything2026, SERVER_INFO } from "./everything-2026/server.js";
 import { registerTools } from "./everything/tools.js";
@@ -143,7 +144,7 @@ function sessionOptions(revision: string): McpServerOptions {
   };
 }
 
-const modern = everything2026({ onError: onError(MODERN), state });
+const modern = withSkills(everything2026({ onError: onError(MODERN), state }));
 const server = new McpServers({
   serverInfo: SERVER_INFO,
   // Each era's tools are for the revisions that can have them (`requires`): the others are

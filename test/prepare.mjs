@@ -18,6 +18,8 @@ export const TEST_CACHE_DIR = join(root, "node_modules", ".cache", "mcp-stubgen-
 export const TEST_OUT_DIR = join(root, "test", "generated");
 /** 2026-07-28 and draft generated with the Tasks extension (--extension tasks). */
 export const TEST_TASKS_OUT_DIR = join(root, "test", "generated-tasks");
+/** 2026-07-28 generated with the Skills extension (--extension skills): the skills tests' server and client. */
+export const TEST_SKILLS_OUT_DIR = join(root, "test", "generated-skills");
 /**
  * Published schemas under labels the generator does not know (the day the spec publishes a new
  * revision): 2026-07-28's as 2027-01-01 (the stateless era), 2025-11-25's as 2025-12-31 (the
@@ -37,14 +39,15 @@ export async function prepare() {
   // With the MCP Apps protocol beside the revisions (test/generated/apps/, --extension apps).
   await generate({ all: true, extensions: ["apps"], out: TEST_OUT_DIR, cacheDir: TEST_CACHE_DIR, lockfile: false });
   await generate({ revisions: ["2026-07-28", "draft"], extensions: ["tasks"], out: TEST_TASKS_OUT_DIR, cacheDir: TEST_CACHE_DIR, lockfile: false });
+  await generate({ revisions: ["2026-07-28"], extensions: ["skills"], out: TEST_SKILLS_OUT_DIR, cacheDir: TEST_CACHE_DIR, lockfile: false });
   for (const [label, published] of Object.entries(UNKNOWN_LABELS)) {
     await generate({ schema: join(TEST_CACHE_DIR, published, "schema.json"), revisions: [label], out: TEST_UNKNOWN_OUT_DIR, cacheDir: TEST_CACHE_DIR, lockfile: false });
   }
-  // As `npm run generate` writes them: 2026-07-28 with the Tasks extension (the everything server
-  // serves it), and the add-ons the examples import: `oauth` (the everything client's auth/*
+  // As `npm run generate` writes them: 2026-07-28 with the Tasks and Skills extensions (the
+  // everything server serves both), and the add-ons the examples import: `oauth` (the everything client's auth/*
   // scenarios), `mcpx-ws` and `redis` (the MCPx network gateway and peers; the everything server's --redis, the
   // multi-instance tests' fixture server, the bench).
-  await generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks", "apps"], addons: ["mcpx-ws", "oauth", "redis"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR, lockfile: false });
+  await generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["tasks", "skills", "apps"], addons: ["mcpx-ws", "oauth", "redis"], out: join(root, "out"), cacheDir: TEST_CACHE_DIR, lockfile: false });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

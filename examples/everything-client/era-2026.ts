@@ -10,6 +10,7 @@ import {
 import { authExtensionScenarios, type PlayAuthorized } from "./auth-extensions.js";
 import { AUTH_SCENARIOS_2026, conformanceAuth } from "./auth.js";
 import type { ScenarioContext, ScenarioRunner, ScenarioTable } from "./scenario.js";
+import { skillsScenarios } from "./skills.js";
 
 const CLIENT_INFO = { name: "mcp-stubgen-everything-client", version: "1.0.0" } as const;
 
@@ -175,3 +176,10 @@ export const SCENARIOS: ScenarioTable = {
   "json-schema-ref-no-deref": refNoDeref,
   "json-schema-2020-12-preservation": schemaPreservation,
 };
+
+/**
+ * The extension scenarios played on this revision whatever version the suite names (it runs them
+ * off the spec timeline, so MCP_CONFORMANCE_PROTOCOL_VERSION says its default): the Skills
+ * extension's base revision is 2026-07-28 (SEP-2640, Protocol Revision).
+ */
+export const EXTENSION_SCENARIOS: ScenarioTable = skillsScenarios(withClient);

@@ -242,7 +242,7 @@ export async function renderRevision(model: RevisionModel, options: RenderOption
     ...runtimePart,
     ["client.ts", render("client.ts", clientView(model, model.policy, input !== null, errorCode(model.constants, "UNSUPPORTED_PROTOCOL_VERSION")))],
     ["server.ts", render("server.ts", serverView(model, model.policy, model.lifecycle, model.http, subscriptions, input?.missingCapabilityCode ?? null, input !== null, model.resultDefaults))],
-    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.era.httpTransport), ...legacySseExports(model.era.httpTransport), inputRequired: input !== null, resultDefaults: model.resultDefaults.length > 0, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks") })],
+    ["index.ts", render("index.ts", { subscriptions, ...httpExports(model.era.httpTransport), ...legacySseExports(model.era.httpTransport), inputRequired: input !== null, resultDefaults: model.resultDefaults.length > 0, tasks: (model.extensions ?? []).some((ext) => ext.policy.runtime === "tasks"), skills: (model.extensions ?? []).some((ext) => ext.policy.runtime === "skills") })],
   ]);
 }
 

@@ -7,7 +7,10 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { StubgenError } from "../errors.js";
 import { LOCAL_SOURCE, type Lockfile, type Pin } from "./lockfile.js";
-import type { ExtensionInfo, Manifest } from "./schema-source.js";
+import type { ExtensionInfo, Manifest, UpstreamExtensionInfo } from "./schema-source.js";
+
+/** The `source` of a bundled extension's pin: the schema file that ships in this package. */
+export const BUNDLED_SOURCE = "package";
 
 /** A manifest, the lockfile read beside it, and that lockfile's path (false: the run has none). */
 export interface Pins {
@@ -28,7 +31,7 @@ export function upstreamUrlAt(manifest: Manifest, revision: string, commit: stri
 }
 
 /** The raw URL of an extension's schema at `commit` of its repository. */
-export function extensionUrlAt(info: ExtensionInfo, commit: string): string {
+export function extensionUrlAt(info: UpstreamExtensionInfo, commit: string): string {
   return `https://raw.githubusercontent.com/${info.repository}/${commit}/${info.path}`;
 }
 
@@ -44,6 +47,8 @@ export function revisionPin({ manifest, lock }: Pins, revision: string): Expecte
 
 /** The pin of a known extension: the lockfile's, else the manifest's. */
 export function extensionPin({ lock }: Pins, info: ExtensionInfo): ExpectedPin {
+  // A bundled extension's schema is this package's own file: the manifest's sha256 is its pin.
+  if (info.bundled === true) return { source: BUNDLED_SOURCE, commit: null, sha256: info.sha256, by: "manifest" };
   const locked = Object.hasOwn(lock.extensions, info.id) ? lock.extensions[info.id] : undefined;
   if (locked !== undefined) return { ...locked, by: "lockfile" };
   return { source: extensionUrlAt(info, info.commit), commit: info.commit, sha256: info.sha256, by: "manifest" };

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { StubgenError } from "../errors.js";
 import { COMMIT, formatLockfile, LOCAL_SOURCE, withPins, type Pin } from "./lockfile.js";
-import { extensionPin, extensionUrlAt, isLocalPin, lockedOnly, pinnedBy, revisionPin, shownPath, upstreamUrlAt, type ExpectedPin, type Pins } from "./pins.js";
+import { BUNDLED_SOURCE, extensionPin, extensionUrlAt, isLocalPin, lockedOnly, pinnedBy, revisionPin, shownPath, upstreamUrlAt, type ExpectedPin, type Pins } from "./pins.js";
 import { LABEL_EXPECTED, revisionLabelProblem } from "./revision-label.js";
 import { sha256Hex } from "./schema-document.js";
 import {
@@ -28,7 +28,9 @@ import {
   readPins,
   readSourceText,
   type CacheOptions,
-  type ExtensionInfo,
+  readBundledExtension,
+  type BundledExtensionInfo,
+  type UpstreamExtensionInfo,
 } from "./schema-source.js";
 import { writeFiles, type FileWrite } from "./write-files.js";
 
@@ -41,7 +43,7 @@ export interface PullOptions extends CacheOptions {
   /** Download URL of a revision at a commit; defaults to the manifest's `upstream.urlTemplate`, or the URL its lockfile pin records. */
   readonly urlFor?: ((revision: string, commit: string) => string) | undefined;
   /** Download URL of an extension at a commit; defaults to its repository's raw URL, or the URL its lockfile pin records. */
-  readonly extensionUrlFor?: ((info: ExtensionInfo, commit: string) => string) | undefined;
+  readonly extensionUrlFor?: ((info: UpstreamExtensionInfo, commit: string) => string) | undefined;
   readonly fetchImpl?: typeof fetch | undefined;
   /** Re-pin a schema whose bytes differ from its pin (default false: such a pull is refused and writes nothing). */
   readonly accept?: boolean | undefined;
@@ -81,7 +83,7 @@ export function checkCommit(commit: string): string {
   return sha;
 }
 
-type Target = { readonly kind: "revision"; readonly id: string } | { readonly kind: "extension"; readonly id: string; readonly info: ExtensionInfo };
+type Target = { readonly kind: "revision"; readonly id: string } | { readonly kind: "extension"; readonly id: string; readonly info: UpstreamExtensionInfo };
 
 /** A schema read and checked, and what to do with it. */
 interface Planned {
@@ -122,14 +124,18 @@ export async function pullSchemas(names: readonly string[], options: PullOptions
     );
   }
   const canAdd = from !== undefined || commit !== undefined;
+  // A bundled extension ships in this package: nothing to pull, only its file to check.
+  const bundled = (pins.manifest.extensions ?? []).filter((info): info is BundledExtensionInfo => info.bundled === true);
+  const bundledNamed = bundled.filter((info) => names.includes(info.id));
   const wanted: Target[] =
     names.length > 0
-      ? [...new Set(names)].map((name) => pullTarget(pins, name, canAdd))
+      ? [...new Set(names)].filter((name) => !bundledNamed.some((info) => info.id === name)).map((name) => pullTarget(pins, name, canAdd))
       : [
           ...pins.manifest.revisions.map((r): Target => ({ kind: "revision", id: r.id })),
           ...lockedOnly(pins).map((id): Target => ({ kind: "revision", id })),
-          ...(pins.manifest.extensions ?? []).map((info): Target => ({ kind: "extension", id: info.id, info })),
+          ...(pins.manifest.extensions ?? []).flatMap((info): Target[] => (info.bundled === true ? [] : [{ kind: "extension", id: info.id, info }])),
         ];
+  const shipped = (names.length > 0 ? bundledNamed : bundled).map(bundledResult);
   const planned: Planned[] = [];
   for (const target of wanted) planned.push(await plan(target, pins, cacheDir, options, commit));
 
@@ -150,7 +156,7 @@ export async function pullSchemas(names: readonly string[], options: PullOptions
     if (!existsSync(pins.lockfile) || text !== formatLockfile(pins.lock)) writes.push({ path: pins.lockfile, text, what: "lockfile" });
   }
   writeFiles(writes);
-  return planned.map((p) => ({
+  const pulled = planned.map((p): PullResult => ({
     kind: p.target.kind,
     revision: p.target.id,
     source: p.source,
@@ -160,6 +166,16 @@ export async function pullSchemas(names: readonly string[], options: PullOptions
     pin: p.change as PinChange,
     ...(p.summary === undefined ? {} : { change: p.summary }),
   }));
+  return [...pulled, ...shipped];
+}
+
+/**
+ * A bundled extension as a pull reports it: its file in this package, checked against the
+ * manifest's sha256 (readBundledExtension throws otherwise); never cached, never in the lockfile.
+ */
+function bundledResult(info: BundledExtensionInfo): PullResult {
+  const { path } = readBundledExtension(info);
+  return { kind: "extension", revision: info.id, source: BUNDLED_SOURCE, path, sha256: info.sha256, commit: null, pin: "kept" };
 }
 
 /**
@@ -171,7 +187,8 @@ function pullTarget(pins: Pins, name: string, canAdd: boolean): Target {
   const { manifest } = pins;
   if (manifest.revisions.some((r) => r.id === name)) return { kind: "revision", id: name };
   const extension = manifest.extensions?.find((e) => e.id === name);
-  if (extension) return { kind: "extension", id: name, info: extension };
+  // (a bundled extension never gets here: pullSchemas answers for it)
+  if (extension !== undefined && extension.bundled !== true) return { kind: "extension", id: name, info: extension };
   if (revisionPin(pins, name) !== undefined) return { kind: "revision", id: name };
   if (canAdd && pins.lockfile !== false) {
     const problem = revisionLabelProblem(name);

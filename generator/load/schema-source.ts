@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { StubgenError } from "../errors.js";
 import { fsReason } from "../fs-reason.js";
-import { defaultCacheDir, MANIFEST_PATH } from "../project.js";
+import { defaultCacheDir, MANIFEST_PATH, PACKAGE_ROOT } from "../project.js";
 import { defaultLockfilePath, readLockfile } from "./lockfile.js";
 import { allRevisions, extensionPin, extensionUrlAt, upstreamUrlAt, isLocalPin, pinnedBy, requirePin, revisionPin, type ExpectedPin, type Pins } from "./pins.js";
 import { readSchemaDocument, sha256Hex, type SchemaDocument } from "./schema-document.js";
@@ -20,11 +20,8 @@ export interface RevisionInfo {
   readonly sha256: string;
 }
 
-/**
- * A known extension of the protocol (schema/revisions.json `extensions`): its own schema, pinned
- * to a commit of its own repository, for the core revisions it extends.
- */
-export interface ExtensionInfo {
+/** What every known extension says (schema/revisions.json `extensions`), wherever its schema lives. */
+interface ExtensionCommon {
   /** The short name used on the command line (`tasks`). */
   readonly id: string;
   /** The identifier servers advertise under `capabilities.extensions` (`io.modelcontextprotocol/tasks`). */
@@ -33,6 +30,15 @@ export interface ExtensionInfo {
   readonly version: string;
   /** The core revisions it extends. */
   readonly revisions: readonly string[];
+  readonly sha256: string;
+}
+
+/**
+ * A known extension whose schema its own repository publishes: pinned to a commit of that
+ * repository, for the core revisions it extends (Tasks).
+ */
+export interface UpstreamExtensionInfo extends ExtensionCommon {
+  readonly bundled?: undefined;
   readonly repository: string;
   readonly commit: string;
   /** The schema's path in that repository. */
@@ -44,8 +50,26 @@ export interface ExtensionInfo {
    * (generator/model/apps.ts) instead of merged into them. Absent: merged (Tasks).
    */
   readonly output?: "apps" | undefined;
-  readonly sha256: string;
 }
+
+/**
+ * A known extension whose published specification has no JSON Schema (Skills, SEP-2640): the
+ * project wrote one from the specification's text, and it ships in this package at `path`
+ * (relative to the package folder). Nothing is downloaded or cached for it and no lockfile pins
+ * it: the package's file is read where it is, checked against `sha256`.
+ */
+export interface BundledExtensionInfo extends ExtensionCommon {
+  readonly bundled: true;
+  /** The file in this package, relative to its folder (schema/extensions/<id>/<version>/schema.json). */
+  readonly path: string;
+  /** The published specification the schema was written from. */
+  readonly specification: string;
+}
+
+export type ExtensionInfo = UpstreamExtensionInfo | BundledExtensionInfo;
+
+/** The package's own schema file of a bundled extension. */
+export const bundledExtensionPath = (info: BundledExtensionInfo): string => join(PACKAGE_ROOT, info.path);
 
 export interface Manifest {
   readonly upstream: { readonly repository: string; readonly commit: string; readonly urlTemplate: string };
@@ -68,7 +92,7 @@ export function extensionInfo(manifest: Manifest, id: string): ExtensionInfo {
 }
 
 /** The pinned raw URL of an extension's schema. */
-export function extensionUrl(info: ExtensionInfo): string {
+export function extensionUrl(info: UpstreamExtensionInfo): string {
   return extensionUrlAt(info, info.commit);
 }
 
@@ -197,7 +221,8 @@ export function localExtensionSource(from: string, info: ExtensionInfo): string 
   }
 }
 
-export type CacheState = "cached" | "missing" | "sha256 mismatch";
+/** A schema file's state; `bundled`: a bundled extension's file in this package, with its sha256. */
+export type CacheState = "cached" | "bundled" | "missing" | "sha256 mismatch";
 
 const cacheState = (path: string, sha256: string): CacheState =>
   !existsSync(path) ? "missing" : sha256Hex(readFileSync(path)) === sha256 ? "cached" : "sha256 mismatch";
@@ -238,8 +263,9 @@ export function listExtensions(options: CacheOptions = {}): Array<ExtensionInfo 
   const cacheDir = cacheDirOf(options);
   return (pins.manifest.extensions ?? []).map((info) => {
     const pin = extensionPin(pins, info);
-    const path = extensionCachePath(cacheDir, info.id);
-    return { ...info, sha256: pin.sha256, state: cacheState(path, pin.sha256), path, pinnedBy: pin.by };
+    const path = info.bundled === true ? bundledExtensionPath(info) : extensionCachePath(cacheDir, info.id);
+    const state = cacheState(path, pin.sha256);
+    return { ...info, sha256: pin.sha256, state: info.bundled === true && state === "cached" ? "bundled" : state, path, pinnedBy: pin.by };
   });
 }
 
@@ -256,6 +282,7 @@ export function loadExtension(id: string, options: CacheOptions = {}): SchemaDoc
 export function readExtension(id: string, options: CacheOptions = {}): { readonly text: string; readonly path: string } {
   const pins = readPins(options);
   const info = extensionInfo(pins.manifest, id);
+  if (info.bundled === true) return readBundledExtension(info);
   const pin = extensionPin(pins, info);
   const cacheDir = cacheDirOf(options);
   const path = extensionCachePath(cacheDir, id);
@@ -266,6 +293,25 @@ export function readExtension(id: string, options: CacheOptions = {}): { readonl
   const text = readFileSync(path, "utf8");
   if (sha256Hex(text) !== pin.sha256) {
     throw new StubgenError(`the cached schema of extension ${id} does not match its sha256 ${pin.sha256}${pinNote(pins, pin)}; run: ${command}`, { file: path });
+  }
+  return { text, path };
+}
+
+/**
+ * A bundled extension's schema, read from this package and checked against the manifest's
+ * sha256 (another sha256 means the installed package was modified).
+ */
+export function readBundledExtension(info: BundledExtensionInfo): { readonly text: string; readonly path: string } {
+  const path = bundledExtensionPath(info);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new StubgenError(`cannot read the schema of extension ${info.id} that ships with mcp-stubgen: ${fsReason(err, path)}; reinstall the package`, { file: path });
+  }
+  const sha256 = sha256Hex(text);
+  if (sha256 !== info.sha256) {
+    throw new StubgenError(`the schema of extension ${info.id} that ships with mcp-stubgen has sha256 ${sha256}, expected ${info.sha256} (schema/revisions.json); the installed package was modified, reinstall it`, { file: path });
   }
   return { text, path };
 }

@@ -12,6 +12,12 @@
  * tasks/cancel, never notifications/cancelled; over Streamable HTTP the tasks/* requests carry
  * `Mcp-Name: <taskId>` (§"Streamable HTTP: Routing Headers"); a server that negotiated the
  * extension may answer tools/call with a task handle, CreateTaskResult (`resultType: "task"`).
+ *
+ * Sources, Skills: SEP-2640 (io.modelcontextprotocol/skills, stable on 2026-07-28,
+ * https://modelcontextprotocol.io/seps/2640-skills-extension): skills/list, skills/get and
+ * resources/directory/read are requests of the client ("Clients issue skills/list and
+ * skills/get only after observing the server's declaration"); the extension adds no
+ * notification, widens no core result and names no routing header.
  */
 import { StubgenError } from "../errors.js";
 import { extensionMessages, type ExtensionMessage } from "../load/extension-messages.js";
@@ -31,11 +37,11 @@ export interface ExtensionPolicy {
   /** The request that cancels what became a task (instead of notifications/cancelled). */
   readonly cancelRequest: string | null;
   /**
-   * The runtime module that implements the extension (templates/runtime/<name>.ts), wired into
-   * the generated client and server and exported from the revision's index when it is merged;
-   * null: none (the extension's messages are typed, nothing more).
+   * The runtime module that implements the extension (templates/runtime/<name>.ts), exported from
+   * the revision's index when it is merged (tasks: also wired into the generated client and
+   * server); null: none (the extension's messages are typed, nothing more).
    */
-  readonly runtime: "tasks" | null;
+  readonly runtime: "tasks" | "skills" | null;
 }
 
 /** Extension id (schema/revisions.json `extensions[].id`) → its table. */
@@ -53,6 +59,19 @@ export const EXTENSION_POLICIES: Readonly<Record<string, ExtensionPolicy>> = {
     },
     cancelRequest: "tasks/cancel",
     runtime: "tasks",
+  },
+  skills: {
+    senders: {
+      "skills/list": ["client"],
+      "skills/get": ["client"],
+      "resources/directory/read": ["client"],
+    },
+    httpNameParams: {},
+    widenedResults: {},
+    cancelRequest: null,
+    // The catalog, the verifying client and the disk reader (features/skill-*.ts), exported from
+    // the index; the user wires them (the extension changes no core behaviour).
+    runtime: "skills",
   },
 };
 

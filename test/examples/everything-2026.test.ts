@@ -88,7 +88,7 @@ describe("everything-server: 2025-11-25 sessions and 2026-07-28 requests on one 
     expect(inSession.status).toBe(200);
     expect(inSession.messages).toEqual([{ jsonrpc: "2.0", id: 2, result: { content: SIMPLE_TEXT } }]);
 
-    // server/discover names this revision only and declares the Tasks extension; the lists carry caching hints.
+    // server/discover names this revision only and declares the Tasks and Skills extensions; the lists carry caching hints.
     const discover = await modern(3, "server/discover", {});
     expect(discover.messages).toEqual([
       {
@@ -103,7 +103,7 @@ describe("everything-server: 2025-11-25 sessions and 2026-07-28 requests on one 
             prompts: { listChanged: true },
             completions: {},
             logging: {},
-            extensions: { "io.modelcontextprotocol/tasks": {} },
+            extensions: { "io.modelcontextprotocol/tasks": {}, "io.modelcontextprotocol/skills": { directoryRead: true } },
           },
           _meta: SERVER_INFO_META,
         }),

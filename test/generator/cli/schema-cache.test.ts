@@ -50,6 +50,8 @@ describe("schema list", () => {
     expect(extensions.slice(2).map((row) => row.split(/\s{2,}/))).toEqual([
       ["tasks", "io.modelcontextprotocol/tasks", "2026-07-28, draft", "missing", "empty/extensions/tasks/schema.json"],
       ["apps", "io.modelcontextprotocol/ui", "2025-11-25", "missing", "empty/extensions/apps/schema.json"],
+      // A bundled extension is never cached: its file ships in the package.
+      ["skills", "io.modelcontextprotocol/skills", "2026-07-28, draft", "bundled", expect.stringMatching(/schema\/extensions\/skills\/2026-07-28\/schema\.json$/)],
     ]);
   });
 });

@@ -130,6 +130,7 @@ describe("extensionMessages", () => {
 describe("the package's manifest", () => {
   it("pins the Tasks extension for 2026-07-28 and draft, to a raw URL of its own repository", () => {
     const tasks = readManifest().extensions?.find((e) => e.id === "tasks");
+    if (tasks?.bundled !== undefined) throw new Error("the Tasks extension is pinned upstream, not bundled");
     expect(tasks).toMatchObject({ identifier: "io.modelcontextprotocol/tasks", revisions: ["2026-07-28", "draft"] });
     expect(extensionUrl(tasks!)).toBe(`https://raw.githubusercontent.com/modelcontextprotocol/ext-tasks/${tasks!.commit}/schema/draft/schema.json`);
     expect(tasks!.sha256).toMatch(/^[0-9a-f]{64}$/);

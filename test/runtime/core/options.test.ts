@@ -22,6 +22,9 @@ import { createAnswerInput } from "../../../templates/runtime/features/mrtr-clie
 import { ClientTask, type TaskRequester } from "../../../templates/runtime/features/client-task.js";
 import { InMemoryTaskStore } from "../../../templates/runtime/features/memory-task-store.js";
 import { TaskManager } from "../../../templates/runtime/features/task-manager.js";
+import { SkillCatalog } from "../../../templates/runtime/features/skill-catalog.js";
+import { readSkillDirectory } from "../../../templates/runtime/features/skill-files.js";
+import { SkillsClient, type SkillsRequester } from "../../../templates/runtime/features/skills-client.js";
 import { StdioTransport } from "../../../templates/runtime/transports/stdio.js";
 import { StdioClientTransport } from "../../../templates/runtime/transports/stdio-spawn.js";
 import { createAjvValidator } from "../../../templates/runtime/addons/ajv/validator.js";
@@ -200,6 +203,14 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "InMemoryTaskStoreOptions.maxFinishedTasksPerPrincipal": { read: (v) => new InMemoryTaskStore({ maxFinishedTasksPerPrincipal: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "TaskManagerOptions.ttlMs": { read: (v) => new TaskManager({ ttlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "TaskManagerOptions.pollIntervalMs": { read: (v) => new TaskManager({ pollIntervalMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  // features/skill-catalog.ts, skills-client.ts, skill-files.ts (the Skills extension)
+  "SkillCatalogOptions.pageSize": { read: (v) => SkillCatalog.create({ files: {}, pageSize: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SkillCatalogOptions.ttlMs": { read: (v) => SkillCatalog.create({ files: {}, ttlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
+  "SkillsClientOptions.maxPages": { read: (v) => new SkillsClient({} as SkillsRequester, { maxPages: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SkillsClientOptions.maxDynamicBytes": { read: (v) => new SkillsClient({} as SkillsRequester, { maxDynamicBytes: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "SkillDirectoryOptions.maxFileBytes": { read: (v) => readSkillDirectory(PACKAGE_ROOT + "/examples/everything/skills", { maxFileBytes: v }), ok: 1024, tooSmall: 0, fraction: 1.5 },
+  "SkillDirectoryOptions.maxFiles": { read: (v) => readSkillDirectory(PACKAGE_ROOT + "/examples/everything/skills", { maxFiles: v }), ok: 100, tooSmall: 0, fraction: 1.5 },
+  "SkillDirectoryOptions.maxDepth": { read: (v) => readSkillDirectory(PACKAGE_ROOT + "/examples/everything/skills", { maxDepth: v }), ok: 8, tooSmall: 0, fraction: 1.5 },
   "TaskOptions.ttlMs": { read: (v) => new TaskManager().start(never, { ttlMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "TaskOptions.pollIntervalMs": { read: (v) => new TaskManager().start(never, { pollIntervalMs: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "TaskResultOptions.pollIntervalMs": { read: (v) => new ClientTask(requester, HANDLE).result({ pollIntervalMs: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
