@@ -30,6 +30,11 @@ interface ExtensionCommon {
   readonly version: string;
   /** The core revisions it extends. */
   readonly revisions: readonly string[];
+  /**
+   * `apps`: a protocol of its own, generated into `<out>/apps/` beside the revisions
+   * (generator/model/apps.ts) instead of merged into them. Absent: merged (Tasks, Skills).
+   */
+  readonly output?: "apps" | undefined;
   readonly sha256: string;
 }
 
@@ -45,11 +50,6 @@ export interface UpstreamExtensionInfo extends ExtensionCommon {
   readonly path: string;
   /** The schema's path in the extension's npm package, if it ships one: `--from <package folder>` reads it. */
   readonly packagePath?: string | undefined;
-  /**
-   * `apps`: a protocol of its own, generated into `<out>/apps/` beside the revisions
-   * (generator/model/apps.ts) instead of merged into them. Absent: merged (Tasks).
-   */
-  readonly output?: "apps" | undefined;
 }
 
 /**
@@ -207,7 +207,7 @@ export function localSource(from: string, revision: string): string {
  */
 export function localExtensionSource(from: string, info: ExtensionInfo): string {
   // A project's own copy of the extension's npm package (node_modules/<package>): its schema file.
-  if (info.packagePath !== undefined && pathKind(from) === "folder" && pathKind(join(from, info.packagePath)) === "file") return join(from, info.packagePath);
+  if (info.bundled !== true && info.packagePath !== undefined && pathKind(from) === "folder" && pathKind(join(from, info.packagePath)) === "file") return join(from, info.packagePath);
   const file = join(from, "extensions", info.id, info.version, "schema.json");
   const layout = `a schema file (with the extension named) or a folder laid out as ${join(from, "extensions", "<id>", "<version>", "schema.json")}`;
   switch (pathKind(from)) {
