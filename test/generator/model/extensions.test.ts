@@ -75,7 +75,7 @@ describe("extensionMethods", () => {
 
   it("an extension without a table: an error naming the file and the known tables", () => {
     const e = error(() => extensionMethods("jobs", jobs));
-    expect(e.message).toBe('no table for extension "jobs" in generator/model/extensions.ts; expected one of tasks');
+    expect(e.message).toBe('no table for extension "jobs" in generator/model/extensions.ts; expected one of tasks, skills');
     expect(e.location.file).toBe(file);
   });
 

@@ -92,7 +92,7 @@ describe("2026-07-28", () => {
     // The client answers input requests through its handlers (facade/client.ts, with mrtr.ts createAnswerInput as the
     // endpoint's send-path hook), not ctx.input.
     expect(files.get("client.ts")).toContain("handlers?: RequestHandlers<ServerRequestMap & InputRequestSpecs,");
-    expect(files.get("client.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createAnswerInput },\n  tasks: null,\n  validators: VALIDATORS,\n  // The list requests whose pages the client reuses until they go stale or their list changes.");
+    expect(files.get("client.ts")).toContain("  inputRequired: { rules: INPUT_REQUIRED, create: createAnswerInput },\n  tasks: null,\n");
     // The client half of MRTR lives in mrtr.ts too (issue 27): the client imports that hook and nothing of the server's half.
     expect(files.get("client.ts")).toContain('import { createAnswerInput } from "./features/mrtr-client.js";');
     expect(files.get("client.ts")).not.toMatch(/createInputRequired|RequestStateOptions|ctx\.input/);
