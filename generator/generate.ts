@@ -166,14 +166,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const stamped = key === undefined ? undefined : upToDate(stampFile, outDir, key);
   if (stamped !== undefined) return { outDir, ...stamped, upToDate: true, packages, changed: [], ...(options.check ? { check: { stale: [], missing: [], extra: [] } } : {}) };
   const { renderRevision, renderRuntime, renderEveryEra } = await import("./emit/render.js");
-  const runtimeNames: ReadonlySet<string> = shared ? new Set(renderRuntime(addons).keys()) : new Set();
+  // Extensions generated beside the revisions (apps): the methods of the revision they build on.
+  const protocols = protocolExtensions(options.extensions ?? [], manifest);
+  // The MCP Apps runtime (runtime/apps/) goes only into an output that has the apps protocol.
+  const apps = protocols.length > 0;
+  const runtimeNames: ReadonlySet<string> = shared ? new Set(renderRuntime(addons, apps).keys()) : new Set();
   const revisionOutput = new Map<string, FileSet>();
   // --emit js keeps what it transformed in the cache folder (emit-js-cache.ts); a --check run writes nothing there.
   const emitCache = options.check ? undefined : (options.cacheDir ?? defaultCacheDir(process.cwd()));
   const merged = new Map<string, string[]>();
   const rulesOf = new Map<string, string>();
-  // Extensions generated beside the revisions (apps): the methods of the revision they build on.
-  const protocols = protocolExtensions(options.extensions ?? [], manifest);
   const baseMethods = new Map<string, readonly MethodRecord[]>();
   for (const revision of selected) {
     const loaded = await modelRevision(revision, { ...options, manifest });
@@ -185,7 +187,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     revisionOutput.set(revision, await finishFiles(await renderRevision(model, { layout: finish.runtime, strictObjects: options.strictObjects, addons }), finish, runtimeNames, emitCache));
   }
   const output = new Map<string, FileSet>();
-  if (shared) output.set(RUNTIME_DIR, await finishFiles(renderRuntime(addons), finish, new Set(), emitCache));
+  if (shared) output.set(RUNTIME_DIR, await finishFiles(renderRuntime(addons, apps), finish, new Set(), emitCache));
   // Inline: a shared runtime left from an earlier run goes, unless revisions not generated now still
   // import it; so does the every-era entry of that run, which imports it.
   else if (sharedRuntimeUsers(outDir, [...revisionOutput.keys(), EVERY_ERA_DIR]).length === 0) {

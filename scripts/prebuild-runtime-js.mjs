@@ -6,4 +6,4 @@ import { writeFileSync } from "node:fs";
 
 const { renderRuntime } = await import("../dist/generator/emit/render.js");
 const { prebuildJs, PREBUILT_URL } = await import("../dist/generator/emit/emit-js.js");
-writeFileSync(PREBUILT_URL, `${JSON.stringify(prebuildJs(renderRuntime()))}\n`);
+writeFileSync(PREBUILT_URL, `${JSON.stringify(prebuildJs(renderRuntime([], true)))}\n`);

@@ -3,7 +3,7 @@ import { emitTypes, type EmitTypesOptions } from "./emit-types.js";
 import type { EraModel, RevisionModel } from "../model/revision.js";
 import { formatResult, formatTypeExpr, type MethodKind, type Side } from "../model/vocabulary.js";
 import { TOOL_VERSION } from "../project.js";
-import { loadRuntimeSources, RUNTIME_SOURCE_DIR, runtimeSourceNames, templates, type Template } from "./templates.js";
+import { appsRuntimeSourceNames, loadRuntimeSources, RUNTIME_SOURCE_DIR, runtimeSourceNames, templates, type Template } from "./templates.js";
 import { RUNTIME_DIR, type RuntimeLayout } from "./output-options.js";
 import type { RevisionRules } from "../model/rules.js";
 import { clientView } from "./client-view.js";
@@ -194,13 +194,15 @@ export function runtimeFiles(sources: ReadonlyMap<string, string>, toolVersion: 
 let runtime: FileSet | undefined;
 
 /**
- * The runtime files, read from templates/runtime/ once, and the files of the add-ons asked for
- * (addons.ts; names already checked by checkAddons), under `addons/<name>/`.
+ * The runtime files, read from templates/runtime/ once, the files of the add-ons asked for
+ * (addons.ts; names already checked by checkAddons), under `addons/<name>/`, and with `apps`
+ * (an output with `--extension apps`) the MCP Apps runtime under `apps/`.
  */
-export function renderRuntime(addons: readonly string[] = []): FileSet {
+export function renderRuntime(addons: readonly string[] = [], apps = false): FileSet {
   runtime ??= runtimeFiles(loadRuntimeSources(RUNTIME_FILES));
-  if (addons.length === 0) return runtime;
-  return new Map([...runtime, ...runtimeFiles(loadRuntimeSources(addonSourceNames(addons)))]);
+  if (addons.length === 0 && !apps) return runtime;
+  const extra = [...addonSourceNames(addons), ...(apps ? appsRuntimeSourceNames() : [])];
+  return new Map([...runtime, ...runtimeFiles(loadRuntimeSources(extra))]);
 }
 
 /** How renderRevision writes a revision: where its runtime lives, and the type emitter's options. */

@@ -29,23 +29,36 @@ export function loadTemplates(dir: string = TEMPLATES_DIR): ReadonlyMap<string, 
 /** Where the runtime's sources live, relative to the package folder (named in each copy's header). */
 export const RUNTIME_SOURCE_DIR = "templates/runtime";
 
+/** The MCP Apps runtime's folder (apps/): copied only into an output that has `--extension apps`. */
+export const APPS_RUNTIME_DIR = "apps";
+
 /**
  * The runtime's modules, as `<folder>/<name>` (no `.ts`): every `.ts` file under
- * templates/runtime/ but the add-ons' (`addons/`, which emit/addons.ts selects by name), in one
- * order on every machine (sorted by UTF-16 code units, not by locale). The folders nest one level
- * today; deeper ones are listed too.
+ * templates/runtime/ but the add-ons' (`addons/`, which emit/addons.ts selects by name) and MCP
+ * Apps' (`apps/`, appsRuntimeSourceNames), in one order on every machine (sorted by UTF-16 code
+ * units, not by locale). The folders nest one level today; deeper ones are listed too.
  */
 export function runtimeSourceNames(root: string = PACKAGE_ROOT): string[] {
+  return sourceNames(root, "", new Set([ADDON_DIR, APPS_RUNTIME_DIR]));
+}
+
+/** The MCP Apps runtime's modules (`apps/<name>`), in the same order. */
+export function appsRuntimeSourceNames(root: string = PACKAGE_ROOT): string[] {
+  return sourceNames(root, APPS_RUNTIME_DIR, new Set());
+}
+
+/** The `.ts` modules under templates/runtime/<top>, but for the folders `skip`, sorted. */
+function sourceNames(root: string, top: string, skip: ReadonlySet<string>): string[] {
   const names: string[] = [];
   const walk = (dir: string, prefix: string): void => {
     for (const entry of readdirSync(join(root, RUNTIME_SOURCE_DIR, dir), { withFileTypes: true })) {
       const path = `${prefix}${entry.name}`;
       if (entry.isDirectory()) {
-        if (path !== ADDON_DIR) walk(join(dir, entry.name), `${path}/`);
+        if (!skip.has(path)) walk(join(dir, entry.name), `${path}/`);
       } else if (entry.isFile() && entry.name.endsWith(".ts")) names.push(path.slice(0, -".ts".length));
     }
   };
-  walk("", "");
+  walk(top, top === "" ? "" : `${top}/`);
   return names.sort();
 }
 

@@ -10,6 +10,7 @@ import { dirname, join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
 import { moduleSpecifiers } from "../../generator/emit/import-specifiers.js";
 import { RUNTIME_FILES } from "../../generator/emit/render.js";
+import { appsRuntimeSourceNames } from "../../generator/emit/templates.js";
 import { ADDON_DIR, ADDONS, addonSourceNames } from "../../generator/emit/addons.js";
 import { PACKAGE_ROOT } from "../../generator/project.js";
 
@@ -45,11 +46,14 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // every-era server (facade/every-era*.ts) also composes the HTTP handlers of every era behind
   // the era router. Nothing below imports the facade.
   facade: ["core", "features", "http", "http/server", "http/stateless", "http/sessions", "http/legacy-sse"],
+  // MCP Apps (postMessage between an app and its host page): the endpoint, and the facade's
+  // method policies; it runs in a browser, so nothing of the HTTP folders or the transports.
+  apps: ["core", "facade"],
 };
 
 describe("the runtime's import graph", () => {
   it("holds exactly the files the generator copies, each in a folder of the layout", () => {
-    expect(runtimeFiles).toEqual(RUNTIME_FILES.map((f) => `${f}.ts`).sort());
+    expect(runtimeFiles).toEqual([...RUNTIME_FILES, ...appsRuntimeSourceNames()].map((f) => `${f}.ts`).sort());
     for (const file of runtimeFiles) expect(Object.keys(MAY_IMPORT), file).toContain(dirname(file));
   });
 

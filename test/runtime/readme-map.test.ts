@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { RUNTIME_FILES } from "../../generator/emit/render.js";
+import { appsRuntimeSourceNames } from "../../generator/emit/templates.js";
 import { PACKAGE_ROOT } from "../../generator/project.js";
 
 it("the README's runtime map names every runtime file, each once, and nothing else", () => {
@@ -18,5 +19,5 @@ it("the README's runtime map names every runtime file, each once, and nothing el
     .split("\n")
     .filter((line) => line.startsWith("| `"))
     .map((line) => /^\| `([^`]+)` \|/.exec(line)?.[1]);
-  expect(rows.sort()).toEqual(RUNTIME_FILES.map((file) => `${file}.ts`).sort());
+  expect(rows.sort()).toEqual([...RUNTIME_FILES, ...appsRuntimeSourceNames()].map((file) => `${file}.ts`).sort());
 });

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../generator/project.js";
 import { RUNTIME_FILES } from "../../generator/emit/render.js";
+import { appsRuntimeSourceNames } from "../../generator/emit/templates.js";
 import { createInMemoryTransportPair } from "../../templates/runtime/transports/in-memory.js";
 import { timerDelay } from "../../templates/runtime/core/outgoing.js";
 import { describeValue, McpError, type JsonRpcMessage } from "../../templates/runtime/core/protocol.js";
@@ -49,7 +50,7 @@ describe("the runtime sources", () => {
   it("are type-checked in place: tsconfig.json includes templates/runtime, and every runtime file is a .ts file there", () => {
     const tsconfig = JSON.parse(readFileSync(join(PACKAGE_ROOT, "tsconfig.json"), "utf8")) as { include: string[] };
     expect(tsconfig.include).toContain("templates/runtime");
-    for (const name of RUNTIME_FILES) {
+    for (const name of [...RUNTIME_FILES, ...appsRuntimeSourceNames()]) {
       const source = readFileSync(join(PACKAGE_ROOT, "templates", "runtime", `${name}.ts`), "utf8");
       expect(source.startsWith("// "), name).toBe(true);
     }

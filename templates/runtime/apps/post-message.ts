@@ -61,7 +61,7 @@ export interface PostMessageTransportOptions {
 export const DEFAULT_MAX_MESSAGE_BYTES: number = 4 * 1024 * 1024;
 export const DEFAULT_MAX_QUEUE: number = 256;
 
-const encoder: TextEncoder = new TextEncoder();
+const encoder = new TextEncoder();
 
 export class PostMessageTransport implements Transport {
   onmessage?: ((message: JsonRpcMessage) => void) | undefined;

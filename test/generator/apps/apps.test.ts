@@ -127,6 +127,14 @@ describe("generate --extension apps", () => {
     expect(texts[0]!.get("catalog.ts")).toContain('import type * as Core from "../2025-11-25/types.js"');
   });
 
+  it("copies the MCP Apps runtime (runtime/apps/) into an output with --extension apps only", async () => {
+    const [withApps, without] = [tempDir(), tempDir()];
+    await generate({ revisions: ["2025-11-25"], extensions: ["apps"], out: withApps, cacheDir: TEST_CACHE_DIR, lockfile: false, force: true });
+    await generate({ revisions: ["2025-11-25"], out: without, cacheDir: TEST_CACHE_DIR, lockfile: false, force: true });
+    expect(readdirSync(join(withApps, "runtime", "apps")).sort()).toEqual(["host-bridge.ts", "post-message.ts", "server-helpers.ts", "ui-endpoint.ts"]);
+    expect(readdirSync(join(without, "runtime"))).not.toContain("apps");
+  });
+
   it("refuses a run without its base revision, and the inline runtime", async () => {
     await expect(generate({ revisions: ["2026-07-28"], extensions: ["apps"], out: tempDir(), cacheDir: TEST_CACHE_DIR, lockfile: false })).rejects.toThrow(/extends the revisions 2025-11-25/);
     await expect(generate({ revisions: ["2025-11-25", "2026-07-28"], extensions: ["apps"], runtime: "inline", out: tempDir(), cacheDir: TEST_CACHE_DIR, lockfile: false })).rejects.toThrow(/shared runtime/);

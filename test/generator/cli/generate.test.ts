@@ -209,11 +209,11 @@ describe("generate --all", () => {
     const entry = readFileSync(join(cwd, "OUT", "every-era", "index.ts"), "utf8");
     for (const rev of REVISIONS) expect(entry).toContain(`from "../${rev}/index.js"`);
     // one copy of the runtime, shared: the revision folders hold none of it but the stdio re-export
-    // every file of templates/runtime/ but the add-ons' (copied only when asked for)
+    // every file of templates/runtime/ but the add-ons' and MCP Apps' (copied only when asked for)
     const sources = readdirSync(join(PACKAGE_ROOT, "templates", "runtime"), { recursive: true })
       .map(String)
       .map((f) => f.split("\\").join("/"))
-      .filter((f) => f.endsWith(".ts") && !f.startsWith("addons/"))
+      .filter((f) => f.endsWith(".ts") && !f.startsWith("addons/") && !f.startsWith("apps/"))
       .sort();
     expect(wrote.get("OUT/runtime")).toEqual(sources);
     expect(stagingLeftovers(cwd)).toEqual([]);

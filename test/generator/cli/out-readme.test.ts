@@ -25,7 +25,7 @@ beforeAll(async () => {
   const revisionFiles = [...(await renderRevision(model, { layout: "shared" })).keys()];
   const everyEra = [...renderEveryEra(["2025-11-25", "2026-07-28"]).keys()].map((name) => `every-era/${name}`);
   const apps = APPS_FILES.map((name) => `apps/${name}`);
-  generated = [...revisionFiles, ...everyEra, ...apps, ...[...renderRuntime().keys()].map((name) => `runtime/${name}`)].sort();
+  generated = [...revisionFiles, ...everyEra, ...apps, ...[...renderRuntime([], true).keys()].map((name) => `runtime/${name}`)].sort();
 });
 
 const read = (path: string) => readFileSync(join(PACKAGE_ROOT, path), "utf8");
