@@ -7,19 +7,35 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { build } from "esbuild";
+import { pathToFileURL } from "node:url";
+import { build, type Plugin } from "esbuild";
 
 const DIR = join("node_modules", ".cache", "mcp-stubgen-test", "everything-instance");
 const BUNDLE = join(DIR, "everything-server.mjs");
 let bundled: Promise<void> | undefined;
 
+/**
+ * The examples find files beside their modules (`new URL("./skills/", import.meta.url)`): in the
+ * bundle every module keeps its own file's URL there, not the bundle's.
+ */
+const MODULE_URLS: Plugin = {
+  name: "module-urls",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]examples[\\/].*\.ts$/ }, async (args) => ({
+      contents: (await readFile(args.path, "utf8")).replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href)),
+      loader: "ts",
+    }));
+  },
+};
+
 /** Bundles examples/everything-server.ts (once per test file). */
 export function bundleEverythingServer(): Promise<void> {
   bundled ??= (async () => {
     mkdirSync(DIR, { recursive: true });
-    await build({ entryPoints: ["examples/everything-server.ts"], outfile: BUNDLE, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error" });
+    await build({ entryPoints: ["examples/everything-server.ts"], outfile: BUNDLE, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "error", plugins: [MODULE_URLS] });
   })();
   return bundled;
 }
