@@ -60,17 +60,9 @@ const TRANSPORTS: Readonly<Record<string, (context: ScenarioContext) => AuthTran
     });
   },
   // SEP-990: the IdP's ID token exchanged for an ID-JAG, then the JWT bearer grant (client_secret_basic).
-  "auth/enterprise-managed-authorization": (context) =>
-    machine({
-      clientMetadata: { client_name: METADATA.client_name, grant_types: ["urn:ietf:params:oauth:grant-type:jwt-bearer"] },
-      clientInformation: { client_id: given(context, "client_id"), client_secret: given(context, "client_secret") },
-      grant: idJagGrant({
-        idpTokenEndpoint: given(context, "idp_token_endpoint"),
-        idpIssuer: given(context, "idp_issuer"),
-        idToken: given(context, "idp_id_token"),
-        idpClientId: given(context, "idp_client_id"),
-      }),
-    }),
+  "auth/enterprise-managed-authorization": (context) => enterpriseManaged(context),
+  // The stable referee 0.1.16's name for the same flow (SEP-990 cross-app access, the same context).
+  "auth/cross-app-access-complete-flow": (context) => enterpriseManaged(context),
   // SEP-1933: the workload's JWT as a JWT bearer assertion; a public client (auth method none).
   "auth/wif-jwt-bearer": (context) =>
     machine({
@@ -82,6 +74,20 @@ const TRANSPORTS: Readonly<Record<string, (context: ScenarioContext) => AuthTran
   "auth/dpop": dpop,
   "auth/dpop-nonce": dpop,
 };
+
+/** SEP-990: the IdP's ID token exchanged for an ID-JAG (RFC 8693), then the JWT bearer grant at the AS. */
+function enterpriseManaged(context: ScenarioContext): AuthTransport | Promise<AuthTransport> {
+  return machine({
+    clientMetadata: { client_name: METADATA.client_name, grant_types: ["urn:ietf:params:oauth:grant-type:jwt-bearer"] },
+    clientInformation: { client_id: given(context, "client_id"), client_secret: given(context, "client_secret") },
+    grant: idJagGrant({
+      idpTokenEndpoint: given(context, "idp_token_endpoint"),
+      idpIssuer: given(context, "idp_issuer"),
+      idToken: given(context, "idp_id_token"),
+      idpClientId: given(context, "idp_client_id"),
+    }),
+  });
+}
 
 async function dpop(context: ScenarioContext): Promise<AuthTransport> {
   const dpopKey = await DpopKey.generate("ES256");
