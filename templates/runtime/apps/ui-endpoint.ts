@@ -47,6 +47,31 @@ function endpointOptions(options: UiSideOptions, handlers: Record<string, AnyReq
   };
 }
 
+/** What both sides do once their endpoint is made: requests, notifications, the in-flight counts, close. */
+abstract class UiSide {
+  protected readonly endpoint: Endpoint;
+
+  constructor(endpoint: Endpoint) {
+    this.endpoint = endpoint;
+  }
+
+  request(method: string, params?: object, options?: RequestOptions): Promise<unknown> {
+    return this.endpoint.request(method, params, options);
+  }
+
+  notify(method: string, params?: object): Promise<void> {
+    return this.endpoint.notify(method, params);
+  }
+
+  get inFlight(): { readonly sent: number; readonly received: number } {
+    return this.endpoint.inFlight;
+  }
+
+  close(): Promise<void> {
+    return this.endpoint.close();
+  }
+}
+
 /** What the App says of itself in its first request. */
 export interface UiAppIdentity {
   readonly appInfo: object;
@@ -54,18 +79,17 @@ export interface UiAppIdentity {
 }
 
 /** The App side: connect() performs the handshake, then requests and notifications go to the Host. */
-export class UiAppCore {
+export class UiAppCore extends UiSide {
   readonly #catalog: UiCatalog;
   readonly #identity: UiAppIdentity;
-  readonly #endpoint: Endpoint;
   #host: JsonObject | undefined;
 
   constructor(catalog: UiCatalog, identity: UiAppIdentity, options: UiSideOptions) {
-    this.#catalog = catalog;
-    this.#identity = identity;
     const handlers = { ...(options.handlers as Record<string, AnyRequestHandler | undefined> | undefined) };
     const notificationHandlers = { ...(options.notificationHandlers as Record<string, AnyNotificationHandler | undefined> | undefined) };
-    this.#endpoint = new Endpoint("client", methodPolicies(catalog.METHODS), catalog.RULES, endpointOptions(options, handlers, notificationHandlers));
+    super(new Endpoint("client", methodPolicies(catalog.METHODS), catalog.RULES, endpointOptions(options, handlers, notificationHandlers)));
+    this.#catalog = catalog;
+    this.#identity = identity;
   }
 
   /**
@@ -75,35 +99,19 @@ export class UiAppCore {
    */
   async connect(transport: Transport, options?: RequestOptions): Promise<JsonObject> {
     if (this.#host !== undefined) throw new Error("this app is already connected");
-    await this.#endpoint.connect(transport);
+    await this.endpoint.connect(transport);
     const { request, initialized } = this.#catalog.LIFECYCLE;
     const params = { appInfo: this.#identity.appInfo, appCapabilities: this.#identity.appCapabilities ?? {}, protocolVersion: this.#catalog.PROTOCOL_VERSION };
-    const result = await this.#endpoint.request(request, params, options);
+    const result = await this.endpoint.request(request, params, options);
     if (!isObject(result)) throw new TypeError(`${request}: the host answered no object`);
     this.#host = result;
-    await this.#endpoint.notify(initialized, {});
+    await this.endpoint.notify(initialized, {});
     return result;
   }
 
   /** The Host's answer to the handshake; undefined before connect() resolved. */
   get host(): JsonObject | undefined {
     return this.#host;
-  }
-
-  request(method: string, params?: object, options?: RequestOptions): Promise<unknown> {
-    return this.#endpoint.request(method, params, options);
-  }
-
-  notify(method: string, params?: object): Promise<void> {
-    return this.#endpoint.notify(method, params);
-  }
-
-  get inFlight(): { readonly sent: number; readonly received: number } {
-    return this.#endpoint.inFlight;
-  }
-
-  close(): Promise<void> {
-    return this.#endpoint.close();
   }
 }
 
@@ -120,22 +128,23 @@ export interface UiHostIdentity {
  * notification arrives. `extraHandlers` (the bridge to an MCP client, apps/host-bridge.ts) sit
  * under the caller's own handlers.
  */
-export class UiHostCore {
-  readonly #endpoint: Endpoint;
-  #app: JsonObject | undefined;
-  #resolveInitialized: (params: JsonObject) => void = () => {};
+export class UiHostCore extends UiSide {
+  /** What the handshake handlers learn (kept apart from `this`, which they are made before). */
+  readonly #heard: { app: JsonObject | undefined };
   /** Resolves with the App's handshake params once it sent its initialized notification. */
   readonly initialized: Promise<JsonObject>;
 
   constructor(catalog: UiCatalog, identity: UiHostIdentity, options: UiSideOptions, extraHandlers: Readonly<Record<string, AnyRequestHandler>> = {}) {
-    this.initialized = new Promise((resolve) => (this.#resolveInitialized = resolve));
+    const heard: { app: JsonObject | undefined } = { app: undefined };
+    let resolveInitialized: (params: JsonObject) => void = () => {};
+    const initializedApp = new Promise<JsonObject>((resolve) => (resolveInitialized = resolve));
     const { request, initialized } = catalog.LIFECYCLE;
     const own = options.handlers as Record<string, AnyRequestHandler | undefined> | undefined;
     const ownNotifications = options.notificationHandlers as Record<string, AnyNotificationHandler | undefined> | undefined;
     const handlers: Record<string, AnyRequestHandler | undefined> = {
       ...extraHandlers,
       [request]: (params) => {
-        this.#app = params ?? {};
+        heard.app = params ?? {};
         return { protocolVersion: catalog.PROTOCOL_VERSION, hostInfo: identity.hostInfo, hostCapabilities: identity.hostCapabilities ?? {}, hostContext: identity.hostContext ?? {} };
       },
       ...own,
@@ -144,36 +153,22 @@ export class UiHostCore {
       ...ownNotifications,
       [initialized]: (params) => {
         // The App's initialized notification before its handshake request is out of order: ignored.
-        if (this.#app !== undefined) this.#resolveInitialized(this.#app);
+        if (heard.app !== undefined) resolveInitialized(heard.app);
         return ownNotifications?.[initialized]?.(params);
       },
     };
-    this.#endpoint = new Endpoint("server", methodPolicies(catalog.METHODS), catalog.RULES, endpointOptions(options, handlers, notificationHandlers));
+    super(new Endpoint("server", methodPolicies(catalog.METHODS), catalog.RULES, endpointOptions(options, handlers, notificationHandlers)));
+    this.#heard = heard;
+    this.initialized = initializedApp;
   }
 
   /** Attaches the transport and starts it; the App's handshake follows (see `initialized`). */
   connect(transport: Transport): Promise<void> {
-    return this.#endpoint.connect(transport);
+    return this.endpoint.connect(transport);
   }
 
   /** The App's handshake params; undefined until its handshake request arrived. */
   get app(): JsonObject | undefined {
-    return this.#app;
-  }
-
-  request(method: string, params?: object, options?: RequestOptions): Promise<unknown> {
-    return this.#endpoint.request(method, params, options);
-  }
-
-  notify(method: string, params?: object): Promise<void> {
-    return this.#endpoint.notify(method, params);
-  }
-
-  get inFlight(): { readonly sent: number; readonly received: number } {
-    return this.#endpoint.inFlight;
-  }
-
-  close(): Promise<void> {
-    return this.#endpoint.close();
+    return this.#heard.app;
   }
 }
