@@ -136,23 +136,7 @@ const schemaPreservation: ScenarioRunner = (url) =>
     await client.callTool({ name: "json_schema_echo", arguments: { schema: focal.inputSchema } });
   });
 
-/**
- * auth/*: the OAuth flow of the `oauth` add-on (auth.ts) on the first 401 and on a 403
- * insufficient_scope; then the tools are listed and test-tool called.
- */
-const authorized: ScenarioRunner = (url, context) =>
-  withClient(
-    url,
-    {},
-    async (client) => {
-      const { tools } = await client.listTools({});
-      if (tools.some((tool) => tool.name === "test-tool")) await client.callTool({ name: "test-tool", arguments: {} });
-    },
-    conformanceAuth(context),
-  );
-
-
-/** The authorization extension scenarios (auth-extensions.ts): the same client, their provider and middleware. */
+/** The authorization scenarios: the tools listed and test-tool called, over `transport`'s provider (and middleware). */
 const playAuthorized: PlayAuthorized = (url, transport) =>
   withClient(
     url,
@@ -163,6 +147,12 @@ const playAuthorized: PlayAuthorized = (url, transport) =>
     },
     transport,
   );
+
+/**
+ * auth/*: the OAuth flow of the `oauth` add-on (auth.ts) on the first 401 and on a 403
+ * insufficient_scope; then the tools are listed and test-tool called.
+ */
+const authorized: ScenarioRunner = (url, context) => playAuthorized(url, conformanceAuth(context));
 
 export const SCENARIOS: ScenarioTable = {
   ...authExtensionScenarios(playAuthorized),
