@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EverythingInstance } from "../helpers/everything-instance.js";
 import { freePort, startRedisServer, type RedisServer } from "../helpers/redis-server.js";
 import { requestMeta } from "../helpers/fixtures.js";
+import { sseEvents, type SseEvent } from "../helpers/sse-events.js";
 import { modernHeaders } from "../integration/redis/support.js";
 
 const VERSION = "2025-11-25";
@@ -35,32 +36,6 @@ afterAll(async () => {
   await Promise.all([a?.terminate(), b?.terminate()]);
   await redis?.stop();
 });
-
-interface Sse {
-  readonly id: string | undefined;
-  readonly retry: string | undefined;
-  readonly data: string;
-}
-
-/** A response's SSE events as they come. */
-async function* events(response: Response): AsyncGenerator<Sse> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for await (const chunk of response.body!) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const field = (name: string) => block.split("\n").find((line) => line.startsWith(`${name}:`))?.slice(name.length + 1).trim();
-      const data = block
-        .split("\n")
-        .filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(5).trim())
-        .join("\n");
-      if (field("id") !== undefined || field("retry") !== undefined || data !== "") yield { id: field("id"), retry: field("retry"), data };
-    }
-  }
-}
 
 const sessionHeaders = (sessionId?: string, extra: Record<string, string> = {}): Record<string, string> => ({
   "content-type": "application/json",
@@ -88,14 +63,14 @@ describe("everything-server: SIGTERM drains", () => {
     const sessionId = init.headers.get("mcp-session-id")!;
     await init.body?.cancel();
     expect((await post(a.origin, { method: "notifications/initialized" }, sessionHeaders(sessionId))).status).toBe(202);
-    const getStream = events(await get(a.origin, sessionId));
-    const primed = (await getStream.next()).value as Sse;
+    const getStream = sseEvents((await get(a.origin, sessionId)).body!);
+    const primed = (await getStream.next()).value as SseEvent;
     expect(primed.retry).toBe(RETRY);
 
     // In flight on A: a session call whose stream A closes early (its answer goes to the event
     // store about 200 ms later), and a 2026-07-28 call of 1.5 s.
     const reconnection = [];
-    for await (const event of events(await post(a.origin, { id: 2, method: "tools/call", params: { name: "test_reconnection", arguments: {} } }, sessionHeaders(sessionId)))) reconnection.push(event);
+    for await (const event of sseEvents((await post(a.origin, { id: 2, method: "tools/call", params: { name: "test_reconnection", arguments: {} } }, sessionHeaders(sessionId))).body!)) reconnection.push(event);
     const callStreamId = reconnection.at(-1)?.id;
     expect(callStreamId).toBeDefined();
     const params = { name: "slow_compute", arguments: { seconds: 1.5 } };
@@ -109,7 +84,7 @@ describe("everything-server: SIGTERM drains", () => {
     const exit = a.terminate();
     await a.line(/^SIGTERM: draining 1 session/);
     expect(await refused(a.port)).toBe("ECONNREFUSED");
-    const rest: Sse[] = [];
+    const rest: SseEvent[] = [];
     for await (const event of getStream) rest.push(event);
     expect(rest.at(-1)).toEqual({ id: undefined, retry: RETRY, data: "" });
     const answered = await slow;
@@ -121,8 +96,8 @@ describe("everything-server: SIGTERM drains", () => {
     const onB = await post(b.origin, { id: 4, method: "tools/call", params: { name: "test_simple_text", arguments: {} } }, sessionHeaders(sessionId));
     expect(onB.status).toBe(200);
     expect(await onB.text()).toContain("This is a simple text response for testing.");
-    const replayed: Sse[] = [];
-    for await (const event of events(await get(b.origin, sessionId, callStreamId))) replayed.push(event);
+    const replayed: SseEvent[] = [];
+    for await (const event of sseEvents((await get(b.origin, sessionId, callStreamId)).body!)) replayed.push(event);
     expect(replayed.map((event) => event.data).join("\n")).toContain("Reconnection test completed");
     const resumed = await get(b.origin, sessionId, primed.id);
     expect([resumed.status, resumed.headers.get("content-type")]).toEqual([200, "text/event-stream"]);

@@ -38,8 +38,8 @@ const NO_CONNECTION: object = Object.freeze({});
 /** Whom a notification goes to: the connections (their transports) it is due on. */
 export type Recipients = (transport: Transport) => boolean;
 
-/** Delivers notifications/resources/updated to the connections of this instance that `only` picks. */
-export type LocalDelivery = (uri: string, only: Recipients) => void;
+/** Delivers notifications/resources/updated to the connections of this instance that `recipients` picks. */
+export type LocalDelivery = (uri: string, recipients: Recipients) => void;
 
 export class ResourceSubscriptions {
   /** Connections without a session: their URIs, for as long as the connection lives. */

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EverythingInstance } from "../../helpers/everything-instance.js";
 import { startNginx, type Nginx } from "../../helpers/nginx.js";
 import { freePort, startRedisServer, type RedisServer } from "../../helpers/redis-server.js";
+import { sseEvents } from "../../helpers/sse-events.js";
 import { modernHeaders, modernMeta } from "../redis/support.js";
 
 const DRAIN_MS = 5_000;
@@ -68,43 +69,10 @@ async function send(url: string, init: () => RequestInit, what: string): Promise
   return undefined;
 }
 
-/** One SSE event as sent: its id, retry and data fields. */
-interface SseEvent {
-  readonly id: string | undefined;
-  readonly retry: string | undefined;
-  readonly data: string;
-}
-
-/** The events of an SSE body as they arrive (comment lines skipped); ends with the body. */
-async function* events(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  try {
-    for await (const chunk of body) {
-      buffer += decoder.decode(chunk, { stream: true });
-      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        let id: string | undefined;
-        let retry: string | undefined;
-        const data: string[] = [];
-        for (const line of block.split("\n")) {
-          if (line.startsWith("id:")) id = line.slice(3).trim();
-          else if (line.startsWith("retry:")) retry = line.slice(6).trim();
-          else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
-        }
-        if (id !== undefined || retry !== undefined || data.length > 0) yield { id, retry, data: data.join("\n") };
-      }
-    }
-  } catch {
-    // The stream broke (the test stops): it simply ends.
-  }
-}
-
 /** The JSON-RPC response of an answer (JSON, or the response event of an SSE body). */
 async function responseOf(response: Response): Promise<Record<string, unknown> | undefined> {
   if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    for await (const event of events(response.body!)) {
+    for await (const event of sseEvents(response.body!)) {
       if (event.data === "") continue;
       const message = JSON.parse(event.data) as Record<string, unknown>;
       if ("id" in message && ("result" in message || "error" in message)) return message;
@@ -218,7 +186,7 @@ async function getStream(origin: string, sessionId: string): Promise<void> {
     if (lastEventId === undefined) figures.get.opened++;
     else figures.get.resumed++;
     let hinted = false;
-    for await (const event of events(response.body!)) {
+    for await (const event of sseEvents(response.body!)) {
       if (event.id !== undefined) lastEventId = event.id;
       hinted = event.retry !== undefined && event.id === undefined && event.data === "";
     }
@@ -264,7 +232,7 @@ async function listenWorker(origin: string, worker: number): Promise<void> {
     figures.listen.opened++;
     let acknowledged = false;
     let hinted = false;
-    for await (const event of events(response.body!)) {
+    for await (const event of sseEvents(response.body!)) {
       if (event.data.includes("notifications/subscriptions/acknowledged")) acknowledged = true;
       hinted = event.retry !== undefined && event.data === "";
     }

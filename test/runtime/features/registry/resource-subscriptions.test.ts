@@ -25,17 +25,17 @@ function memoryBus(): SubscriptionBus & { readonly listeners: Set<(message: BusM
 const session = (sessionId: string): Transport => ({ sessionId, start: () => Promise.resolve(), send: () => Promise.resolve(), close: () => Promise.resolve() });
 
 /** Which of `sessions` an update of `uri` delivered here would reach. */
-function reached(deliveries: { uri: string; only: Recipients }[], uri: string, sessions: readonly string[]): string[] {
+function reached(deliveries: { uri: string; recipients: Recipients }[], uri: string, sessions: readonly string[]): string[] {
   const delivery = deliveries.find((d) => d.uri === uri);
-  return delivery === undefined ? [] : sessions.filter((id) => delivery.only(session(id)));
+  return delivery === undefined ? [] : sessions.filter((id) => delivery.recipients(session(id)));
 }
 
 describe("ResourceSubscriptions on a bus", () => {
   it("applies another instance's subscription changes and updates; drops malformed messages with onError", () => {
     const bus = memoryBus();
-    const deliveries: { uri: string; only: Recipients }[] = [];
+    const deliveries: { uri: string; recipients: Recipients }[] = [];
     const errors: Error[] = [];
-    new ResourceSubscriptions(bus, (uri, only) => void deliveries.push({ uri, only }), (error) => void errors.push(error as Error));
+    new ResourceSubscriptions(bus, (uri, recipients) => void deliveries.push({ uri, recipients }), (error) => void errors.push(error as Error));
     bus.publish({ origin: "other", method: "resources/subscribe", params: { sessionId: "s1", uri: "x://a" } });
     bus.publish({ origin: "other", method: "notifications/resources/updated", params: { uri: "x://a" } });
     expect(reached(deliveries, "x://a", ["s1", "s2"])).toEqual(["s1"]);
@@ -79,8 +79,8 @@ describe("ResourceSubscriptions on a bus", () => {
 
   it(`keeps the subscriptions of at most ${MAX_SESSIONS} sessions: past it, the one changed longest ago is forgotten`, () => {
     const bus = memoryBus();
-    const deliveries: { uri: string; only: Recipients }[] = [];
-    const subscriptions = new ResourceSubscriptions(bus, (uri, only) => void deliveries.push({ uri, only }));
+    const deliveries: { uri: string; recipients: Recipients }[] = [];
+    const subscriptions = new ResourceSubscriptions(bus, (uri, recipients) => void deliveries.push({ uri, recipients }));
     for (let i = 0; i <= MAX_SESSIONS; i++) bus.publish({ origin: "other", method: "resources/subscribe", params: { sessionId: `s${i}`, uri: "x://a" } });
     subscriptions.updated("x://a");
     expect(reached(deliveries, "x://a", ["s0", "s1", `s${MAX_SESSIONS}`])).toEqual(["s1", `s${MAX_SESSIONS}`]);
