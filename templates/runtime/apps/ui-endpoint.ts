@@ -8,8 +8,8 @@
 
 import { Endpoint, type AnyNotificationHandler, type AnyRequestHandler, type EndpointOptions } from "../core/endpoint.js";
 import { isObject, type JsonObject } from "../core/json.js";
-import type { CancellationRules, RequestOptions, Transport } from "../core/protocol.js";
-import { methodPolicies, type FacadeOptions, type MethodPolicySource } from "../facade/shared.js";
+import type { CancellationEvent, CancellationRules, Logger, RequestOptions, Transport } from "../core/protocol.js";
+import { methodPolicies, type MethodPolicySource } from "../facade/shared.js";
 
 /** What the runtime reads of the generated apps/catalog.ts. */
 export interface UiCatalog {
@@ -22,7 +22,15 @@ export interface UiCatalog {
 }
 
 /** Options both sides take (the generated McpUiAppOptions and McpUiHostOptions extend it with types). */
-export interface UiSideOptions extends Pick<FacadeOptions, "handlers" | "notificationHandlers" | "logger" | "onCancellation" | "defaultTimeoutMs" | "defaultMaxTotalTimeoutMs"> {
+export interface UiSideOptions {
+  readonly handlers?: object | undefined;
+  readonly notificationHandlers?: object | undefined;
+  /** Cancellation log lines; default: one line on the console; null: silent. */
+  readonly logger?: Logger | null | undefined;
+  readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
+  /** Timeout (ms) of requests that set none (default 60 s; 0: none). */
+  readonly defaultTimeoutMs?: number | undefined;
+  readonly defaultMaxTotalTimeoutMs?: number | undefined;
   /** Transport errors, messages that could not be handled, and (without onReport) dropped postMessage messages. */
   readonly onError?: ((error: Error) => void) | undefined;
 }
