@@ -59,7 +59,7 @@ const SIZES: Sizes = {
   heap: scaled(100_000),
   listeners: scaled(10_000),
 };
-const REDIS_SIZES: RedisSizes = { tasks: scaled(2_000), fanOut: scaled(500), calls: scaled(5_000) };
+const REDIS_SIZES: RedisSizes = { tasks: scaled(5_000), fanOut: scaled(500), calls: scaled(5_000) };
 const HTTP_SIZES: HttpSizes = { calls: scaled(2_000), clients: [1, 16, 64], storm: scaled(1_000) };
 /** At most 1,000 idle sessions: our handler's default maxSessions is 1,024. */
 const SESSION_SIZES: SessionSizes = { calls: scaled(2_000), clients: [1, 16, 64], storm: scaled(1_000), idle: Math.min(1_000, scaled(1_000)) };

@@ -245,11 +245,16 @@ export class TaskManager {
         await this.#change(task.taskId, (current) => ({ ...current, statusMessage }));
       },
     };
-    const finish = (change: (current: StoredTask) => StoredTask): Promise<void> =>
-      Promise.resolve(this.#change(task.taskId, change)).then(
+    const finish = (change: (current: StoredTask) => StoredTask): Promise<void> => {
+      // The work has ended: a cancel from now on has nothing to stop (and the final change is
+      // conditional on the task not being terminal), so the watch ends before that change is
+      // written, and this process is not told of its own change (a shared store publishes it).
+      unwatch();
+      return Promise.resolve(this.#change(task.taskId, change)).then(
         () => undefined,
         (error: unknown) => this.#onError(error),
       );
+    };
     // The work starts after the handle is answered: a synchronous work cannot finish first.
     void Promise.resolve()
       .then(() => work(handle))

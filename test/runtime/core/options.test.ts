@@ -320,6 +320,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   // addons/redis/: connectRedis checks its numbers before it connects; with an accepted value it
   // tries port 1 and fails to connect (RedisUnavailableError), which counts as accepted here.
   "RedisConnectionOptions.commandTimeoutMs": { read: (v) => connectRedis({ commandTimeoutMs: v, connectTimeoutMs: 1, url: "redis://127.0.0.1:1" }).then((c) => c.close(), (e: unknown) => (e instanceof RangeError ? Promise.reject(e) : undefined)), ok: 1, tooSmall: 0, fraction: 1.5 },
+  "RedisConnectionOptions.commandClients": { read: (v) => connectRedis({ commandClients: v, connectTimeoutMs: 1, url: "redis://127.0.0.1:1" }).then((c) => c.close(), (e: unknown) => (e instanceof RangeError ? Promise.reject(e) : undefined)), ok: 1, tooSmall: 0, fraction: 1.5 },
   "RedisConnectionOptions.connectTimeoutMs": { read: (v) => connectRedis({ connectTimeoutMs: v, url: "redis://127.0.0.1:1" }).then((c) => c.close(), (e: unknown) => (e instanceof RangeError ? Promise.reject(e) : undefined)), ok: 1, tooSmall: 0, fraction: 1.5 },
   "RedisTaskStoreOptions.maxTaskBytes": { read: (v) => new RedisTaskStore(unopened, { maxTaskBytes: v }), ok: 1024, tooSmall: 1023, fraction: 1024.5 },
   "RedisSubscriptionBusOptions.maxMessageBytes": { read: (v) => new RedisSubscriptionBus(unopened, { maxMessageBytes: v }), ok: 64, tooSmall: 63, fraction: 64.5 },

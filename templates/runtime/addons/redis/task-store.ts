@@ -70,13 +70,19 @@ end
 local function sweep(P, now)
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'tasks:all', '-inf', now, 'LIMIT', 0, 256)) do drop(P, id) end
 end
+-- The oldest finished task of an owner (fin: its finished set) goes, and the channel is told.
+-- Only finished tasks: one is in no active set, so it costs fewer calls than drop.
+local function evictOldest(P, fin)
+  local oldest = redis.call('ZPOPMIN', fin)[1]
+  if not oldest then return end
+  redis.call('ZREM', P .. 'tasks:all', oldest)
+  redis.call('HDEL', P .. 'tasks:owner', oldest)
+  redis.call('DEL', P .. 'task:' .. oldest)
+  redis.call('PUBLISH', P .. 'tasks:events', cjson.encode({ oldest, false, 'evicted' }))
+end
 local function trim(P, o, max)
   local fin = P .. 'tasks:finished:' .. o
-  while redis.call('ZCARD', fin) > max do
-    local oldest = redis.call('ZRANGE', fin, 0, 0)[1]
-    drop(P, oldest)
-    redis.call('PUBLISH', P .. 'tasks:events', cjson.encode({ oldest, false, 'evicted' }))
-  end
+  for _ = 1, redis.call('ZCARD', fin) - max do evictOldest(P, fin) end
 end
 `;
 
@@ -99,15 +105,11 @@ local function side(active, finished, total)
   return (ARGV[7] == '0' and active >= maxActive and 'q' or '-') .. (total >= maxTasks and 'f' or '-') .. ((finished > 0 and total - 1 < maxTasks) and 'e' or '-')
 end
 if side(a, f, t) ~= side(tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])) then return { 0, a, f, t } end
-if redis.call('EXISTS', P .. 'task:' .. id) == 1 then return { 2 } end
-if ARGV[12] == '1' then
-  local oldest = redis.call('ZRANGE', fin, 0, 0)[1]
-  if oldest then
-    drop(P, oldest)
-    redis.call('PUBLISH', P .. 'tasks:events', cjson.encode({ oldest, false, 'evicted' }))
-  end
-end
-if ARGV[6] == '' then redis.call('SET', P .. 'task:' .. id, json) else redis.call('SET', P .. 'task:' .. id, json, 'PXAT', ARGV[6]) end
+-- NX: an id that is taken is refused before anything changes.
+local stored
+if ARGV[6] == '' then stored = redis.call('SET', P .. 'task:' .. id, json, 'NX') else stored = redis.call('SET', P .. 'task:' .. id, json, 'NX', 'PXAT', ARGV[6]) end
+if not stored then return { 2 } end
+if ARGV[12] == '1' then evictOldest(P, fin) end
 redis.call('ZADD', P .. 'tasks:all', ARGV[5], id)
 redis.call('HSET', P .. 'tasks:owner', id, o)
 if ARGV[7] == '1' then
@@ -121,8 +123,9 @@ return { 1 }
 
 /**
  * ARGV: P, id, the JSON seen, the JSON to store, was finished (0/1), is finished (0/1),
- * maxFinished, now. Returns {0} when the task is gone, {1, current} when it changed since it was
- * seen, {2} when stored (and published).
+ * maxFinished, now, the owner's key (read from the JSON seen, which the script compares first, so
+ * it is the stored task's). Returns {0} when the task is gone, {1, current} when it changed since
+ * it was seen, {2} when stored (and published).
  */
 const UPDATE = `${DROP}
 local P, id = ARGV[1], ARGV[2]
@@ -131,20 +134,24 @@ local current = redis.call('GET', key)
 if not current then return { 0 } end
 if current ~= ARGV[3] then return { 1, current } end
 redis.call('SET', key, ARGV[4], 'KEEPTTL')
-local o = redis.call('HGET', P .. 'tasks:owner', id)
-if o then
-  if ARGV[5] == '0' and ARGV[6] == '1' then
-    redis.call('ZREM', P .. 'tasks:active:' .. o, id)
-    redis.call('ZADD', P .. 'tasks:finished:' .. o, redis.call('INCR', P .. 'tasks:seq'), id)
-  elseif ARGV[5] == '1' and ARGV[6] == '0' then
-    redis.call('ZREM', P .. 'tasks:finished:' .. o, id)
-    redis.call('ZADD', P .. 'tasks:active:' .. o, ARGV[8], id)
-  end
+local o = ARGV[9]
+if ARGV[5] == '0' and ARGV[6] == '1' then
+  redis.call('ZREM', P .. 'tasks:active:' .. o, id)
+  redis.call('ZADD', P .. 'tasks:finished:' .. o, redis.call('INCR', P .. 'tasks:seq'), id)
+elseif ARGV[5] == '1' and ARGV[6] == '0' then
+  redis.call('ZREM', P .. 'tasks:finished:' .. o, id)
+  redis.call('ZADD', P .. 'tasks:active:' .. o, ARGV[8], id)
 end
 redis.call('PUBLISH', P .. 'tasks:events', cjson.encode({ id, ARGV[4] }))
-if o and ARGV[6] == '1' then trim(P, o, tonumber(ARGV[7])) end
+if ARGV[6] == '1' then trim(P, o, tonumber(ARGV[7])) end
 return { 2 }
 `;
+
+/** A task's JSON as this instance last wrote or heard of it, and the task it reads as (so that it is not parsed again). */
+interface Known {
+  readonly json: string;
+  readonly task: StoredTask;
+}
 
 interface Watcher {
   readonly listener: (task: StoredTask) => void;
@@ -186,8 +193,8 @@ export class RedisTaskStore implements TaskStore {
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Owner key → [active, finished, total] as its last create saw them. */
   readonly #counts = new Map<string, readonly [number, number, number]>();
-  /** Task id → the JSON this instance last wrote or heard of (a guess; the scripts compare). */
-  readonly #known = new Map<string, string>();
+  /** Task id → the JSON this instance last wrote or heard of (a guess; the scripts compare), and that JSON read. */
+  readonly #known = new Map<string, Known>();
   #subscribed: Promise<() => Promise<void>> | undefined;
 
   constructor(redis: RedisConnection, options: RedisTaskStoreOptions = {}) {
@@ -237,7 +244,7 @@ export class RedisTaskStore implements TaskStore {
       if (outcome === 1) {
         // What the owner holds now, as far as this instance knows (the next create's guess).
         remember(this.#counts, owner, [seen[0] + (finished ? 0 : 1), seen[1] + (finished ? 1 : 0), seen[2] + 1]);
-        remember(this.#known, task.taskId, json);
+        remember(this.#known, task.taskId, { json, task });
         return;
       }
       if (outcome === 2) throw new McpError(-32603, `task id ${task.taskId} is taken`);
@@ -254,9 +261,10 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async update(taskId: string, change: (current: StoredTask) => StoredTask | undefined): Promise<StoredTask | undefined> {
-    let json = this.#known.get(taskId) ?? (await this.#redis.command<string | null>(["GET", this.#redis.key("task", taskId)]));
+    const known = this.#known.get(taskId);
+    let json = known?.json ?? (await this.#redis.command<string | null>(["GET", this.#redis.key("task", taskId)]));
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const current = parseTask(json, taskId);
+      const current = round === 0 && known !== undefined ? known.task : parseTask(json, taskId);
       if (current === undefined || typeof json !== "string") return undefined;
       const proposed = change(current);
       if (proposed === undefined) return current;
@@ -270,6 +278,7 @@ export class RedisTaskStore implements TaskStore {
         TERMINAL_STATUSES.has(next.status) ? "1" : "0",
         String(this.#limits.maxFinished),
         String(this.#now()),
+        ownerKey(current.owner),
       ]);
       const outcome = Number(reply[0]);
       if (outcome === 0) {
@@ -277,7 +286,7 @@ export class RedisTaskStore implements TaskStore {
         return undefined;
       }
       if (outcome === 2) {
-        remember(this.#known, taskId, nextJson);
+        remember(this.#known, taskId, { json: nextJson, task: next });
         this.#finished(current, next);
         return next;
       }
@@ -297,13 +306,13 @@ export class RedisTaskStore implements TaskStore {
     this.#subscribe();
     return () => {
       set.delete(watcher);
-      if (set.size === 0 && this.#watchers.get(taskId) === set) this.#forget(taskId);
+      if (set.size === 0 && this.#watchers.get(taskId) === set) this.#forget(taskId, false);
     };
   }
 
   /** Stops listening to the channel (the connection stays open; close it yourself). */
   async close(): Promise<void> {
-    for (const taskId of [...this.#watchers.keys()]) this.#forget(taskId);
+    for (const taskId of [...this.#watchers.keys()]) this.#forget(taskId, false);
     const unsubscribe = await this.#subscribed?.catch(() => undefined);
     this.#subscribed = undefined;
     await unsubscribe?.();
@@ -373,21 +382,24 @@ export class RedisTaskStore implements TaskStore {
     const set = this.#watchers.get(taskId);
     if (set === undefined) return;
     if (value[1] === false) return this.#removed(taskId, value[2] === "expired" ? "expired" : "evicted");
-    const task = parseTask(value[1], taskId);
+    // This instance's own change comes back as the JSON it wrote: the task it read is known.
+    const known = this.#known.get(taskId);
+    const task = known !== undefined && known.json === value[1] ? known.task : parseTask(value[1], taskId);
     if (task === undefined) return this.#onError(new Error(`tasks channel: task ${taskId} is not a task`));
-    remember(this.#known, taskId, value[1] as string);
+    remember(this.#known, taskId, { json: value[1] as string, task });
     for (const watcher of [...set]) guarded(watcher.listener, task);
   }
 
   #removed(taskId: string, reason: TaskRemovalReason): void {
     const set = this.#watchers.get(taskId);
-    this.#forget(taskId);
+    this.#forget(taskId, true);
     for (const watcher of set ?? []) if (watcher.removed !== undefined) guarded(watcher.removed, reason);
   }
 
-  #forget(taskId: string): void {
+  /** Stops watching a task; `gone`: it left the store, so what this instance knew of it goes too (else it stays, bounded, for this instance's next change of it). */
+  #forget(taskId: string, gone: boolean): void {
     this.#watchers.delete(taskId);
-    this.#known.delete(taskId);
+    if (gone) this.#known.delete(taskId);
     const timer = this.#timers.get(taskId);
     if (timer !== undefined) clearTimeout(timer);
     this.#timers.delete(taskId);
@@ -401,7 +413,7 @@ export class RedisTaskStore implements TaskStore {
   #armExpiry(taskId: string): void {
     // Its creation time and ttl never change: the JSON this instance knows tells them without a read.
     const known = this.#known.get(taskId);
-    void (known === undefined ? this.get(taskId) : Promise.resolve(parseTask(known, taskId))).then(
+    void (known === undefined ? this.get(taskId) : Promise.resolve(known.task)).then(
       (task) => {
         if (!this.#watchers.has(taskId)) return;
         if (task === undefined) return this.#removed(taskId, "expired");

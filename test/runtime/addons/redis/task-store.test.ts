@@ -64,6 +64,21 @@ describe("RedisTaskStore round trips (issue 44, item 6)", () => {
     for (const handle of handles) expect((await manager.store.get(handle.taskId))?.status).toBe("completed");
   });
 
+  it("refuses a task id that is taken, from either instance, and changes nothing: not the task, and no eviction to make room", async () => {
+    const [a, b] = await pair();
+    const storeA = new RedisTaskStore(a, { maxTasks: 2 });
+    const storeB = new RedisTaskStore(b, { maxTasks: 2 });
+    await storeA.create(task("done", { status: "completed" }));
+    await storeA.create(task("busy", { statusMessage: "first" }));
+    // The store is full: a new task would evict "done"; a taken id must not.
+    await expect(storeB.create(task("busy", { statusMessage: "second" }))).rejects.toMatchObject({ code: -32603, message: "task id busy is taken" });
+    expect((await storeA.get("busy"))?.statusMessage).toBe("first");
+    expect((await storeB.get("done"))?.status).toBe("completed");
+    // A new id still gets its place, at the expense of the finished one.
+    await storeB.create(task("new"));
+    expect(await storeA.get("done")).toBeUndefined();
+  });
+
   it("a change from a stale guess is retried with what Redis holds: nothing another instance wrote is lost", async () => {
     const [a, b] = await pair();
     const one = new RedisTaskStore(a);
