@@ -221,11 +221,14 @@ describe("RedisTaskStore", () => {
     runner.watch("r1", (t) => seen.push(t));
     await new Promise((r) => setTimeout(r, 50));
     // Drop the pub/sub connections (the runner's subscriber) and keep them out (maxclients) while
-    // the task changes: its message reaches nobody.
+    // the task changes: its message reaches nobody. The bound is set first (it refuses only new
+    // connections), so that a reconnect right after the kill cannot slip in before it.
     const clients = Number(/connected_clients:(\d+)/.exec(await b.command<string>(["INFO", "clients"]))?.[1]);
+    const subscribers = (await b.command<string>(["CLIENT", "LIST", "TYPE", "pubsub"])).split("\n").filter((line) => line.trim() !== "").length;
+    await b.command(["CONFIG", "SET", "maxclients", String(clients - subscribers)]);
     const pubsub = Number(await b.command(["CLIENT", "KILL", "TYPE", "pubsub"]));
+    expect(pubsub).toBe(subscribers);
     expect(pubsub).toBeGreaterThan(0);
-    await b.command(["CONFIG", "SET", "maxclients", String(clients - pubsub)]);
     try {
       await other.update("r1", (t) => ({ ...t, status: "cancelled" }));
       await new Promise((r) => setTimeout(r, 200));
