@@ -26,6 +26,7 @@ import { callRegistered } from "./http/client.js";
 import type { RegisteredKey } from "./http/registered-servers.js";
 import { RemoteServer } from "./http/remote.js";
 import { packageVersion } from "./machine.js";
+import { MAX_IN_FLIGHT } from "./ours.js";
 import { ARGUMENTS, INPUT_JSON, INPUT_ZOD, RESULT, TOOL_NAME, VARIANTS, type Variant } from "./registered-tool.js";
 import { collect, median } from "./stats.js";
 import { fmt, ratio, renderTable } from "./table.js";
@@ -39,7 +40,7 @@ interface Side {
 
 async function oursSide(variant: Variant): Promise<Side> {
   const [clientSide, serverSide] = createLinkedPair("json");
-  const server = new ours.McpServer({ logger: null, registrations: { validate: variant !== "off" } });
+  const server = new ours.McpServer({ logger: null, maxRequestsInFlight: MAX_IN_FLIGHT, registrations: { validate: variant !== "off" } });
   if (variant === "on, zod") server.registerTool(TOOL_NAME, { inputSchema: INPUT_ZOD }, () => RESULT);
   else server.registerTool(TOOL_NAME, { inputSchema: INPUT_JSON }, () => RESULT);
   const client = new ours.McpClient({ logger: null });

@@ -18,6 +18,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as ours from "../../out/2026-07-28/index.js";
+import { MAX_IN_FLIGHT } from "./ours.js";
 import { sdk2 } from "./sdk2.js";
 import { ECHO_RESULT_COMPLETE, Probe } from "./probe.js";
 import { concurrentCalls } from "./scenarios.js";
@@ -38,7 +39,7 @@ interface Session {
 
 async function oursSession(codec: Codec, validate: boolean): Promise<Session> {
   const [clientSide, serverSide] = createLinkedPair(codec);
-  const server = new ours.McpServer({ logger: null, validate, handlers: { "tools/call": () => ECHO_RESULT_COMPLETE } });
+  const server = new ours.McpServer({ logger: null, validate, maxRequestsInFlight: MAX_IN_FLIGHT, handlers: { "tools/call": () => ECHO_RESULT_COMPLETE } });
   const client = new ours.McpClient({ logger: null, validate, clientInfo: { name: "bench-client", version: "1.0.0" } });
   await server.connect(serverSide);
   await client.connect(clientSide);

@@ -31,6 +31,8 @@ export interface UiSideOptions {
   /** Timeout (ms) of requests that set none (default 60 s; 0: none). */
   readonly defaultTimeoutMs?: number | undefined;
   readonly defaultMaxTotalTimeoutMs?: number | undefined;
+  /** Requests of the other side handled at once (default 1024; Infinity: no bound); one more is answered -32603 naming this option. */
+  readonly maxRequestsInFlight?: number | undefined;
   /** Transport errors, messages that could not be handled, and (without onReport) dropped postMessage messages. */
   readonly onError?: ((error: Error) => void) | undefined;
 }
@@ -43,6 +45,7 @@ function endpointOptions(options: UiSideOptions, handlers: Record<string, AnyReq
     onCancellation: options.onCancellation,
     defaultTimeoutMs: options.defaultTimeoutMs,
     defaultMaxTotalTimeoutMs: options.defaultMaxTotalTimeoutMs,
+    maxRequestsInFlight: options.maxRequestsInFlight,
     onError: options.onError,
   };
 }

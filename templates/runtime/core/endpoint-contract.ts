@@ -3,6 +3,7 @@
 // transports see it, and the tables built from the options. Endpoint.ts is the behaviour.
 
 import { ownHandlers } from "./messages.js";
+import { numberOption } from "./options.js";
 import { timerDelay, type MethodPolicy } from "./outgoing.js";
 import type { ParamsCheck, WireChecks } from "./validation.js";
 import type { LogFunction, LogHook } from "./logging.js";
@@ -178,7 +179,26 @@ export interface EndpointOptions {
    * (2025-03-26); elsewhere a batch gets one -32600 error with id null.
    */
   readonly batches?: boolean | undefined;
+  /**
+   * Requests of the peer handled at once on one connection (default DEFAULT_MAX_REQUESTS_IN_FLIGHT,
+   * 1024; at least 1; Infinity: no bound). One more is answered -32603 naming this option, and
+   * nothing of it runs, so a peer cannot grow this side without bound by sending requests whose
+   * handlers wait (stdio, in memory, MCPx: the HTTP handlers bound theirs before, per session and
+   * per principal). A request that answers is not held; a cancelled one leaves at once. Ping is
+   * always answered (UNBOUNDED_REQUESTS).
+   */
+  readonly maxRequestsInFlight?: number | undefined;
 }
+
+/** Default `maxRequestsInFlight`: above a 2025-03-26 batch's most (1000 requests), so one whole batch always fits an idle connection. */
+export const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 1024;
+
+/**
+ * Requests maxRequestsInFlight does not refuse: ping, which the endpoint answers itself at once
+ * (nothing is held), and which "The receiver MUST respond promptly with an empty response"
+ * (Utilities, Ping): a peer's liveness check still gets its answer on a full connection.
+ */
+export const UNBOUNDED_REQUESTS: ReadonlySet<string> = new Set(["ping"]);
 
 
 /**
@@ -194,6 +214,8 @@ export interface EndpointTables {
   readonly notificationChecks: ReadonlyMap<string, ParamsCheck> | undefined;
   readonly longLived: ReadonlySet<string>;
   readonly endableByPeer: ReadonlySet<string>;
+  /** maxRequestsInFlight, checked. */
+  readonly maxRequestsInFlight: number;
 }
 
 /** The tables of an endpoint made from its options (not a connection of another). */
@@ -210,6 +232,7 @@ export function endpointTables(policy: ReadonlyMap<string, MethodPolicy>, rules:
     notificationChecks: options.validate?.notifications,
     longLived: new Set(rules.longLived),
     endableByPeer: new Set(rules.endableByReceiver),
+    maxRequestsInFlight: numberOption("maxRequestsInFlight", options.maxRequestsInFlight, DEFAULT_MAX_REQUESTS_IN_FLIGHT, { min: 1, infinity: true }),
   };
 }
 

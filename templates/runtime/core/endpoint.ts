@@ -3,7 +3,7 @@
 // tables keyed by method. Untyped at this level; client.ts and server.ts give it types. What it
 // takes and gives (the handler context, its options, a connection) is endpoint-contract.ts.
 
-import { defaultTimeoutOf, endpointTables, type AnyNotificationHandler, type AnyRequestHandler, type Connection, type EndpointOptions, type EndpointTables, type HandlerContext, type InputContextApi, type InputRequiredHook, type SendPath } from "./endpoint-contract.js";
+import { defaultTimeoutOf, endpointTables, UNBOUNDED_REQUESTS, type AnyNotificationHandler, type AnyRequestHandler, type Connection, type EndpointOptions, type EndpointTables, type HandlerContext, type InputContextApi, type InputRequiredHook, type SendPath } from "./endpoint-contract.js";
 import { BatchIntake } from "./batch.js";
 import { EarlyCancels } from "./early-cancels.js";
 import { earlyCancelEvent, IncomingRequests, parseCancelParams, type InFlight } from "./incoming.js";
@@ -488,6 +488,8 @@ export class Endpoint {
 
   /** Checks a request and starts its handler, or answers why not. */
   #begin(id: RequestId, method: string, params: JsonObject | undefined): void {
+    const max = this.#tables.maxRequestsInFlight;
+    if (this.#incoming.size >= max && !UNBOUNDED_REQUESTS.has(method)) return this.#sendQuietly(errorResponse(id, ErrorCode.InternalError, `${max} requests are in flight on this connection (maxRequestsInFlight)`), id);
     const handler = this.#handlers.get(method);
     if (handler === undefined) {
       return this.#sendQuietly(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${method}`), id);

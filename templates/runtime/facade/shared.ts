@@ -19,6 +19,7 @@ export interface FacadeOptions {
   readonly onCancellation?: ((event: CancellationEvent) => void) | undefined;
   readonly defaultTimeoutMs?: number | undefined;
   readonly defaultMaxTotalTimeoutMs?: number | undefined;
+  readonly maxRequestsInFlight?: number | undefined;
   readonly onError?: ((error: Error) => void) | undefined;
   /** What the peer sends is checked against the revision's schema (validators.ts): see ValidateOption. */
   readonly validate?: ValidateOption | undefined;

@@ -176,6 +176,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   // core/endpoint.ts (read by the endpoint's constructor, through either facade)
   "EndpointOptions.defaultTimeoutMs": { read: (v) => server({ defaultTimeoutMs: v }), ok: 1, tooSmall: -1, fraction: 1.5 },
   "EndpointOptions.defaultMaxTotalTimeoutMs": { read: (v) => server({ defaultMaxTotalTimeoutMs: v }), ok: 1, tooSmall: -1, fraction: 1.5 },
+  "EndpointOptions.maxRequestsInFlight": { read: (v) => server({ maxRequestsInFlight: v }), ok: 1, tooSmall: 0, fraction: 1.5 },
   "RequiredOptions.ttlMs": { read: requiredTtl, ok: 1, tooSmall: 0, fraction: 1.5 },
   // core/protocol.ts: per call, read when the call is made
   "RequestOptions.timeoutMs": { read: async (v) => (await client()).callTool({ name: "t" }, { timeoutMs: v }), ok: 10_000, tooSmall: -1, fraction: 1.5 },
@@ -184,6 +185,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   // facade/ (FacadeOptions: both facades read them)
   "FacadeOptions.defaultTimeoutMs": { read: (v) => [new R.McpClient({ logger: null, defaultTimeoutMs: v }), server({ defaultTimeoutMs: v })], ok: 1, tooSmall: -1, fraction: 1.5 },
   "FacadeOptions.defaultMaxTotalTimeoutMs": { read: (v) => [new R.McpClient({ logger: null, defaultMaxTotalTimeoutMs: v }), server({ defaultMaxTotalTimeoutMs: v })], ok: 1, tooSmall: -1, fraction: 1.5 },
+  "FacadeOptions.maxRequestsInFlight": { read: (v) => [new R.McpClient({ logger: null, maxRequestsInFlight: v }), server({ maxRequestsInFlight: v })], ok: 1, tooSmall: 0, fraction: 1.5 },
   "ClientFacadeOptions.maxInputRounds": { read: (v) => new R.McpClient({ logger: null, maxInputRounds: v }), ok: 0, tooSmall: -1, fraction: 1.5 },
   "ResultDefaultsOptions.ttlMs": { read: (v) => server({ resultDefaults: { ttlMs: v } }), ok: 0, tooSmall: -1, fraction: 1.5 },
   // features/mrtr.ts
@@ -350,6 +352,7 @@ const OPTIONS: Readonly<Record<string, Row>> = {
   "PostMessageTransportOptions.maxQueue": { read: (v) => void new PostMessageTransport({ ...postMessageBase(), maxQueue: v }).close(), ok: 1, tooSmall: 0, fraction: 1.5 },
   "UiSideOptions.defaultTimeoutMs": { read: (v) => [new Apps.McpUiApp({ appInfo: { name: "a", version: "1" }, logger: null, defaultTimeoutMs: v }), new Apps.McpUiHost({ hostInfo: { name: "h", version: "1" }, logger: null, defaultTimeoutMs: v })], ok: 1, tooSmall: -1, fraction: 1.5 },
   "UiSideOptions.defaultMaxTotalTimeoutMs": { read: (v) => [new Apps.McpUiApp({ appInfo: { name: "a", version: "1" }, logger: null, defaultMaxTotalTimeoutMs: v }), new Apps.McpUiHost({ hostInfo: { name: "h", version: "1" }, logger: null, defaultMaxTotalTimeoutMs: v })], ok: 1, tooSmall: -1, fraction: 1.5 },
+  "UiSideOptions.maxRequestsInFlight": { read: (v) => [new Apps.McpUiApp({ appInfo: { name: "a", version: "1" }, logger: null, maxRequestsInFlight: v }), new Apps.McpUiHost({ hostInfo: { name: "h", version: "1" }, logger: null, maxRequestsInFlight: v })], ok: 1, tooSmall: 0, fraction: 1.5 },
 };
 
 /** The error `read(value)` throws or rejects with; undefined when it accepts the value. */
