@@ -6,7 +6,12 @@
  * counted one by one. The server's tools (core/batch/child.ts): "slow" answers only when
  * cancelled (never: a cancelled request gets no response), "echo" answers its text.
  */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../../../../generator/project.js";
 import * as R0326 from "../../../generated/2025-03-26/index.js";
 import { batchServerOptions, call, cancel, INITIALIZE, memoryPeer, notification, request, stdioPeer, type Peer } from "../batch/support.js";
 
@@ -78,4 +83,43 @@ describe("maxRequestsInFlight set on the server, in memory", () => {
     }
     expect(() => new R0326.McpServer({ logger: null, maxRequestsInFlight: Number.POSITIVE_INFINITY })).not.toThrow();
   });
+});
+
+describe("maxRequestsInFlight against a flood from a peer that stops reading (a real stdio child)", () => {
+  it("1024 waiting calls, then 100,000 more while nothing is read: every one refused, the answers held within maxQueuedBytes, the child alive and answering once read again", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(PACKAGE_ROOT, "test", "runtime", "core", "batch", "child.ts"), "2025-03-26"], { cwd: PACKAGE_ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    const rssMiB = (): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1]) / 1024;
+    const write = (text: string): Promise<unknown> => new Promise((resolve) => child.stdin.write(text, resolve));
+    const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
+    try {
+      child.stdout.pause(); // the peer reads nothing until the flood is over
+      await write(line(INITIALIZE) + line(notification("notifications/initialized")));
+      let waiting = "";
+      for (let id = 1; id <= 1024; id++) waiting += line(call(id, "slow"));
+      await write(waiting);
+      for (let round = 0; round < 5; round++) {
+        let flood = "";
+        for (let i = 0; i < 20_000; i++) flood += line(call(10_000 + round * 20_000 + i, "echo", "x"));
+        await write(flood);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(child.exitCode).toBeNull();
+      expect(rssMiB()).toBeLessThan(512);
+      // Read again: what waited is bounded by the transport's maxQueuedBytes (8 MiB) and the pipe; then a ping is answered.
+      let text = "";
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (chunk: string) => (text += chunk));
+      child.stdout.resume();
+      await write(line(request("alive", "ping")));
+      await expect.poll(() => text.includes(JSON.stringify({ jsonrpc: "2.0", id: "alive", result: {} })), { timeout: 10_000 }).toBe(true);
+      const answers = text.split("\n").filter((l) => l !== "");
+      expect(Buffer.byteLength(text)).toBeLessThan(8 * 1024 * 1024 + 1024 * 1024);
+      // Nothing but refusals (and the initialize result, and the ping): no echo ran.
+      expect(answers.filter((l) => l.includes('"result":{"content"'))).toEqual([]);
+      expect(answers.filter((l) => l.includes("(maxRequestsInFlight)")).length).toBeGreaterThan(10_000);
+    } finally {
+      child.kill();
+      if (child.exitCode === null) await once(child, "exit");
+    }
+  }, 60_000);
 });
