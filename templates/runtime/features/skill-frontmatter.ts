@@ -200,19 +200,27 @@ function splitKey(line: Line): { key: string; rest: string } {
   return { key, rest: match[2]! };
 }
 
-/** Text without a trailing ` # comment` (outside quotes). */
-function stripComment(text: string): string {
+/**
+ * The indices of `text`'s characters outside quoted scalars (`"..."` with backslash escapes,
+ * `'...'` with `''`), in order; a quote character opens a scalar only where `opens(i)` allows
+ * (elsewhere it is an ordinary character, and is yielded).
+ */
+function* unquoted(text: string, opens: (i: number) => boolean = () => true): Generator<number> {
   let quote = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quote !== "") {
       if (c === "\\" && quote === '"') i++;
       else if (c === quote) quote = "";
-    } else if (c === '"' || c === "'") {
-      if (i === 0 || /[\s[{,:]/.test(text[i - 1]!)) quote = c;
-    } else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
-      return text.slice(0, i).trimEnd();
-    }
+    } else if ((c === '"' || c === "'") && opens(i)) quote = c;
+    else yield i;
+  }
+}
+
+/** Text without a trailing ` # comment` (outside quotes; a quote opens at the start, or after a space or one of `[{,:`). */
+function stripComment(text: string): string {
+  for (const i of unquoted(text, (at) => at === 0 || /[\s[{,:]/.test(text[at - 1]!))) {
+    if (text[i] === "#" && (i === 0 || /\s/.test(text[i - 1]!))) return text.slice(0, i).trimEnd();
   }
   return text.trimEnd();
 }
@@ -280,17 +288,10 @@ function flow(text: string, at: number): unknown {
 function splitFlow(text: string): string[] {
   const out: string[] = [];
   let start = 0;
-  let quote = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote !== "") {
-      if (c === "\\" && quote === '"') i++;
-      else if (c === quote) quote = "";
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === ",") {
-      out.push(text.slice(start, i));
-      start = i + 1;
-    }
+  for (const i of unquoted(text)) {
+    if (text[i] !== ",") continue;
+    out.push(text.slice(start, i));
+    start = i + 1;
   }
   out.push(text.slice(start));
   return out;

@@ -4,6 +4,7 @@
  * requests, over real HTTP; and a reader of SSE answers.
  */
 import { META_KEYS, requestMeta } from "../../helpers/fixtures.js";
+import { sseEvents as rawSseEvents } from "../../helpers/sse-events.js";
 
 export const TASKS = "io.modelcontextprotocol/tasks";
 const NAME_FIELDS: Readonly<Record<string, string>> = { "tools/call": "name", "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" };
@@ -17,25 +18,11 @@ export interface Answer {
   readonly message: Record<string, unknown> | undefined;
 }
 
-/** The SSE events of a body, as they come: their `id` and parsed `data`. */
+/** The SSE events of a body, as they come (test/helpers/sse-events.ts): their `id` and parsed `data` (undefined when empty); events with neither are skipped. */
 export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ id: string | undefined; data: unknown }> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let id: string | undefined;
-      const data: string[] = [];
-      for (const line of block.split("\n")) {
-        if (line.startsWith("id:")) id = line.slice(3).trim();
-        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
-      }
-      if (data.length === 0 && id === undefined) continue;
-      const text = data.join("\n");
-      yield { id, data: text === "" ? undefined : JSON.parse(text) };
-    }
+  for await (const event of rawSseEvents(body)) {
+    if (event.data === "" && event.id === undefined) continue;
+    yield { id: event.id, data: event.data === "" ? undefined : JSON.parse(event.data) };
   }
 }
 

@@ -26,8 +26,8 @@ class Refusal {
 
 /**
  * A raw server on stdio pipes: it records every line the client wrote, parsed, and answers each
- * request through `answer` (undefined: no answer; a Refusal: that error). The client's transport
- * is returned with it.
+ * request through `answer` (undefined: no answer; a Refusal: that error). The client's stdio
+ * transport on its pipes comes with it (`stdio()`, `stdio26()`).
  */
 function rawServer(answer: (message: Message) => unknown) {
   const c2s = new PassThrough();
@@ -43,7 +43,15 @@ function rawServer(answer: (message: Message) => unknown) {
     if (result instanceof Refusal) s2c.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, error: result.error }) + "\n");
     else if (result !== undefined) s2c.write(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }) + "\n");
   });
-  return { lines, received, c2s, s2c };
+  return {
+    lines,
+    received,
+    c2s,
+    s2c,
+    /** The client's stdio transport on these pipes (2025-11-25's, or 2026-07-28's). */
+    stdio: () => new StdioTransport({ input: s2c, output: c2s }),
+    stdio26: () => new StdioTransport26({ input: s2c, output: c2s }),
+  };
 }
 
 /** A transport whose close() is recorded. */
@@ -70,30 +78,35 @@ const INIT_RESULT = {
   instructions: "Call echo first.",
 };
 
+/** The getters of a client that heard INIT_RESULT: the server's capabilities, info, instructions and version. */
+function expectHeard(client: R.McpClient): void {
+  expect(client.serverCapabilities).toEqual(INIT_RESULT.capabilities);
+  expect(client.serverVersion).toEqual({ name: "raw", version: "9.1.0" });
+  expect(client.instructions).toBe("Call echo first.");
+  expect(client.protocolVersion).toBe("2025-11-25");
+}
+
 describe("connect() on a 2025-11-25 client", () => {
   it("sends exactly initialize (its options' capabilities and clientInfo) then notifications/initialized, and keeps what the server said", async () => {
     const raw = rawServer((m) => (m.method === "initialize" ? INIT_RESULT : {}));
     const client = new R.McpClient({ logger: null, capabilities: { roots: { listChanged: true } }, clientInfo: { name: "tester", version: "1.2.3" } });
     clients.push(client);
     expect(client.serverCapabilities).toBeUndefined();
-    await client.connect(new StdioTransport({ input: raw.s2c, output: raw.c2s }));
+    await client.connect(raw.stdio());
     await new Promise((resolve) => setImmediate(resolve));
     expect(raw.received).toEqual([
       { jsonrpc: "2.0", id: expect.anything(), method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { roots: { listChanged: true } }, clientInfo: { name: "tester", version: "1.2.3" } } },
       { jsonrpc: "2.0", method: "notifications/initialized" },
     ]);
     expect(raw.lines).toHaveLength(2);
-    expect(client.serverCapabilities).toEqual(INIT_RESULT.capabilities);
-    expect(client.serverVersion).toEqual({ name: "raw", version: "9.1.0" });
-    expect(client.instructions).toBe("Call echo first.");
-    expect(client.protocolVersion).toBe("2025-11-25");
+    expectHeard(client);
   });
 
   it("accepts an older version of its era that the server chose (2025-06-18), and says so", async () => {
     const raw = rawServer((m) => (m.method === "initialize" ? { ...INIT_RESULT, protocolVersion: "2025-06-18" } : {}));
     const client = new R.McpClient({ logger: null });
     clients.push(client);
-    await client.connect(new StdioTransport({ input: raw.s2c, output: raw.c2s }));
+    await client.connect(raw.stdio());
     expect(client.protocolVersion).toBe("2025-06-18");
     // No clientInfo in the options: the default one (initialize requires it).
     expect(raw.received[0]!.params!["clientInfo"]).toEqual(R.DEFAULT_CLIENT_INFO);
@@ -103,7 +116,7 @@ describe("connect() on a 2025-11-25 client", () => {
     const raw = rawServer((m) => (m.method === "initialize" ? { ...INIT_RESULT, protocolVersion: "2099-01-01" } : {}));
     const client = new R.McpClient({ logger: null });
     clients.push(client);
-    const transport = recordingClose(new StdioTransport({ input: raw.s2c, output: raw.c2s }));
+    const transport = recordingClose(raw.stdio());
     const error = await client.connect(transport).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(R.VersionNegotiationError);
     expect((error as R.VersionNegotiationError).offered).toEqual(["2099-01-01"]);
@@ -119,24 +132,21 @@ describe("connect() on a 2025-11-25 client", () => {
     const raw = rawServer((m) => (m.method === "initialize" ? INIT_RESULT : {}));
     const client = new R.McpClient({ logger: null });
     clients.push(client);
-    await client.connect(new StdioTransport({ input: raw.s2c, output: raw.c2s }), { initialize: false });
+    await client.connect(raw.stdio(), { initialize: false });
     await new Promise((resolve) => setImmediate(resolve));
     expect(raw.received).toEqual([]);
     const result = await client.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "me", version: "1" } });
     expect(result.serverInfo.name).toBe("raw");
     expect(raw.received.map((m) => m.method)).toEqual(["initialize"]);
     // The initialize sent by hand fills the getters as connect()'s would.
-    expect(client.serverVersion).toEqual({ name: "raw", version: "9.1.0" });
-    expect(client.serverCapabilities).toEqual(INIT_RESULT.capabilities);
-    expect(client.instructions).toBe("Call echo first.");
-    expect(client.protocolVersion).toBe("2025-11-25");
+    expectHeard(client);
   });
 
   it("an initialize sent by hand whose answer names a version this client cannot speak leaves the getters empty", async () => {
     const raw = rawServer((m) => (m.method === "initialize" ? { ...INIT_RESULT, protocolVersion: "2099-01-01" } : {}));
     const client = new R.McpClient({ logger: null });
     clients.push(client);
-    await client.connect(new StdioTransport({ input: raw.s2c, output: raw.c2s }), { initialize: false });
+    await client.connect(raw.stdio(), { initialize: false });
     await client.initialize({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "me", version: "1" } });
     expect(client.serverCapabilities).toBeUndefined();
     expect(client.protocolVersion).toBeUndefined();
@@ -175,7 +185,7 @@ describe("connect() on a 2026-07-28 client", () => {
     const raw = rawServer((m) => (m.method === "server/discover" ? DISCOVER : undefined));
     const client = new R26.McpClient({ logger: null, clientInfo: { name: "t26", version: "1" } });
     clients.push(client);
-    await client.connect(new StdioTransport26({ input: raw.s2c, output: raw.c2s }));
+    await client.connect(raw.stdio26());
     await expect.poll(() => raw.received.length).toBe(2);
     expect(raw.received[0]).toMatchObject({ method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t26", version: "1" } } } });
     expect(raw.received[1]).toMatchObject({ method: "subscriptions/listen", params: { notifications: { toolsListChanged: true, resourcesListChanged: true } } });
@@ -190,7 +200,7 @@ describe("connect() on a 2026-07-28 client", () => {
     const raw = rawServer((m) => (m.method === "server/discover" ? { ...DISCOVER, capabilities: { tools: {} } } : undefined));
     const client = new R26.McpClient({ logger: null });
     clients.push(client);
-    await client.connect(new StdioTransport26({ input: raw.s2c, output: raw.c2s }));
+    await client.connect(raw.stdio26());
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(raw.received.map((m) => m.method)).toEqual(["server/discover"]);
   });
@@ -203,7 +213,7 @@ describe("connect() on a 2026-07-28 client", () => {
     const raw = rawServer((m) => (m.method === "server/discover" ? (++asked === 1 ? refusal(["2026-07-28", "2025-11-25"]) : DISCOVER) : undefined));
     const client = new R26.McpClient({ logger: null });
     clients.push(client);
-    await client.connect(new StdioTransport26({ input: raw.s2c, output: raw.c2s }));
+    await client.connect(raw.stdio26());
     expect(raw.received.filter((m) => m.method === "server/discover")).toHaveLength(2);
     expect(client.protocolVersion).toBe("2026-07-28");
     expect(client.serverVersion).toEqual({ name: "raw26", version: "1.0.0" });
@@ -213,7 +223,7 @@ describe("connect() on a 2026-07-28 client", () => {
     const raw = rawServer((m) => (m.method === "server/discover" ? refusal(["2025-11-25"]) : undefined));
     const client = new R26.McpClient({ logger: null });
     clients.push(client);
-    const transport = recordingClose(new StdioTransport26({ input: raw.s2c, output: raw.c2s }));
+    const transport = recordingClose(raw.stdio26());
     const error = await client.connect(transport).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(R26.VersionNegotiationError);
     expect((error as R26.VersionNegotiationError).offered).toEqual(["2025-11-25"]);
@@ -225,7 +235,7 @@ describe("connect() on a 2026-07-28 client", () => {
     const raw = rawServer((m) => (m.method === "server/discover" ? refusal(["2026-07-28"]) : undefined));
     const client = new R26.McpClient({ logger: null });
     clients.push(client);
-    const error = await client.connect(new StdioTransport26({ input: raw.s2c, output: raw.c2s })).then(() => undefined, (e: unknown) => e);
+    const error = await client.connect(raw.stdio26()).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(R26.McpError);
     expect((error as R26.McpError).code).toBe(UNSUPPORTED_PROTOCOL_VERSION);
     expect(raw.received.map((m) => m.method)).toEqual(["server/discover", "server/discover"]);
@@ -235,7 +245,7 @@ describe("connect() on a 2026-07-28 client", () => {
     const raw = rawServer((m) => (m.method === "server/discover" ? DISCOVER : undefined));
     const client = new R26.McpClient({ logger: null });
     clients.push(client);
-    await client.connect(new StdioTransport26({ input: raw.s2c, output: raw.c2s }), { initialize: false });
+    await client.connect(raw.stdio26(), { initialize: false });
     expect(client.serverCapabilities).toBeUndefined();
     await client.discover();
     expect(client.serverCapabilities).toEqual(DISCOVER.capabilities);
@@ -247,7 +257,7 @@ describe("connect() on a 2026-07-28 client", () => {
     const raw = rawServer((m) => (m.method === "server/discover" ? { ...DISCOVER, supportedVersions: ["2025-11-25"] } : undefined));
     const client = new R26.McpClient({ logger: null });
     clients.push(client);
-    const transport = recordingClose(new StdioTransport26({ input: raw.s2c, output: raw.c2s }));
+    const transport = recordingClose(raw.stdio26());
     const error = await client.connect(transport).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(R26.VersionNegotiationError);
     expect((error as R26.VersionNegotiationError).offered).toEqual(["2025-11-25"]);
