@@ -46,8 +46,6 @@ function rawServer(answer: (message: Message) => unknown) {
   return {
     lines,
     received,
-    c2s,
-    s2c,
     /** The client's stdio transport on these pipes (2025-11-25's, or 2026-07-28's). */
     stdio: () => new StdioTransport({ input: s2c, output: c2s }),
     stdio26: () => new StdioTransport26({ input: s2c, output: c2s }),
