@@ -55,17 +55,6 @@ export function parseFrontmatter(text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** Whether two JSON values are the same: objects key by key in any order, arrays item by item. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => sameJson(item, (b as unknown[])[i]));
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
 /** Reads block nodes from the lines of a frontmatter, top to bottom. */
 class BlockReader {
   #i = 0;

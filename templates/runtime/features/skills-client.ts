@@ -10,7 +10,7 @@
 // An entry whose `resources` is neither an array nor "dynamic" is refused (Resources: hosts MUST NOT load it).
 
 import { numberOption } from "../core/options.js";
-import { parseFrontmatter, sameJson } from "./skill-frontmatter.js";
+import { parseFrontmatter } from "./skill-frontmatter.js";
 import { fromBase64, skillDigest, type SkillEntry, type SkillResource } from "./skill-catalog.js";
 
 /** What SkillsClient needs of a connection: the generated McpClient's methods of the extension. */
@@ -91,7 +91,7 @@ export class SkillsClient {
       throw new SkillVerificationError(entry.uri, `its frontmatter cannot be read: ${(error as Error).message}`);
     }
     const fields = new Set([...Object.keys(frontmatter), ...Object.keys(entry.frontmatter)]);
-    const differ = [...fields].filter((field) => !sameJson(frontmatter[field] ?? null, entry.frontmatter[field] ?? null));
+    const differ = [...fields].filter((field) => !equal(frontmatter[field] ?? null, entry.frontmatter[field] ?? null));
     if (differ.length > 0) throw new SkillVerificationError(entry.uri, `the frontmatter differs from the entry's in ${differ.join(", ")}`);
     return skill;
   }

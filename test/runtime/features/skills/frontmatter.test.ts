@@ -1,10 +1,12 @@
 /**
- * parseFrontmatter and sameJson (templates/runtime/features/skill-frontmatter.ts): the YAML of a
+ * parseFrontmatter (templates/runtime/features/skill-frontmatter.ts), and the JSON equality the skills
+ * client compares frontmatter with (core/validation.ts `equal`): the YAML of a
  * SKILL.md's frontmatter as JSON, as a YAML 1.2 (core schema) reader would give it, for the forms
  * a frontmatter uses; what it does not read is an error naming the line, never a guess.
  */
 import { describe, expect, it } from "vitest";
-import { FrontmatterError, parseFrontmatter, sameJson } from "../../../../templates/runtime/features/skill-frontmatter.js";
+import { equal as sameJson } from "../../../../templates/runtime/core/validation.js";
+import { FrontmatterError, parseFrontmatter } from "../../../../templates/runtime/features/skill-frontmatter.js";
 
 const fm = (yaml: string) => parseFrontmatter(`---\n${yaml}\n---\n# body\n`);
 
