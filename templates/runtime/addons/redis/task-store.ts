@@ -242,8 +242,10 @@ export class RedisTaskStore implements TaskStore {
       ]);
       const outcome = Number(reply[0]);
       if (outcome === 1) {
-        // What the owner holds now, as far as this instance knows (the next create's guess).
-        remember(this.#counts, owner, [seen[0] + (finished ? 0 : 1), seen[1] + (finished ? 1 : 0), seen[2] + 1]);
+        // What the owner holds now, as far as this instance knows (the next create's guess): an
+        // eviction made room, so the total stays and one finished task of the owner left.
+        const evicted = evict ? 1 : 0;
+        remember(this.#counts, owner, [seen[0] + (finished ? 0 : 1), seen[1] - evicted + (finished ? 1 : 0), seen[2] + 1 - evicted]);
         remember(this.#known, task.taskId, { json, task });
         return;
       }

@@ -79,6 +79,17 @@ describe("RedisTaskStore round trips (issue 44, item 6)", () => {
     expect(await storeA.get("done")).toBeUndefined();
   });
 
+  it("at maxTasks, each create that evicts its owner's oldest finished task is one script (the next guess counts the eviction)", async () => {
+    const [a] = await pair();
+    const store = new RedisTaskStore(a, { maxTasks: 2 });
+    for (const id of ["c1", "c2", "c3"]) await store.create(task(id, { owner: "alice", status: "completed" }));
+    await a.command(["CONFIG", "RESETSTAT"]);
+    await store.create(task("c4", { owner: "alice", status: "completed" }));
+    await store.create(task("c5", { owner: "alice", status: "completed" }));
+    expect((await commandCalls(a))["evalsha"]).toBe(2);
+    expect([await store.get("c3"), await store.get("c4"), await store.get("c5")].map((t) => t?.taskId)).toEqual([undefined, "c4", "c5"]);
+  });
+
   it("a change from a stale guess is retried with what Redis holds: nothing another instance wrote is lost", async () => {
     const [a, b] = await pair();
     const one = new RedisTaskStore(a);
