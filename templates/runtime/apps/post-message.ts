@@ -6,7 +6,7 @@
 // than the bound, is dropped and reported. Structural types only (no DOM lib), no Node modules:
 // this file runs in a browser.
 
-import { isObject } from "../core/json.js";
+import { isObject, utf8Length } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 import type { JsonRpcMessage, OutgoingMessage, Transport, TransportSendOptions } from "../core/protocol.js";
 
@@ -61,7 +61,6 @@ export interface PostMessageTransportOptions {
 export const DEFAULT_MAX_MESSAGE_BYTES: number = 4 * 1024 * 1024;
 export const DEFAULT_MAX_QUEUE: number = 256;
 
-const encoder = new TextEncoder();
 
 export class PostMessageTransport implements Transport {
   onmessage?: ((message: JsonRpcMessage) => void) | undefined;
@@ -181,7 +180,7 @@ export class PostMessageTransport implements Transport {
 function jsonBytes(value: unknown): number | undefined {
   try {
     const text = JSON.stringify(value);
-    return text === undefined ? undefined : encoder.encode(text).length;
+    return text === undefined ? undefined : utf8Length(text);
   } catch {
     return undefined;
   }

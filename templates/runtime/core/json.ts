@@ -42,3 +42,15 @@ export function assignOwn(target: JsonObject, source: JsonObject): JsonObject {
 export function copyOwn(object: JsonObject): JsonObject {
   return assignOwn({}, object);
 }
+
+/** UTF-8 length of a string without encoding it (JSON text has no lone surrogates: JSON.stringify escapes them). */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    // 2 bytes below U+0800; a surrogate pair is 4 bytes for 2 units; the rest of the BMP is 3.
+    bytes += unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}

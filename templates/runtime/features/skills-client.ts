@@ -10,6 +10,7 @@
 // An entry whose `resources` is neither an array nor "dynamic" is refused (Resources: hosts MUST NOT load it).
 
 import { numberOption } from "../core/options.js";
+import { equal } from "../core/validation.js";
 import { parseFrontmatter } from "./skill-frontmatter.js";
 import { fromBase64, skillDigest, type SkillEntry, type SkillResource } from "./skill-catalog.js";
 

@@ -21,6 +21,7 @@
 
 import { ErrorCode, type JsonRpcMessage, type OutgoingMessage, type Transport, type TransportSendOptions } from "../core/protocol.js";
 import { DEFAULT_MAX_MESSAGE_DEPTH, maxJsonDepthOption, nestsDeeperThan } from "../core/json-depth.js";
+import { utf8Length } from "../core/json.js";
 import { numberOption } from "../core/options.js";
 
 /** The parts of a Node Readable this transport uses. */
@@ -81,18 +82,6 @@ interface Queued {
   readonly bytes: number;
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
-}
-
-/** UTF-8 length of a string without encoding it (JSON text has no lone surrogates). */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) continue;
-    // 2 bytes below U+0800; a surrogate pair is 4 bytes for 2 units; the rest of the BMP is 3.
-    bytes += unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 1 : 2;
-  }
-  return bytes;
 }
 
 const positiveLimit = (value: number | undefined, fallback: number, name: string): number => numberOption(name, value, fallback, { min: 1 });
