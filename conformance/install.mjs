@@ -11,7 +11,6 @@ import { fileURLToPath } from "node:url";
 export const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = dirname(HERE);
 export const MODULES = join(HERE, "node_modules");
-export const SUITE_PACKAGE = join(MODULES, "@modelcontextprotocol", "conformance");
 /** The Node 22 binary of the pinned `node` package. */
 export const NODE22 = join(MODULES, ".bin", "node");
 

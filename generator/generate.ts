@@ -170,7 +170,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const protocols = protocolExtensions(options.extensions ?? [], manifest);
   // The MCP Apps runtime (runtime/apps/) goes only into an output that has the apps protocol.
   const apps = protocols.length > 0;
-  const runtimeNames: ReadonlySet<string> = shared ? new Set(renderRuntime(addons, apps).keys()) : new Set();
+  const runtimeFiles = shared ? renderRuntime(addons, apps) : undefined;
+  const runtimeNames: ReadonlySet<string> = new Set(runtimeFiles?.keys() ?? []);
   const revisionOutput = new Map<string, FileSet>();
   // --emit js keeps what it transformed in the cache folder (emit-js-cache.ts); a --check run writes nothing there.
   const emitCache = options.check ? undefined : (options.cacheDir ?? defaultCacheDir(process.cwd()));
@@ -187,7 +188,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     revisionOutput.set(revision, await finishFiles(await renderRevision(model, { layout: finish.runtime, strictObjects: options.strictObjects, addons }), finish, runtimeNames, emitCache));
   }
   const output = new Map<string, FileSet>();
-  if (shared) output.set(RUNTIME_DIR, await finishFiles(renderRuntime(addons, apps), finish, new Set(), emitCache));
+  if (runtimeFiles !== undefined) output.set(RUNTIME_DIR, await finishFiles(runtimeFiles, finish, new Set(), emitCache));
   // Inline: a shared runtime left from an earlier run goes, unless revisions not generated now still
   // import it; so does the every-era entry of that run, which imports it.
   else if (sharedRuntimeUsers(outDir, [...revisionOutput.keys(), EVERY_ERA_DIR]).length === 0) {

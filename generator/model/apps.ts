@@ -126,12 +126,10 @@ export function hoistNestedDefs(raw: unknown, policy: AppsPolicy = APPS_POLICY):
   for (const local of Object.keys(policy.hoisted)) {
     if (hoisted[policy.hoisted[local]!] === undefined) throw new StubgenError(`apps table: hoisted ${local} names no nested definition of the schema`);
   }
-  const renamed = JSON.parse(JSON.stringify(defs), (_key, value: unknown) =>
-    isSchemaNode(value) && typeof value["$ref"] === "string" ? { ...value, $ref: renameRef(value["$ref"], policy) } : value,
-  ) as Record<string, unknown>;
-  for (const [target, text] of Object.entries(hoisted).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    renamed[target] = JSON.parse(text, (_key, value: unknown) => (isSchemaNode(value) && typeof value["$ref"] === "string" ? { ...value, $ref: renameRef(value["$ref"], policy) } : value));
-  }
+  // Every $ref to a hoisted definition follows it to its new name.
+  const renaming = (_key: string, value: unknown): unknown => (isSchemaNode(value) && typeof value["$ref"] === "string" ? { ...value, $ref: renameRef(value["$ref"], policy) } : value);
+  const renamed = JSON.parse(JSON.stringify(defs), renaming) as Record<string, unknown>;
+  for (const [target, text] of Object.entries(hoisted).sort(([a], [b]) => (a < b ? -1 : 1))) renamed[target] = JSON.parse(text, renaming);
   return { ...(raw as Record<string, unknown>), $defs: renamed };
 }
 

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { waitFor } from "./async.js";
 
 const DIR = join("node_modules", ".cache", "mcp-stubgen-test", "everything-instance");
 const BUNDLE = join(DIR, "everything-server.mjs");
@@ -97,13 +98,7 @@ export class EverythingInstance {
   }
 
   /** Waits for a printed line that matches (up to `timeoutMs`). */
-  async line(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.lines.find((line) => pattern.test(line));
-      if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`instance :${this.port}: no line matching ${String(pattern)}:\n${this.lines.join("\n")}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+  line(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+    return waitFor(`instance :${this.port}: a line matching ${String(pattern)}`, () => this.lines.find((line) => pattern.test(line)), timeoutMs, () => this.lines.join("\n"));
   }
 }

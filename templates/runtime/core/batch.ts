@@ -26,6 +26,9 @@ export interface BatchItem {
   readonly hasId: boolean;
 }
 
+/** classifyMessage's text for a request whose params are not an object: the one refusal whose answer keeps the request's id. */
+export const PARAMS_NOT_OBJECT = "params must be an object";
+
 /** What a JSON-RPC 2.0 message is, or why it is none (the text of its -32600 Invalid Request). */
 export function classifyMessage(value: unknown): BatchItem | string {
   if (!isObject(value) || value["jsonrpc"] !== "2.0") return "each message must be a JSON-RPC 2.0 object";
@@ -34,7 +37,7 @@ export function classifyMessage(value: unknown): BatchItem | string {
   const hasId = "id" in value;
   const id = value["id"];
   if (method !== undefined && typeof method !== "string") return "method must be a string";
-  if (params !== undefined && !isObject(params)) return "params must be an object";
+  if (params !== undefined && !isObject(params)) return PARAMS_NOT_OBJECT;
   if (hasId && !isRequestId(id)) return "the id must be a string or an integer";
   if (method === undefined && !(hasId && ("result" in value || "error" in value))) return "the message has no method";
   return { method, id: hasId ? (id as RequestId) : undefined, hasId };

@@ -53,11 +53,6 @@ export class ListCache {
     this.#byChange = byChange;
   }
 
-  /** Whether `method` is a list this cache keeps. */
-  has(method: string): boolean {
-    return this.#lists.has(method);
-  }
-
   /** Pages cached now. */
   get size(): number {
     return this.#entries.size;

@@ -140,13 +140,7 @@ export class Registry {
     this.#validate = options.validate ?? true;
     this.#pageSize = numberOption("registrations.pageSize", options.pageSize, 100, { min: 1, max: 10_000 });
     this.#announce = options.announce ?? announce;
-    this.#subscribed = new ResourceSubscriptions(rules.methods.includes("resources/subscribe") ? options.resourceBus : undefined, (uri, only) => {
-      try {
-        this.#announce(RESOURCE_UPDATED, { uri }, only);
-      } catch {
-        // As #send: a throwing announcer must not break the caller.
-      }
-    });
+    this.#subscribed = new ResourceSubscriptions(rules.methods.includes("resources/subscribe") ? options.resourceBus : undefined, (uri, only) => this.#send(RESOURCE_UPDATED, { uri }, only));
     this.#serving = { validate: this.#validate, rules };
   }
 
@@ -295,9 +289,9 @@ export class Registry {
     });
   }
 
-  #send(method: string, params?: JsonObject): void {
+  #send(method: string, params?: JsonObject, only?: Recipients): void {
     try {
-      this.#announce(method, params);
+      this.#announce(method, params, only);
     } catch {
       // A throwing announcer (not connected, a hub without the kind) must not break a registration.
     }

@@ -119,12 +119,16 @@ export class SkillCatalog {
    * skill over the per-skill limits.
    */
   static async create(options: SkillCatalogOptions): Promise<SkillCatalog> {
-    const digests = new Map<string, string>();
-    for (const [path, content] of Object.entries(options.files)) digests.set(path, await skillDigest(typeof content === "string" ? encoder.encode(content) : content));
-    return new SkillCatalog(options, digests);
+    const contents = new Map<string, { readonly bytes: Uint8Array; readonly digest: string }>();
+    for (const [path, content] of Object.entries(options.files)) {
+      const bytes = typeof content === "string" ? encoder.encode(content) : content;
+      contents.set(path, { bytes, digest: await skillDigest(bytes) });
+    }
+    return new SkillCatalog(options, contents);
   }
 
-  private constructor(options: SkillCatalogOptions, digests: ReadonlyMap<string, string>) {
+  /** `contents`: each file's bytes and digest, by path (create() encodes and hashes each file once). */
+  private constructor(options: SkillCatalogOptions, contents: ReadonlyMap<string, { readonly bytes: Uint8Array; readonly digest: string }>) {
     this.#pageSize = numberOption("SkillCatalogOptions.pageSize", options.pageSize, 100, { min: 1 });
     this.#cache = { ttlMs: numberOption("SkillCatalogOptions.ttlMs", options.ttlMs, 0, { min: 0 }), cacheScope: options.cacheScope ?? "private" };
     this.#directoryRead = options.directoryRead ?? true;
@@ -135,9 +139,9 @@ export class SkillCatalog {
       if (!path.split("/").every((segment) => SEGMENT.test(segment))) {
         throw new TypeError(`SkillCatalogOptions.files: ${JSON.stringify(path)} is not a relative path of non-empty segments without "." or ".."`);
       }
-      const content = options.files[path]!;
+      const { bytes, digest } = contents.get(path)!;
       const uri = `${scheme}://${path}`;
-      files.set(uri, { uri, path, bytes: typeof content === "string" ? encoder.encode(content) : content, mimeType: mimeTypeOf(path), digest: digests.get(path)! });
+      files.set(uri, { uri, path, bytes, mimeType: mimeTypeOf(path), digest });
     }
     this.#files = files;
     const dynamic = new Set(options.dynamic ?? []);
@@ -275,10 +279,13 @@ export function fromBase64(text: string): Uint8Array | undefined {
   }
 }
 
+/** Strict UTF-8 (a malformed sequence throws), a leading BOM kept as text. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 /** The file's text when its bytes are well-formed UTF-8; undefined otherwise. */
 function utf8(bytes: Uint8Array): string | undefined {
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    return strictUtf8.decode(bytes);
   } catch {
     return undefined;
   }

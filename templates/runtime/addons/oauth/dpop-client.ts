@@ -13,12 +13,13 @@
 // exception, while the transport must see the 401 to run its own flow.
 
 import * as oauth from "oauth4webapi";
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
+import { base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { describeValue } from "../../core/protocol.js";
 import type { FetchMiddleware, LooseFetch } from "../../http/auth.js";
+import { ASYMMETRIC_JWS_ALGORITHMS } from "./private-key-jwt.js";
 
 /** The JWS algorithms a DPoP key may use here (RFC 9449 §4.2: asymmetric only). */
-export const DPOP_ALGORITHMS: readonly string[] = ["ES256", "ES384", "ES512", "PS256", "PS384", "PS512", "RS256", "RS384", "RS512", "EdDSA", "Ed25519"];
+export const DPOP_ALGORITHMS: readonly string[] = ASYMMETRIC_JWS_ALGORITHMS;
 /** Servers whose nonce is kept, at most (the least recently used one is forgotten first). */
 export const MAX_NONCE_ORIGINS: number = 32;
 /** Longest `DPoP-Nonce` kept, in characters (RFC 9449 §8.1: `1*NQCHAR`). */
@@ -32,7 +33,7 @@ export interface DpopTokenSource {
 /** base64url of SHA-256 (the `ath` of RFC 9449 §4.2). */
 async function sha256(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  return btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return base64url.encode(digest);
 }
 
 /** `htu`: the URL without query and fragment (RFC 9449 §4.2). */

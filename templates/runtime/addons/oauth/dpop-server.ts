@@ -26,9 +26,10 @@ import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWTPayload } from 
 import { numberOption } from "../../core/options.js";
 import { describeValue } from "../../core/protocol.js";
 import type { DpopProofChecker, DpopProofInput, DpopProofVerdict } from "../../http/server/bearer.js";
+import { ASYMMETRIC_JWS_ALGORITHMS } from "./private-key-jwt.js";
 
 /** The algorithms accepted by default: the asymmetric JWS algorithms of RFC 7518 and RFC 8037. */
-export const DEFAULT_DPOP_ALGORITHMS: readonly string[] = ["ES256", "ES384", "ES512", "PS256", "PS384", "PS512", "RS256", "RS384", "RS512", "EdDSA", "Ed25519"];
+export const DEFAULT_DPOP_ALGORITHMS: readonly string[] = ASYMMETRIC_JWS_ALGORITHMS;
 /** Default of `maxAgeSeconds`: the 5 minutes the suite and common servers use. */
 export const DEFAULT_DPOP_MAX_AGE_SECONDS: number = 300;
 /** Default of `clockSkewSeconds`. */

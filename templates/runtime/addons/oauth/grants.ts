@@ -47,7 +47,8 @@ export function checkSource(value: unknown, name: string): void {
   if (typeof value !== "string" && typeof value !== "function") throw new TypeError(`${name} must be a string or a function returning one, got ${describeValue(value)}`);
 }
 
-const withScope = (parameters: URLSearchParams, scope: string | undefined): URLSearchParams => {
+/** `parameters` with `scope` set, unless there is none (an empty scope is not sent). */
+export const withScope = (parameters: URLSearchParams, scope: string | undefined): URLSearchParams => {
   if (scope !== undefined && scope !== "") parameters.set("scope", scope);
   return parameters;
 };

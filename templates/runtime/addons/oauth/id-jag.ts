@@ -15,7 +15,7 @@
 import * as oauth from "oauth4webapi";
 import { describeValue } from "../../core/protocol.js";
 import { requestOptions } from "./discovery.js";
-import { assertionOf, checkSource, JWT_BEARER_GRANT, type Source, type TokenGrant } from "./grants.js";
+import { assertionOf, checkSource, JWT_BEARER_GRANT, withScope, type Source, type TokenGrant } from "./grants.js";
 
 export const TOKEN_EXCHANGE_GRANT: string = "urn:ietf:params:oauth:grant-type:token-exchange";
 export const ID_TOKEN_TYPE: string = "urn:ietf:params:oauth:token-type:id_token";
@@ -69,14 +69,12 @@ export function idJagGrant(options: IdJagGrantOptions): TokenGrant {
       subject_token: await assertionOf(options.idToken, "idJagGrant idToken"),
       subject_token_type: ID_TOKEN_TYPE,
     });
-    if (scope !== undefined && scope !== "") parameters.set("scope", scope);
+    withScope(parameters, scope);
     const response = await oauth.genericTokenEndpointRequest(idp, client, clientAuth, TOKEN_EXCHANGE_GRANT, parameters, requestOptions(context.fetchFn, endpoint));
     // RFC 8693 §2.2.1: token_type "N_A" for a token that is not an access token.
     const exchanged = await oauth.processGenericTokenEndpointResponse(idp, client, response, { recognizedTokenTypes: { n_a: () => {} } });
     const issued: unknown = (exchanged as { issued_token_type?: unknown }).issued_token_type;
     if (issued !== ID_JAG_TOKEN_TYPE) throw new TypeError(`idJagGrant: the IdP issued ${describeValue(issued)}, not an ID-JAG (${ID_JAG_TOKEN_TYPE})`);
-    const grant = new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: await assertionOf(exchanged.access_token, "the ID-JAG") });
-    if (scope !== undefined && scope !== "") grant.set("scope", scope);
-    return grant;
+    return withScope(new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: await assertionOf(exchanged.access_token, "the ID-JAG") }), scope);
   };
 }

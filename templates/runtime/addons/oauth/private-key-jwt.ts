@@ -19,8 +19,8 @@ export const JWT_BEARER_ASSERTION_TYPE: string = "urn:ietf:params:oauth:client-a
 /** Default lifetime of an assertion, in seconds: one token request's worth. */
 export const DEFAULT_ASSERTION_LIFETIME_SECONDS: number = 60;
 
-/** The signing algorithms accepted (asymmetric JWS algorithms of RFC 7518 and RFC 8037). */
-const SIGNING_ALGORITHMS: readonly string[] = ["ES256", "ES384", "ES512", "PS256", "PS384", "PS512", "RS256", "RS384", "RS512", "EdDSA", "Ed25519"];
+/** The asymmetric JWS algorithms of RFC 7518 and RFC 8037: what a client assertion and a DPoP key may use (never `none` or a MAC). */
+export const ASYMMETRIC_JWS_ALGORITHMS: readonly string[] = ["ES256", "ES384", "ES512", "PS256", "PS384", "PS512", "RS256", "RS384", "RS512", "EdDSA", "Ed25519"];
 
 export interface PrivateKeyJwtOptions {
   /** The private key: a PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), a private JWK, or a CryptoKey. */
@@ -40,7 +40,7 @@ export type ClientAuthentication = (headers: Headers, params: URLSearchParams, u
 function checked(options: PrivateKeyJwtOptions): { readonly algorithm: string; readonly lifetime: number } {
   if (typeof options !== "object" || options === null) throw new TypeError(`privateKeyJwt options must be an object, got ${describeValue(options)}`);
   const algorithm = options.algorithm ?? "ES256";
-  if (!SIGNING_ALGORITHMS.includes(algorithm)) throw new RangeError(`privateKeyJwt algorithm must be one of ${SIGNING_ALGORITHMS.join(", ")}, got ${describeValue(algorithm)}`);
+  if (!ASYMMETRIC_JWS_ALGORITHMS.includes(algorithm)) throw new RangeError(`privateKeyJwt algorithm must be one of ${ASYMMETRIC_JWS_ALGORITHMS.join(", ")}, got ${describeValue(algorithm)}`);
   if (options.keyId !== undefined && (typeof options.keyId !== "string" || options.keyId === "")) throw new TypeError(`privateKeyJwt keyId must be a non-empty string, got ${describeValue(options.keyId)}`);
   const key: unknown = options.privateKey;
   if (typeof key !== "string" && (typeof key !== "object" || key === null)) throw new TypeError(`privateKeyJwt privateKey must be a PEM string, a JWK or a CryptoKey, got ${describeValue(key)}`);

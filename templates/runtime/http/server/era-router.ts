@@ -73,6 +73,8 @@ function sessionTable(value: unknown): [string, SessionRoute][] {
 async function ownerOf(handlers: readonly [string, SessionRoute][], sessionId: string): Promise<SessionRoute | undefined> {
   const holder = handlers.find(([, handler]) => handler.hasSession(sessionId));
   if (holder !== undefined) return holder[1];
+  // One handler: the session is its or nobody's, and it reads the registry itself (no read here).
+  if (handlers.length < 2) return undefined;
   // Every handler of one instance shares the registry; the first that can ask it does.
   const asking = handlers.find(([, handler]) => typeof handler.sessionVersion === "function");
   const version = await asking?.[1].sessionVersion?.(sessionId);
@@ -126,13 +128,14 @@ export function createEraRouter(options: EraRouterOptions): ServedHandler {
   const route = async (call: HttpCall): Promise<void> => {
     const path = call.path;
     if (legacy !== undefined && legacyPaths.has(path)) return legacy.serveCall(call);
-    const own = sessions.filter(([, handler]) => serves(handler, path)).map(([, handler]) => handler);
+    const ownPairs = sessions.filter(([, handler]) => serves(handler, path));
+    const own = ownPairs.map(([, handler]) => handler);
     const mine = modern !== undefined && serves(modern, path) ? modern : undefined;
     if (own.length === 0 && mine === undefined) return answer(call, NOT_FOUND);
     const newest = own[0];
     // Only the session era has sessions, GET streams and DELETE.
     const sessionId = call.headers.get(SESSION_HEADER);
-    if (sessionId !== null && newest !== undefined) return ((await ownerOf(sessions.filter(([, handler]) => serves(handler, path)), sessionId)) ?? newest).serveCall(call);
+    if (sessionId !== null && newest !== undefined) return ((await ownerOf(ownPairs, sessionId)) ?? newest).serveCall(call);
     if (newest === undefined) return mine!.serveCall(call);
     if (call.method !== "POST" || mine === undefined) return newest.serveCall(call);
     const header = call.headers.get("mcp-protocol-version");

@@ -1,7 +1,7 @@
 // The messages of a session POST's body, checked before any reaches a session: one JSON-RPC
 // message, or (2025-03-26 sessions) a batch of them (HTTP, Sending Messages to the Server 4-5).
 
-import { classifyMessage } from "../../core/batch.js";
+import { classifyMessage, PARAMS_NOT_OBJECT } from "../../core/batch.js";
 import { isObject, isRequestId } from "../../core/json.js";
 import type { JsonRpcMessage, RequestId } from "../../core/protocol.js";
 import type { Refusal } from "../server/replies.js";
@@ -26,7 +26,7 @@ export function readMessage(value: unknown): Read | Refusal {
   if (typeof item !== "string") return { message: value as JsonRpcMessage, ...item };
   const id = isObject(value) && isRequestId(value["id"]) ? value["id"] : undefined;
   // The id of a request whose params are not an object is kept (its error names it).
-  return invalid(item, item === "params must be an object" ? id : undefined);
+  return invalid(item, item === PARAMS_NOT_OBJECT ? id : undefined);
 }
 
 /** Every message of a body (an array: each of it), or the first refusal. */

@@ -100,13 +100,7 @@ export class InMemorySessionRegistry implements SessionRegistry {
 
   save(record: SessionRecord): void {
     if (this.#buried(record.sessionId)) return;
-    this.#records.delete(record.sessionId);
-    if (this.#records.size >= this.#max) {
-      let first: SessionRecord | undefined;
-      for (const held of this.#records.values()) if (first === undefined || (held.expiresAt ?? Infinity) < (first.expiresAt ?? Infinity)) first = held;
-      if (first !== undefined) this.#records.delete(first.sessionId);
-    }
-    this.#records.set(record.sessionId, record);
+    setBounded(this.#records, record.sessionId, record, this.#max, (held) => held.expiresAt ?? Infinity);
   }
 
   load(sessionId: string): SessionRecord | undefined {
@@ -120,13 +114,7 @@ export class InMemorySessionRegistry implements SessionRegistry {
 
   remove(sessionId: string, until: number): void {
     this.#records.delete(sessionId);
-    this.#tombstones.delete(sessionId);
-    if (this.#tombstones.size >= this.#max) {
-      let first: [string, number] | undefined;
-      for (const entry of this.#tombstones) if (first === undefined || entry[1] < first[1]) first = entry;
-      if (first !== undefined) this.#tombstones.delete(first[0]);
-    }
-    this.#tombstones.set(sessionId, until);
+    setBounded(this.#tombstones, sessionId, until, this.#max, (at) => at);
     for (const watcher of [...this.#watchers]) watcher(sessionId);
   }
 
@@ -267,4 +255,18 @@ export function sessionRegistryOption(value: unknown): SessionRegistry | undefin
   if (value === undefined) return undefined;
   if (isObject(value) && typeof value["save"] === "function" && typeof value["load"] === "function" && typeof value["remove"] === "function" && (value["watchRemovals"] === undefined || typeof value["watchRemovals"] === "function")) return value as unknown as SessionRegistry;
   throw new TypeError(`sessionRegistry must be a SessionRegistry (save, load, remove; watchRemovals optional), got ${typeof value}`);
+}
+
+/**
+ * Sets `key` in a map of at most `max` entries: when full, the entry that expires first (`expiry`;
+ * the earliest-set one among equals) makes room.
+ */
+function setBounded<V>(map: Map<string, V>, key: string, value: V, max: number, expiry: (value: V) => number): void {
+  map.delete(key);
+  if (map.size >= max) {
+    let first: [string, V] | undefined;
+    for (const entry of map) if (first === undefined || expiry(entry[1]) < expiry(first[1])) first = entry;
+    if (first !== undefined) map.delete(first[0]);
+  }
+  map.set(key, value);
 }

@@ -13,7 +13,9 @@ import * as R0326 from "../../../../generated/2025-03-26/index.js";
 import * as R0618 from "../../../../generated/2025-06-18/index.js";
 import * as R25 from "../../../../generated/2025-11-25/index.js";
 import * as R26 from "../../../../generated/2026-07-28/index.js";
-import { listen, type Face } from "../../../../helpers/faces.js";
+import { listen, send, type Answer, type Face } from "../../../../helpers/faces.js";
+
+export { send, type Answer };
 
 export { R24, R0326, R0618, R25, R26 };
 
@@ -131,27 +133,12 @@ export function firstText(result: unknown): string | undefined {
 
 export const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" } as const;
 
-export interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly text: string;
-  /** The body parsed as JSON, or undefined when it is not JSON. */
-  readonly json: unknown;
-}
-
 function parsed(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }
-}
-
-/** A fetch, read whole. */
-export async function send(url: string, init: RequestInit): Promise<Answer> {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: parsed(text) };
 }
 
 /** POSTs any body (an object is serialised) with exactly these headers. */
