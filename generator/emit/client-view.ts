@@ -1,13 +1,16 @@
 import type { SchemaModel } from "../model/model.js";
+import type { RevisionModel } from "../model/revision.js";
+import type { SubscriptionTable } from "../model/subscriptions.js";
 import type { RevisionPolicy } from "../model/policy.js";
 import { facadeView, tasksExtension } from "./facade-view.js";
+import { DISCOVER_SERVER_INFO_KEY } from "./server-view.js";
 
 /**
  * The view of templates/client.ts.hbs: the shared facade view, the request `_meta` the client
  * fills (2026-07-28), whether it answers input requests (multi round-trip requests) and the
  * Tasks extension's cancel request (CLIENT in client.ts). Pure.
  */
-export function clientView(model: SchemaModel, policy: RevisionPolicy, answersInput: boolean, versionRefused: number | null) {
+export function clientView(model: RevisionModel, policy: RevisionPolicy, answersInput: boolean, versionRefused: number | null) {
   const base = facadeView(model, policy, "client", answersInput);
   const taskRuntime = tasksExtension(model);
   const lists = LIST_CACHE.filter((l) => has(model, l.method) && has(model, l.changed));
@@ -63,7 +66,14 @@ const LIST_CACHE = [
  * schema has neither (connect() then only attaches the transport). `versionRefused`: the code of
  * the schema's UnsupportedProtocolVersionError, on which connect() asks again (server/discover only).
  */
-function handshakeOf(model: SchemaModel, versionRefused: number | null) {
+/** The listen request connect() opens after server/discover: the filter field of each list_changed kind, by the capability that offers it. */
+function listenOf(table: SubscriptionTable | null) {
+  if (table === null) return null;
+  const fields = Object.fromEntries(table.kinds.filter((kind) => kind.flag === "listChanged").map((kind) => [kind.field, kind.capability]));
+  return { request: table.listen, filterParam: table.filterParam, fields };
+}
+
+function handshakeOf(model: RevisionModel, versionRefused: number | null) {
   if (has(model, "initialize")) {
     return {
       request: "initialize",
@@ -81,11 +91,9 @@ function handshakeOf(model: SchemaModel, versionRefused: number | null) {
       initialized: null,
       versionField: "supportedVersions",
       declaresInParams: false,
-      serverInfo: { in: "meta", key: "io.modelcontextprotocol/serverInfo" },
-      // basic/patterns/subscriptions: the filter field of each list_changed, by the capability offering it.
-      listen: has(model, "subscriptions/listen")
-        ? { request: "subscriptions/listen", filterParam: "notifications", fields: { toolsListChanged: "tools", promptsListChanged: "prompts", resourcesListChanged: "resources" } }
-        : null,
+      serverInfo: { in: "meta", key: model.http?.serverInfoMetaKey ?? DISCOVER_SERVER_INFO_KEY },
+      // basic/patterns/subscriptions: the filter field of each list_changed, by the capability offering it (the model's listen table).
+      listen: listenOf(model.subscriptions),
       versionRefused,
     };
   }

@@ -32,7 +32,7 @@ export function resultDefaultsView(records: readonly ResultDefaultsRecord[]) {
  * The result `_meta` key of the server's identity in the default server/discover result
  * (2026-07-28, ResultMetaObject: servers SHOULD identify themselves).
  */
-const DISCOVER_SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+export const DISCOVER_SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
 
 /**
  * The view of templates/server.ts.hbs: the shared facade view and SERVER, the server's
