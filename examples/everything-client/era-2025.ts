@@ -34,15 +34,9 @@ async function connect(
   transport: Omit<SessionHttpClientTransportOptions, "url"> = {},
 ): Promise<McpClient> {
   // Transport errors (a GET stream the server does not offer, say) are not the scenario's.
-  const client = new McpClient({ logger: null, defaultTimeoutMs: TIMEOUT_MS, onError: () => {}, ...options });
-  await client.connect(createSessionHttpClientTransport({ url, ...transport }), { initialize: false });
-  try {
-    await client.initialize({ protocolVersion: PROTOCOL_VERSION, capabilities, clientInfo: CLIENT_INFO });
-    await client.notify("notifications/initialized");
-  } catch (error) {
-    await client.close();
-    throw error;
-  }
+  const client = new McpClient({ logger: null, defaultTimeoutMs: TIMEOUT_MS, onError: () => {}, protocolVersion: PROTOCOL_VERSION, capabilities, clientInfo: CLIENT_INFO, ...options });
+  // connect() performs the handshake (initialize, then notifications/initialized) and closes the transport when it fails.
+  await client.connect(createSessionHttpClientTransport({ url, ...transport }));
   return client;
 }
 
