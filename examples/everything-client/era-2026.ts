@@ -28,14 +28,15 @@ async function connect(url: string, options: McpClientOptions = {}, transport: O
   return client;
 }
 
-/** Runs `body` with a connected client and closes the client whatever happens. */
+/** Runs `body` with a connected client (`handshake`: as connect()'s) and closes the client whatever happens. */
 async function withClient(
   url: string,
   options: McpClientOptions,
   body: (client: McpClient) => Promise<void>,
   transport: Omit<HttpClientTransportOptions, "url"> = {},
+  handshake = false,
 ): Promise<void> {
-  const client = await connect(url, options, transport);
+  const client = await connect(url, options, transport, handshake);
   try {
     await body(client);
   } finally {
@@ -69,14 +70,16 @@ const toolsCall: ScenarioRunner = (url) =>
  * request-metadata: every request carries MCP-Protocol-Version and the `_meta` fields (the
  * McpClient does that); connect()'s server/discover is refused with -32022 and connect() asks again.
  */
-const requestMetadata: ScenarioRunner = async (url) => {
-  const client = await connect(url, { capabilities: { roots: {}, sampling: {}, elicitation: {} } }, {}, true);
-  try {
-    await client.listTools({});
-  } finally {
-    await client.close();
-  }
-};
+const requestMetadata: ScenarioRunner = (url) =>
+  withClient(
+    url,
+    { capabilities: { roots: {}, sampling: {}, elicitation: {} } },
+    async (client) => {
+      await client.listTools({});
+    },
+    {},
+    true,
+  );
 
 /** sep-2322-client-request-state: input requests answered by the elicitation handler, state echoed. */
 const mrtrRequestState: ScenarioRunner = (url) =>
